@@ -1,0 +1,223 @@
+//! The `Backend` trait: device memory and the primitive operations on it.
+
+use crate::fused;
+use crate::{
+    Activation, AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp,
+};
+use std::fmt;
+
+/// Activity counters a backend keeps, so tests can check what a step did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Buffers allocated (CPU: vectors; GPU: pool allocations).
+    pub allocations: u64,
+    /// Bytes copied from the host to the device.
+    pub bytes_uploaded: u64,
+    /// Bytes copied from the device to the host.
+    pub bytes_downloaded: u64,
+    /// Kernels launched (GPU) or operations run (CPU).
+    pub launches: u64,
+}
+
+/// A compute device: its buffer type, allocation, transfers and primitive operations.
+///
+/// Every buffer holds `f32`s in row-major order; shapes are tracked by
+/// [`Tensor`](crate::Tensor). Output buffers are passed in by the caller so that hot
+/// paths can reuse them. Fused operations have default implementations composed from
+/// primitives; a backend overrides them with single-pass kernels.
+pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
+    /// A buffer of `f32` in device memory.
+    type Storage: Send + Sync;
+    /// A buffer of row indices in device memory (for gathers).
+    type Index: Send + Sync;
+
+    /// A human-readable description of the device.
+    fn name(&self) -> String;
+    /// The activity counters so far.
+    fn counters(&self) -> Counters;
+    /// Waits until every queued operation has finished.
+    fn synchronize(&self) -> Result<()> {
+        Ok(())
+    }
+
+    /// A buffer of `len` elements with unspecified contents.
+    fn alloc(&self, len: usize) -> Result<Self::Storage>;
+    /// The number of elements in a buffer.
+    fn storage_len(&self, storage: &Self::Storage) -> usize;
+    /// A new buffer holding `data`.
+    fn upload(&self, data: &[f32]) -> Result<Self::Storage>;
+    /// Copies `data` into an existing buffer of the same length.
+    fn upload_into(&self, data: &[f32], dst: &mut Self::Storage) -> Result<()>;
+    /// Copies a buffer to the host.
+    fn download(&self, storage: &Self::Storage) -> Result<Vec<f32>>;
+    /// A new index buffer holding `indices`.
+    fn upload_indices(&self, indices: &[u32]) -> Result<Self::Index>;
+    /// The number of indices in an index buffer.
+    fn index_len(&self, index: &Self::Index) -> usize;
+
+    /// Sets every element of `dst` to `value`.
+    fn fill(&self, dst: &mut Self::Storage, value: f32) -> Result<()>;
+    /// Copies `len` elements from `src[src_offset..]` to `dst[dst_offset..]`.
+    fn copy_slice(
+        &self,
+        src: &Self::Storage,
+        src_offset: usize,
+        dst: &mut Self::Storage,
+        dst_offset: usize,
+        len: usize,
+    ) -> Result<()>;
+    /// Copies a `rows x src_cols` matrix into columns `col_offset..col_offset + src_cols`
+    /// of a `rows x dst_cols` matrix.
+    fn copy_block(
+        &self,
+        src: &Self::Storage,
+        src_cols: usize,
+        dst: &mut Self::Storage,
+        dst_cols: usize,
+        col_offset: usize,
+        rows: usize,
+    ) -> Result<()>;
+    /// Writes the transpose of the `rows x cols` matrix `src` into `dst` (`cols x rows`).
+    fn transpose(
+        &self,
+        src: &Self::Storage,
+        rows: usize,
+        cols: usize,
+        dst: &mut Self::Storage,
+    ) -> Result<()>;
+    /// Row-major GEMM, see [`Gemm`].
+    fn gemm(
+        &self,
+        spec: Gemm,
+        a: &Self::Storage,
+        b: &Self::Storage,
+        c: &mut Self::Storage,
+    ) -> Result<()>;
+    /// `out = op(x)` element-wise; `x` and `out` have the same length.
+    fn unary(&self, op: UnaryOp, x: &Self::Storage, out: &mut Self::Storage) -> Result<()>;
+    /// `x = op(x)` element-wise.
+    fn unary_assign(&self, op: UnaryOp, x: &mut Self::Storage) -> Result<()>;
+    /// `out = op(a, b)` with broadcasting; `out_shape` is the broadcast of the two shapes.
+    #[allow(clippy::too_many_arguments)]
+    fn binary(
+        &self,
+        op: BinaryOp,
+        a: &Self::Storage,
+        a_shape: &Shape,
+        b: &Self::Storage,
+        b_shape: &Shape,
+        out: &mut Self::Storage,
+        out_shape: &Shape,
+    ) -> Result<()>;
+    /// `a = op(a, b)` where `b` broadcasts to `a_shape`.
+    fn binary_assign(
+        &self,
+        op: BinaryOp,
+        a: &mut Self::Storage,
+        a_shape: &Shape,
+        b: &Self::Storage,
+        b_shape: &Shape,
+    ) -> Result<()>;
+    /// Reduces `x`, seen as `outer x len x inner`, along the middle axis into
+    /// `out` (`outer x inner`).
+    fn reduce(
+        &self,
+        op: ReduceOp,
+        x: &Self::Storage,
+        outer: usize,
+        len: usize,
+        inner: usize,
+        out: &mut Self::Storage,
+    ) -> Result<()>;
+    /// `dst[r, :] = src[index[start + r], :]` for `r < count`; `src` has `cols` columns.
+    #[allow(clippy::too_many_arguments)]
+    fn gather_rows(
+        &self,
+        src: &Self::Storage,
+        src_rows: usize,
+        cols: usize,
+        index: &Self::Index,
+        start: usize,
+        count: usize,
+        dst: &mut Self::Storage,
+    ) -> Result<()>;
+
+    /// Fused: `z += bias` (bias broadcast over the `rows x cols` matrix `z`), then
+    /// `out = act(z)`.
+    fn bias_act(
+        &self,
+        z: &mut Self::Storage,
+        bias: &Self::Storage,
+        rows: usize,
+        cols: usize,
+        act: Activation,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::bias_act(self, z, bias, rows, cols, act, out)
+    }
+
+    /// Fused: `grad_z = grad_out * act'(z)`.
+    fn act_backward(
+        &self,
+        grad_out: &Self::Storage,
+        z: &Self::Storage,
+        act: Activation,
+        grad_z: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::act_backward(self, grad_out, z, act, grad_z)
+    }
+
+    /// Fused: the loss of `pred` against `target` (both `rows x cols`) into the
+    /// one-element `loss`, and its gradient with respect to `pred` into `grad`.
+    #[allow(clippy::too_many_arguments)]
+    fn loss_grad(
+        &self,
+        kind: LossKind,
+        pred: &Self::Storage,
+        target: &Self::Storage,
+        rows: usize,
+        cols: usize,
+        grad: &mut Self::Storage,
+        loss: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::loss_grad(self, kind, pred, target, rows, cols, grad, loss)
+    }
+
+    /// Fused: one Adam/AdamW update of `param` from `grad`, updating the moments `m`, `v`.
+    fn adam_step(
+        &self,
+        step: AdamStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        m: &mut Self::Storage,
+        v: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::adam_step(self, step, param, grad, m, v)
+    }
+
+    /// Fused: one SGD update of `param` from `grad`, with an optional momentum buffer.
+    fn sgd_step(
+        &self,
+        step: SgdStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        velocity: Option<&mut Self::Storage>,
+    ) -> Result<()> {
+        fused::sgd_step(self, step, param, grad, velocity)
+    }
+
+    /// Fused: Fourier features of `x` (`rows x d`) with frequencies `b` (`d x m`):
+    /// `out = [sin(2 pi x b), cos(2 pi x b)]` (`rows x 2m`).
+    #[allow(clippy::too_many_arguments)]
+    fn fourier_features(
+        &self,
+        x: &Self::Storage,
+        b: &Self::Storage,
+        rows: usize,
+        d: usize,
+        m: usize,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::fourier_features(self, x, b, rows, d, m, out)
+    }
+}

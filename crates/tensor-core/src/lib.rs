@@ -1,0 +1,35 @@
+//! Core types of Iron Learn: [`Shape`] with numpy broadcasting, the [`Backend`] trait that
+//! every device implements, and the generic [`Tensor`].
+//!
+//! Models are written against `Tensor<B: Backend>`; the program picks the backend once.
+//!
+//! ```
+//! use tensor_core::{Shape, Error};
+//! let a = Shape::new([4, 1, 3]);
+//! let b = Shape::new([5, 1]);
+//! assert_eq!(a.broadcast(&b, "add")?, Shape::new([4, 5, 3]));
+//! assert!(Shape::new([2, 3]).broadcast(&Shape::new([4]), "add").is_err());
+//! # Ok::<(), Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod activation;
+mod backend;
+mod error;
+mod fused;
+mod op;
+mod shape;
+mod tensor;
+
+pub use activation::{Activation, sigmoid};
+pub use backend::{Backend, Counters};
+pub use error::{Error, Result};
+pub use op::{AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, SgdStep, UnaryOp};
+pub use shape::Shape;
+pub use tensor::Tensor;
+
+/// Re-exported so that dependents seed the same generator (`ChaCha8Rng`).
+pub use rand;
+/// Re-exported so that dependents seed the same generator (`ChaCha8Rng`).
+pub use rand_chacha;
