@@ -1,0 +1,265 @@
+//! The crate's error type: one enum, each message one sentence that names the problem.
+
+use std::path::{Path, PathBuf};
+
+/// Result type of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong while reading or writing datasets, images and checkpoints.
+///
+/// Every message is one sentence that names the file (and, for CSV values, the line and the
+/// column) so that a command-line tool can print it as it is.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file that should be read does not exist.
+    #[error("file `{}` does not exist", path.display())]
+    FileNotFound {
+        /// The missing file.
+        path: PathBuf,
+    },
+
+    /// An operating-system error while reading or writing a file.
+    #[error("could not {action} `{}`: {source}", path.display())]
+    Io {
+        /// What was being done, e.g. "read" or "rename the temporary file onto".
+        action: &'static str,
+        /// The file concerned.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A file (or stream) holds nothing at all.
+    #[error("`{source_name}` is empty")]
+    EmptyFile {
+        /// The file name, or a description of the stream.
+        source_name: String,
+    },
+
+    /// A CSV file has a header but no data rows (after dropping rows with missing values, if asked).
+    #[error("`{source_name}` has no data rows{}", if *dropped > 0 { format!(" left after dropping {dropped} rows with missing values") } else { String::new() })]
+    NoDataRows {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// Rows dropped because of missing values.
+        dropped: usize,
+    },
+
+    /// A CSV row that the parser could not read (bad quoting, invalid UTF-8, ...).
+    #[error("`{source_name}` line {line}: {message}")]
+    CsvSyntax {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// 1-based line number.
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+
+    /// A CSV row with a different number of fields than the header.
+    #[error("`{source_name}` line {line} has {found} fields but the header has {expected}")]
+    RaggedRow {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// 1-based line number.
+        line: u64,
+        /// Fields in the row.
+        found: usize,
+        /// Fields in the header.
+        expected: usize,
+    },
+
+    /// A CSV cell that should hold a number does not.
+    #[error("`{source_name}` line {line}, column `{column}`: `{value}` is not a number")]
+    BadNumber {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// 1-based line number.
+        line: u64,
+        /// Column name from the header.
+        column: String,
+        /// The offending text.
+        value: String,
+    },
+
+    /// A CSV cell is empty, `NA` or `nan` while missing values are not allowed.
+    #[error("`{source_name}` line {line}, column `{column}`: value is missing (`{value}`); ask to drop rows with missing values to skip such rows")]
+    MissingValue {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// 1-based line number.
+        line: u64,
+        /// Column name from the header.
+        column: String,
+        /// The cell's text as written (empty, `NA`, `nan`, ...).
+        value: String,
+    },
+
+    /// A column asked for by name is not in the header.
+    #[error("`{source_name}` has no column `{name}`; available columns: {}", available.join(", "))]
+    UnknownColumn {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// The name asked for.
+        name: String,
+        /// The header's column names.
+        available: Vec<String>,
+    },
+
+    /// A JSON dataset that cannot be parsed.
+    #[error("`{source_name}` is not a valid dataset JSON file: {message}")]
+    Json {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// What is wrong (from the JSON parser, with line and column).
+        message: String,
+    },
+
+    /// A JSON dataset whose arrays do not match the sizes it declares.
+    #[error("`{source_name}`: `{field}` has {found} values but {expected_formula} = {expected}")]
+    JsonSize {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// The array that is wrong (`x`, `y`, `x_test`, `y_test`).
+        field: &'static str,
+        /// Values it holds.
+        found: usize,
+        /// Values it should hold.
+        expected: usize,
+        /// How `expected` was computed, e.g. `m*n = 321*6`.
+        expected_formula: String,
+    },
+
+    /// The file's format cannot be told from its extension or its content.
+    #[error("cannot tell the format of `{}`: expected a `.csv` or `.json` dataset", path.display())]
+    UnknownFormat {
+        /// The file concerned.
+        path: PathBuf,
+    },
+
+    /// An image file that cannot be decoded (or encoded).
+    #[error("cannot {action} image `{}`: {message}", path.display())]
+    Image {
+        /// "decode" or "encode".
+        action: &'static str,
+        /// The file concerned.
+        path: PathBuf,
+        /// What the image library said.
+        message: String,
+    },
+
+    /// A pixel CSV (`x,y,value` or `x,y,r,g,b`) with a bad row, a duplicate or a missing pixel.
+    #[error("`{source_name}`{}: {message}", line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    PixelCsv {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// 1-based line number, where one row is at fault.
+        line: Option<u64>,
+        /// What is wrong.
+        message: String,
+    },
+
+    /// Two pictures that should have the same size and channel count do not.
+    #[error("{what}: sizes differ, {left} vs {right}")]
+    SizeMismatch {
+        /// The operation, e.g. "psnr".
+        what: &'static str,
+        /// First operand, as `WxHxC`.
+        left: String,
+        /// Second operand, as `WxHxC`.
+        right: String,
+    },
+
+    /// A checkpoint file that is shorter than its header says.
+    #[error("checkpoint `{}` is truncated: {detail}", path.display())]
+    CheckpointTruncated {
+        /// The file concerned.
+        path: PathBuf,
+        /// Sizes found and expected.
+        detail: String,
+    },
+
+    /// A file that is not in the safetensors format, or whose Iron Learn metadata is damaged.
+    #[error("`{}` is not a valid safetensors checkpoint: {detail}", path.display())]
+    NotSafetensors {
+        /// The file concerned.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+
+    /// A checkpoint tensor stored with an element type other than f32.
+    #[error("checkpoint `{}`: tensor `{tensor}` has dtype {dtype}, but Iron Learn reads only F32 tensors", path.display())]
+    UnsupportedDtype {
+        /// The file concerned.
+        path: PathBuf,
+        /// The tensor's name.
+        tensor: String,
+        /// The dtype found.
+        dtype: String,
+    },
+
+    /// A tensor the model needs is not in the checkpoint.
+    #[error("checkpoint has no tensor `{name}`; it holds: {}", if available.is_empty() { "no tensors".to_string() } else { available.join(", ") })]
+    MissingTensor {
+        /// The tensor asked for.
+        name: String,
+        /// The tensors the checkpoint holds.
+        available: Vec<String>,
+    },
+
+    /// A checkpoint tensor whose shape differs from the model's.
+    #[error("checkpoint tensor `{name}` has shape {found:?} but the model expects {expected:?}")]
+    ShapeMismatch {
+        /// The tensor's name.
+        name: String,
+        /// Shape the model expects.
+        expected: Vec<usize>,
+        /// Shape stored in the checkpoint.
+        found: Vec<usize>,
+    },
+
+    /// The architecture stored in a checkpoint differs from the one expected.
+    #[error("checkpoint architecture differs at `{field}`: expected {expected}, found {found}")]
+    ArchitectureMismatch {
+        /// JSON path of the first differing field, e.g. `layers[1].width`.
+        field: String,
+        /// Expected value (JSON text, or `nothing`).
+        expected: String,
+        /// Stored value (JSON text, or `nothing`).
+        found: String,
+    },
+
+    /// An argument that the caller supplied is out of range or inconsistent.
+    #[error("{0}")]
+    InvalidArgument(String),
+}
+
+impl Error {
+    /// Wraps an OS error, turning "not found" on a read into [`Error::FileNotFound`].
+    pub(crate) fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
+        if source.kind() == std::io::ErrorKind::NotFound && action == "read" {
+            Error::FileNotFound {
+                path: path.to_path_buf(),
+            }
+        } else {
+            Error::Io {
+                action,
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    }
+
+    /// Shorthand for [`Error::InvalidArgument`].
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        Error::InvalidArgument(message.into())
+    }
+}
+
+/// Reads a whole file, mapping errors to [`Error`].
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::io("read", path, e))
+}

@@ -1,0 +1,310 @@
+//! The `CpuBackend` type: buffers, transfers and counters.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tensor_core::{Counters, Error, Result};
+
+#[derive(Debug, Default)]
+struct AtomicCounters {
+    allocations: AtomicU64,
+    bytes_uploaded: AtomicU64,
+    bytes_downloaded: AtomicU64,
+    launches: AtomicU64,
+}
+
+/// Tensors in host memory, computed with rayon and the `gemm` crate.
+///
+/// Cloning is cheap; clones share their counters.
+#[derive(Debug, Clone, Default)]
+pub struct CpuBackend {
+    counters: Arc<AtomicCounters>,
+}
+
+impl CpuBackend {
+    /// A CPU backend using rayon's global thread pool.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub(crate) fn count_alloc(&self) {
+        self.counters.allocations.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn count_op(&self) {
+        self.counters.launches.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn count_up(&self, bytes: usize) {
+        self.counters
+            .bytes_uploaded
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    pub(crate) fn count_down(&self, bytes: usize) {
+        self.counters
+            .bytes_downloaded
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    pub(crate) fn snapshot(&self) -> Counters {
+        Counters {
+            allocations: self.counters.allocations.load(Ordering::Relaxed),
+            bytes_uploaded: self.counters.bytes_uploaded.load(Ordering::Relaxed),
+            bytes_downloaded: self.counters.bytes_downloaded.load(Ordering::Relaxed),
+            launches: self.counters.launches.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// Checks that a buffer holds at least `needed` elements.
+pub(crate) fn check_len(op: &'static str, len: usize, needed: usize) -> Result<()> {
+    if len < needed {
+        return Err(Error::OutOfBounds {
+            op,
+            index: needed,
+            len,
+        });
+    }
+    Ok(())
+}
+
+/// Checks that two buffers have the same length.
+pub(crate) fn check_equal(op: &'static str, a: usize, b: usize) -> Result<()> {
+    if a != b {
+        return Err(Error::InvalidArgument {
+            op,
+            reason: format!("buffers of {a} and {b} elements differ in length"),
+        });
+    }
+    Ok(())
+}
+
+impl tensor_core::Backend for CpuBackend {
+    type Storage = Vec<f32>;
+    type Index = Vec<u32>;
+
+    fn name(&self) -> String {
+        format!("cpu ({} threads)", rayon::current_num_threads())
+    }
+
+    fn counters(&self) -> Counters {
+        self.snapshot()
+    }
+
+    fn alloc(&self, len: usize) -> Result<Vec<f32>> {
+        self.count_alloc();
+        Ok(vec![0.0; len])
+    }
+
+    fn storage_len(&self, storage: &Vec<f32>) -> usize {
+        storage.len()
+    }
+
+    fn upload(&self, data: &[f32]) -> Result<Vec<f32>> {
+        self.count_alloc();
+        self.count_up(std::mem::size_of_val(data));
+        Ok(data.to_vec())
+    }
+
+    fn upload_into(&self, data: &[f32], dst: &mut Vec<f32>) -> Result<()> {
+        check_equal("upload_into", data.len(), dst.len())?;
+        self.count_up(std::mem::size_of_val(data));
+        dst.copy_from_slice(data);
+        Ok(())
+    }
+
+    fn download(&self, storage: &Vec<f32>) -> Result<Vec<f32>> {
+        self.count_down(std::mem::size_of_val(storage.as_slice()));
+        Ok(storage.clone())
+    }
+
+    fn upload_indices(&self, indices: &[u32]) -> Result<Vec<u32>> {
+        self.count_alloc();
+        self.count_up(std::mem::size_of_val(indices));
+        Ok(indices.to_vec())
+    }
+
+    fn index_len(&self, index: &Vec<u32>) -> usize {
+        index.len()
+    }
+
+    fn fill(&self, dst: &mut Vec<f32>, value: f32) -> Result<()> {
+        self.count_op();
+        crate::parallel::for_chunks_mut(dst, |_, c| c.fill(value));
+        Ok(())
+    }
+
+    fn copy_slice(
+        &self,
+        src: &Vec<f32>,
+        src_offset: usize,
+        dst: &mut Vec<f32>,
+        dst_offset: usize,
+        len: usize,
+    ) -> Result<()> {
+        self.count_op();
+        crate::copy::copy_slice(src, src_offset, dst, dst_offset, len)
+    }
+
+    fn copy_block(
+        &self,
+        src: &Vec<f32>,
+        src_cols: usize,
+        dst: &mut Vec<f32>,
+        dst_cols: usize,
+        col_offset: usize,
+        rows: usize,
+    ) -> Result<()> {
+        self.count_op();
+        crate::copy::copy_block(src, src_cols, dst, dst_cols, col_offset, rows)
+    }
+
+    fn transpose(
+        &self,
+        src: &Vec<f32>,
+        rows: usize,
+        cols: usize,
+        dst: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::copy::transpose(src, rows, cols, dst)
+    }
+
+    fn gemm(
+        &self,
+        spec: tensor_core::Gemm,
+        a: &Vec<f32>,
+        b: &Vec<f32>,
+        c: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::gemm::gemm(spec, a, b, c)
+    }
+
+    fn unary(&self, op: tensor_core::UnaryOp, x: &Vec<f32>, out: &mut Vec<f32>) -> Result<()> {
+        self.count_op();
+        check_equal("unary", x.len(), out.len())?;
+        crate::unary::unary(op, x, out);
+        Ok(())
+    }
+
+    fn unary_assign(&self, op: tensor_core::UnaryOp, x: &mut Vec<f32>) -> Result<()> {
+        self.count_op();
+        crate::unary::unary_assign(op, x);
+        Ok(())
+    }
+
+    fn binary(
+        &self,
+        op: tensor_core::BinaryOp,
+        a: &Vec<f32>,
+        a_shape: &tensor_core::Shape,
+        b: &Vec<f32>,
+        b_shape: &tensor_core::Shape,
+        out: &mut Vec<f32>,
+        out_shape: &tensor_core::Shape,
+    ) -> Result<()> {
+        self.count_op();
+        crate::binary::binary(op, a, a_shape, b, b_shape, out, out_shape)
+    }
+
+    fn binary_assign(
+        &self,
+        op: tensor_core::BinaryOp,
+        a: &mut Vec<f32>,
+        a_shape: &tensor_core::Shape,
+        b: &Vec<f32>,
+        b_shape: &tensor_core::Shape,
+    ) -> Result<()> {
+        self.count_op();
+        crate::binary::binary_assign(op, a, a_shape, b, b_shape)
+    }
+
+    fn reduce(
+        &self,
+        op: tensor_core::ReduceOp,
+        x: &Vec<f32>,
+        outer: usize,
+        len: usize,
+        inner: usize,
+        out: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::reduce::reduce(op, x, outer, len, inner, out)
+    }
+
+    fn gather_rows(
+        &self,
+        src: &Vec<f32>,
+        src_rows: usize,
+        cols: usize,
+        index: &Vec<u32>,
+        start: usize,
+        count: usize,
+        dst: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::copy::gather_rows(src, src_rows, cols, index, start, count, dst)
+    }
+
+    fn bias_act(
+        &self,
+        z: &mut Vec<f32>,
+        bias: &Vec<f32>,
+        rows: usize,
+        cols: usize,
+        act: tensor_core::Activation,
+        out: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::fused::bias_act(z, bias, rows, cols, act, out)
+    }
+
+    fn act_backward(
+        &self,
+        grad_out: &Vec<f32>,
+        z: &Vec<f32>,
+        act: tensor_core::Activation,
+        grad_z: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::fused::act_backward(grad_out, z, act, grad_z)
+    }
+
+    fn loss_grad(
+        &self,
+        kind: tensor_core::LossKind,
+        pred: &Vec<f32>,
+        target: &Vec<f32>,
+        rows: usize,
+        cols: usize,
+        grad: &mut Vec<f32>,
+        loss: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::fused::loss_grad(kind, pred, target, rows, cols, grad, loss)
+    }
+
+    fn adam_step(
+        &self,
+        step: tensor_core::AdamStep,
+        param: &mut Vec<f32>,
+        grad: &Vec<f32>,
+        m: &mut Vec<f32>,
+        v: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::fused::adam_step(step, param, grad, m, v)
+    }
+
+    fn sgd_step(
+        &self,
+        step: tensor_core::SgdStep,
+        param: &mut Vec<f32>,
+        grad: &Vec<f32>,
+        velocity: Option<&mut Vec<f32>>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::fused::sgd_step(step, param, grad, velocity)
+    }
+}

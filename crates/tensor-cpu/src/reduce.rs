@@ -1,0 +1,97 @@
+//! Reductions over the middle axis of an `outer x len x inner` view.
+//!
+//! Sums accumulate in f64 over fixed-size chunks whose partial results are added in order,
+//! so results do not depend on the number of threads.
+
+use crate::backend::check_equal;
+use rayon::prelude::*;
+use tensor_core::{ReduceOp, Result};
+
+/// Rows of the reduced axis handled by one parallel task.
+const LEN_CHUNK: usize = 1024;
+
+pub(crate) fn reduce(
+    op: ReduceOp,
+    x: &[f32],
+    outer: usize,
+    len: usize,
+    inner: usize,
+    out: &mut [f32],
+) -> Result<()> {
+    check_equal("reduce", x.len(), outer * len * inner)?;
+    check_equal("reduce", out.len(), outer * inner)?;
+    if out.is_empty() {
+        return Ok(());
+    }
+    let slab = len * inner;
+    let work = |(o, out): (usize, &mut [f32])| {
+        let x = &x[o * slab..(o + 1) * slab];
+        match op {
+            ReduceOp::Sum | ReduceOp::Mean => {
+                let sums = sum_slab(x, len, inner);
+                let scale = if op == ReduceOp::Mean {
+                    1.0 / len as f64
+                } else {
+                    1.0
+                };
+                out.iter_mut()
+                    .zip(sums)
+                    .for_each(|(o, s)| *o = (s * scale) as f32);
+            }
+            _ => extreme_slab(op, x, len, inner, out),
+        }
+    };
+    if outer > 1 && x.len() >= crate::parallel::PAR_THRESHOLD {
+        out.par_chunks_mut(inner).enumerate().for_each(work);
+    } else {
+        out.chunks_mut(inner).enumerate().for_each(work);
+    }
+    Ok(())
+}
+
+/// Column sums of a `len x inner` slab, in f64.
+fn sum_slab(x: &[f32], len: usize, inner: usize) -> Vec<f64> {
+    let partial = |rows: &[f32]| {
+        let mut acc = vec![0f64; inner];
+        for row in rows.chunks_exact(inner) {
+            acc.iter_mut().zip(row).for_each(|(a, &v)| *a += v as f64);
+        }
+        acc
+    };
+    if len * inner < crate::parallel::PAR_THRESHOLD || len <= LEN_CHUNK {
+        return partial(x);
+    }
+    let partials: Vec<Vec<f64>> = x.par_chunks(LEN_CHUNK * inner).map(partial).collect();
+    let mut total = vec![0f64; inner];
+    for p in partials {
+        total.iter_mut().zip(p).for_each(|(t, v)| *t += v);
+    }
+    total
+}
+
+/// Max, min, argmax or argmin of each column of a `len x inner` slab.
+fn extreme_slab(op: ReduceOp, x: &[f32], len: usize, inner: usize, out: &mut [f32]) {
+    let wants_max = matches!(op, ReduceOp::Max | ReduceOp::ArgMax);
+    let mut best: Vec<f32> = x[..inner].to_vec();
+    let mut at = vec![0usize; inner];
+    for l in 1..len {
+        let row = &x[l * inner..(l + 1) * inner];
+        for c in 0..inner {
+            let better = if wants_max {
+                row[c] > best[c]
+            } else {
+                row[c] < best[c]
+            };
+            if better {
+                best[c] = row[c];
+                at[c] = l;
+            }
+        }
+    }
+    match op {
+        ReduceOp::ArgMax | ReduceOp::ArgMin => {
+            out.iter_mut().zip(at).for_each(|(o, i)| *o = i as f32)
+        }
+        _ => out.copy_from_slice(&best),
+    }
+}
