@@ -85,7 +85,10 @@ pub enum Error {
     },
 
     /// A CSV cell is empty, `NA` or `nan` while missing values are not allowed.
-    #[error("`{source_name}` line {line}, column `{column}`: value is missing (`{value}`); ask to drop rows with missing values to skip such rows")]
+    #[error(
+        "`{source_name}` line {line}, column `{column}`: value is missing ({}); ask to drop rows with missing values to skip such rows",
+        if value.is_empty() { "empty cell".to_string() } else { format!("`{value}`") }
+    )]
     MissingValue {
         /// The file name, or a description of the stream.
         source_name: String,

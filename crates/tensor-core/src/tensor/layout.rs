@@ -51,7 +51,7 @@ impl<B: Backend> Tensor<B> {
                 len: rows,
             });
         }
-        let row_len = if rows == 0 { 0 } else { self.numel() / rows };
+        let row_len = self.numel().checked_div(rows).unwrap_or(0);
         self.backend.copy_slice(
             &self.storage,
             start * row_len,

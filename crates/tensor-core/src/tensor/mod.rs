@@ -102,7 +102,7 @@ impl<B: Backend> Tensor<B> {
         rng: &mut R,
     ) -> Result<Self> {
         let shape = shape.into();
-        if !(low < high) || !low.is_finite() || !high.is_finite() {
+        if low >= high || !low.is_finite() || !high.is_finite() {
             return Err(Error::InvalidArgument {
                 op: "rand_uniform",
                 reason: format!("bounds [{low}, {high}) are not a finite, non-empty range"),

@@ -1,0 +1,130 @@
+//! Checkpoint <-> safetensors bytes, with precise diagnostics for bad files.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use safetensors::tensor::TensorView;
+use safetensors::{Dtype, SafeTensors};
+use serde_json::Value;
+
+use super::{Checkpoint, METADATA_KEY, NamedTensor};
+use crate::error::{Error, Result};
+
+/// Header length above which a file is taken for something else (the safetensors limit).
+const MAX_HEADER: u64 = 100_000_000;
+
+pub(super) fn to_bytes(ck: &Checkpoint) -> Result<Vec<u8>> {
+    let raw: Vec<(&str, Vec<u8>, &[usize])> = ck
+        .tensors
+        .iter()
+        .map(|(name, t)| {
+            let bytes = t.data.iter().flat_map(|v| v.to_le_bytes()).collect();
+            (name.as_str(), bytes, t.shape.as_slice())
+        })
+        .collect();
+    let views = raw
+        .iter()
+        .map(|(name, bytes, shape)| {
+            TensorView::new(Dtype::F32, shape.to_vec(), bytes)
+                .map(|v| (*name, v))
+                .map_err(|e| Error::invalid(format!("tensor `{name}`: {e}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let meta_text = serde_json::to_string(&ck.metadata)
+        .map_err(|e| Error::invalid(format!("checkpoint metadata cannot be written: {e}")))?;
+    let info = HashMap::from([(METADATA_KEY.to_string(), meta_text)]);
+    safetensors::serialize(views, Some(info))
+        .map_err(|e| Error::invalid(format!("cannot serialise the checkpoint: {e}")))
+}
+
+pub(super) fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint> {
+    let not_st = |detail: String| Error::NotSafetensors {
+        path: path.to_path_buf(),
+        detail,
+    };
+    let truncated = |detail: String| Error::CheckpointTruncated {
+        path: path.to_path_buf(),
+        detail,
+    };
+    let len = bytes.len();
+    let Some(head) = bytes.get(..8) else {
+        return Err(truncated(format!(
+            "it has {len} bytes, fewer than the 8 that give the header length"
+        )));
+    };
+    let mut n8 = [0u8; 8];
+    n8.copy_from_slice(head);
+    let n = u64::from_le_bytes(n8);
+    if !(2..=MAX_HEADER).contains(&n) {
+        return Err(not_st(format!(
+            "its first 8 bytes give a header length of {n} bytes, which no safetensors file has"
+        )));
+    }
+    let n = n as usize;
+    let rest = &bytes[8..];
+    if rest.first() != Some(&b'{') {
+        return Err(not_st("its header does not start with `{`".into()));
+    }
+    let Some(header) = rest.get(..n) else {
+        return Err(truncated(format!(
+            "its header needs {n} bytes after the length but the file has only {} ({len} bytes in all)",
+            rest.len()
+        )));
+    };
+    let header: Value = std::str::from_utf8(header)
+        .map_err(|e| not_st(format!("its header is not UTF-8 text ({e})")))
+        .and_then(|text| {
+            serde_json::from_str(text)
+                .map_err(|e| not_st(format!("its header is not valid JSON ({e})")))
+        })?;
+    let Value::Object(entries) = &header else {
+        return Err(not_st("its header is not a JSON object".into()));
+    };
+    // Bytes the tensor data needs, from the largest end offset in the header.
+    let data_end = entries
+        .iter()
+        .filter(|(k, _)| k.as_str() != "__metadata__")
+        .filter_map(|(_, v)| v.get("data_offsets")?.get(1)?.as_u64())
+        .max()
+        .unwrap_or(0);
+    let have = (len - 8 - n) as u64;
+    if data_end > have {
+        return Err(truncated(format!(
+            "its tensors need {data_end} bytes of data but only {have} follow the header"
+        )));
+    }
+    let st = SafeTensors::deserialize(bytes).map_err(|e| not_st(e.to_string()))?;
+    let (_, meta) = SafeTensors::read_metadata(bytes).map_err(|e| not_st(e.to_string()))?;
+
+    let mut tensors = BTreeMap::new();
+    for (name, view) in st.iter() {
+        if view.dtype() != Dtype::F32 {
+            return Err(Error::UnsupportedDtype {
+                path: path.to_path_buf(),
+                tensor: name.to_string(),
+                dtype: format!("{:?}", view.dtype()),
+            });
+        }
+        let data: Vec<f32> = view
+            .data()
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        tensors.insert(
+            name.to_string(),
+            NamedTensor {
+                shape: view.shape().to_vec(),
+                data,
+            },
+        );
+    }
+    let metadata = match meta.metadata().as_ref().and_then(|m| m.get(METADATA_KEY)) {
+        None => Value::Null,
+        Some(text) => serde_json::from_str(text).map_err(|e| {
+            not_st(format!(
+                "its `{METADATA_KEY}` metadata is not valid JSON ({e})"
+            ))
+        })?,
+    };
+    Ok(Checkpoint { tensors, metadata })
+}

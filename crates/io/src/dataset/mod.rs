@@ -1,0 +1,21 @@
+//! Tabular datasets held on the host as plain row-major `Vec<f32>`.
+//!
+//! - [`read_csv`] / [`load_csv`]: CSV with a header, target columns by name (default: the last).
+//! - [`parse_json`] / [`load_json`]: the seed system's JSON format `{m, n, m_test, x, y, x_test, y_test}`.
+//! - [`load_dataset`]: picks CSV or JSON by extension (or content), splits off a seeded test part
+//!   when the file has none.
+//! - [`Standardizer`]: per-column mean and standard deviation, fitted on the training part only.
+
+mod csv;
+mod json;
+mod load;
+mod split;
+mod standardize;
+mod table;
+
+pub use self::csv::{CsvOptions, load_csv, read_csv};
+pub use self::json::{load_json, parse_json};
+pub use self::load::{DatasetFormat, LoadOptions, detect_format, load_dataset};
+pub use self::split::train_test_split;
+pub use self::standardize::{Standardization, Standardizer};
+pub use self::table::{DataSplit, Dataset};

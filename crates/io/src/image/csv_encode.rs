@@ -1,0 +1,69 @@
+//! [`Picture`] to pixel CSV: one row per pixel, `x,y,value` or `x,y,r,g,b`.
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use super::picture::{Picture, channel_names, to_byte};
+use crate::error::{Error, Result};
+
+/// How pixel values are written in a pixel CSV.
+///
+/// Coordinates are always pixel indices (`x` the column, `y` the row, from 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PixelValues {
+    /// Whole numbers `0..=255` (0 black, 255 white): `round(255 v)`. Pictures loaded from 8-bit
+    /// images round-trip exactly, since their values are exactly `k / 255`. The default.
+    #[default]
+    Bytes,
+    /// Floats in `[0, 1]`, written in the shortest form that reads back to the same `f32`, so
+    /// any picture round-trips exactly.
+    Unit,
+}
+
+/// Writes a picture as pixel CSV into a file; see [`encode_pixel_csv`].
+pub fn write_pixel_csv(
+    picture: &Picture,
+    path: impl AsRef<Path>,
+    values: PixelValues,
+) -> Result<()> {
+    let path = path.as_ref();
+    let file = std::fs::File::create(path).map_err(|e| Error::io("create", path, e))?;
+    encode(picture, BufWriter::new(file), values, path)
+}
+
+/// Writes a picture as CSV: the header `x,y,value` (gray) or `x,y,r,g,b` (RGB), then one row
+/// per pixel in row-major order (`y` outer, `x` inner), coordinates as pixel indices.
+pub fn encode_pixel_csv<W: Write>(picture: &Picture, out: W, values: PixelValues) -> Result<()> {
+    encode(picture, out, values, Path::new("<pixel csv output>"))
+}
+
+fn encode<W: Write>(picture: &Picture, mut out: W, values: PixelValues, name: &Path) -> Result<()> {
+    picture.validate()?;
+    let io = |e: std::io::Error| Error::io("write", name, e);
+    writeln!(out, "x,y,{}", channel_names(picture.channels).join(",")).map_err(io)?;
+    let mut line = String::with_capacity(32);
+    for y in 0..picture.height {
+        for x in 0..picture.width {
+            line.clear();
+            push_int(&mut line, x);
+            line.push(',');
+            push_int(&mut line, y);
+            for &v in picture.pixel(x, y) {
+                line.push(',');
+                match values {
+                    PixelValues::Bytes => push_int(&mut line, usize::from(to_byte(v))),
+                    PixelValues::Unit => line.push_str(&v.to_string()),
+                }
+            }
+            line.push('\n');
+            out.write_all(line.as_bytes()).map_err(io)?;
+        }
+    }
+    out.flush().map_err(io)
+}
+
+fn push_int(s: &mut String, v: usize) {
+    use std::fmt::Write as _;
+    // Writing to a String cannot fail.
+    let _ = write!(s, "{v}");
+}
