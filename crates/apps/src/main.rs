@@ -1,1 +1,86 @@
-fn main() {}
+//! `iron-learn`: train neural networks on the CPU or an NVIDIA GPU from the command line.
+
+mod checkpoint;
+mod cli;
+mod device;
+mod expr;
+mod jobs;
+mod report;
+mod session;
+
+use clap::Parser;
+use cli::{BenchCommand, Cli, Command, ImageCommand};
+use jobs::tabular::{Model, Tabular};
+use std::process::ExitCode;
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Xor(a) => {
+            let (d, t) = (a.train.device, a.train.tf32);
+            device::dispatch(d, t, jobs::xor::Xor(a))
+        }
+        Command::Linreg(a) => {
+            let (d, t) = (a.train.device, a.train.tf32);
+            device::dispatch(
+                d,
+                t,
+                Tabular {
+                    data: a,
+                    model: Model::Linear,
+                },
+            )
+        }
+        Command::Logreg(a) => {
+            let (d, t) = (a.train.device, a.train.tf32);
+            device::dispatch(
+                d,
+                t,
+                Tabular {
+                    data: a,
+                    model: Model::Logistic,
+                },
+            )
+        }
+        Command::Mlp(a) => {
+            let (d, t) = (a.data.train.device, a.data.train.tf32);
+            device::dispatch(d, t, Tabular::mlp(a))
+        }
+        Command::Approx(a) => {
+            let (d, t) = (a.train.device, a.train.tf32);
+            device::dispatch(d, t, jobs::approx::Approx(a))
+        }
+        Command::Image(ImageCommand::Fit(a)) => {
+            let (d, t) = (a.train.device, a.train.tf32);
+            device::dispatch(d, t, jobs::image_fit::ImageFit(a))
+        }
+        Command::Image(ImageCommand::Render(a)) => {
+            device::dispatch(a.device, false, jobs::image_render::ImageRender(a))
+        }
+        Command::Image(ImageCommand::Encode(a)) => jobs::image_codec::encode(&a),
+        Command::Image(ImageCommand::Decode(a)) => jobs::image_codec::decode(&a),
+        Command::Bench(BenchCommand::Train(a)) => {
+            let (d, t) = (a.device, a.tf32);
+            device::dispatch(d, t, jobs::bench::BenchTrain(a))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line: the error and its causes, never a backtrace.
+            let mut line = format!("error: {e}");
+            for cause in e.chain().skip(1) {
+                let text = cause.to_string();
+                if !line.contains(&text) {
+                    line.push_str(": ");
+                    line.push_str(&text);
+                }
+            }
+            eprintln!("{}", line.replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! Command-line definitions (clap derive).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Train neural networks on the CPU or an NVIDIA GPU: regressions, classifiers, function
+/// fits, and images fitted as functions of pixel coordinates.
+#[derive(Debug, Parser)]
+#[command(name = "iron-learn", version, about, long_about = None)]
+pub struct Cli {
+    /// The job to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The jobs `iron-learn` can run.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Train a small network on XOR and print the truth table with its predictions.
+    Xor(XorArgs),
+    /// Linear regression by gradient descent, compared with the closed-form least-squares fit.
+    Linreg(RegressionArgs),
+    /// Logistic regression (binary classification) with accuracy, precision, recall and F1.
+    Logreg(RegressionArgs),
+    /// A multilayer network on tabular data, for regression or classification.
+    Mlp(MlpArgs),
+    /// Fit a network to a function of x that you type, e.g. "sin(3*x) + x^2".
+    Approx(ApproxArgs),
+    /// Fit images as functions of pixel coordinates, redraw them at any size, convert them.
+    #[command(subcommand)]
+    Image(ImageCommand),
+    /// Time training steps and matrix products on a device (used by `cargo xtask bench`).
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+/// Where to compute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeviceArg {
+    /// The CPU (all cores, through rayon).
+    Cpu,
+    /// The first NVIDIA GPU, through CUDA.
+    Cuda,
+    /// CUDA when a GPU is usable, otherwise the CPU (with a one-line notice).
+    Auto,
+}
+
+/// Learning-rate schedules selectable from the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScheduleArg {
+    /// The same learning rate throughout.
+    Constant,
+    /// Halve the learning rate every quarter of the run.
+    Step,
+    /// Cosine annealing from --lr down to --lr / 100 over the run.
+    Cosine,
+}
+
+/// Options shared by every training job.
+#[derive(Debug, Clone, Args)]
+pub struct TrainArgs {
+    /// Device to train on.
+    #[arg(long, value_enum, default_value_t = DeviceArg::Auto)]
+    pub device: DeviceArg,
+    /// Allow TF32 tensor-core math for matrix products on the GPU (faster, ~1e-3 precision).
+    #[arg(long)]
+    pub tf32: bool,
+    /// Seed for initialisation, data splits and mini-batch order.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Output folder for metrics, plots and the checkpoint [default: runs/<job>-<time>].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue from the checkpoint in --out (its model.safetensors).
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Learning rate [default: chosen per job].
+    #[arg(long)]
+    pub lr: Option<f32>,
+    /// Number of passes over the training data [default: chosen per job].
+    #[arg(long, conflicts_with = "steps")]
+    pub epochs: Option<usize>,
+    /// Number of optimizer steps [default: chosen per job].
+    #[arg(long)]
+    pub steps: Option<usize>,
+    /// Mini-batch size, or "full" for full-batch training [default: chosen per job].
+    #[arg(long, value_parser = parse_batch)]
+    pub batch: Option<BatchArg>,
+    /// Learning-rate schedule [default: chosen per job].
+    #[arg(long, value_enum)]
+    pub schedule: Option<ScheduleArg>,
+    /// Write a checkpoint every N steps (0: only at the end).
+    #[arg(long, default_value_t = 500)]
+    pub checkpoint_every: usize,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A mini-batch size or the whole training set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchArg {
+    /// Every training row in every step.
+    Full,
+    /// This many rows per step.
+    Size(usize),
+}
+
+fn parse_batch(s: &str) -> Result<BatchArg, String> {
+    if s.eq_ignore_ascii_case("full") {
+        return Ok(BatchArg::Full);
+    }
+    match s.parse::<usize>() {
+        Ok(0) => Err("batch size must be at least 1".into()),
+        Ok(n) => Ok(BatchArg::Size(n)),
+        Err(_) => Err(format!("expected a number or \"full\", got {s:?}")),
+    }
+}
+
+/// Options of `xor`.
+#[derive(Debug, Clone, Args)]
+pub struct XorArgs {
+    /// Training options.
+    #[command(flatten)]
+    pub train: TrainArgs,
+    /// Hidden units of the single hidden layer.
+    #[arg(long, default_value_t = 4)]
+    pub hidden: usize,
+}
+
+/// Options of `linreg` and `logreg`.
+#[derive(Debug, Clone, Args)]
+pub struct RegressionArgs {
+    /// Training options.
+    #[command(flatten)]
+    pub train: TrainArgs,
+    /// Data file: CSV with a header, or JSON {m, n, m_test, x, y, x_test, y_test}.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Target column of a CSV file [default: the last column].
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Share of rows held out for testing when the file has no test part.
+    #[arg(long, default_value_t = 0.2)]
+    pub test_fraction: f32,
+    /// Drop CSV rows with missing values instead of stopping with an error.
+    #[arg(long)]
+    pub drop_missing: bool,
+}
+
+/// The kind of problem `mlp` solves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TaskArg {
+    /// Predict a number (MSE loss).
+    Regression,
+    /// Predict a class (two classes: sigmoid output; more: softmax).
+    Classification,
+}
+
+/// Hidden activations selectable from the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ActivationArg {
+    /// Rectified linear unit.
+    Relu,
+    /// Hyperbolic tangent.
+    Tanh,
+    /// Logistic sigmoid.
+    Sigmoid,
+    /// Sine (SIREN), with w0 = 30 on the first layer's input scale.
+    Sine,
+}
+
+/// Options of `mlp`.
+#[derive(Debug, Clone, Args)]
+pub struct MlpArgs {
+    /// Data, target and split options.
+    #[command(flatten)]
+    pub data: RegressionArgs,
+    /// Regression or classification.
+    #[arg(long, value_enum, default_value_t = TaskArg::Regression)]
+    pub task: TaskArg,
+    /// Hidden layer sizes, comma-separated.
+    #[arg(long, default_value = "64,64", value_delimiter = ',')]
+    pub hidden: Vec<usize>,
+    /// Hidden activation.
+    #[arg(long, value_enum, default_value_t = ActivationArg::Relu)]
+    pub activation: ActivationArg,
+}
+
+/// Options of `approx`.
+#[derive(Debug, Clone, Args)]
+pub struct ApproxArgs {
+    /// Training options.
+    #[command(flatten)]
+    pub train: TrainArgs,
+    /// The function of x, e.g. "(x^2+x^3+x^4+x^6)/x^5" (+ - * / ^, sin cos tan exp ln sqrt abs ...).
+    #[arg(long = "fn")]
+    pub function: String,
+    /// Sampling range A:B.
+    #[arg(long, default_value = "-3:3")]
+    pub range: String,
+    /// Number of sample points.
+    #[arg(long, default_value_t = 2000)]
+    pub samples: usize,
+    /// Learn the sign of the function (a classifier) instead of its value.
+    #[arg(long)]
+    pub classify: bool,
+    /// Hidden layer sizes, comma-separated.
+    #[arg(long, default_value = "64,64,64", value_delimiter = ',')]
+    pub hidden: Vec<usize>,
+}
+
+/// Image jobs.
+#[derive(Debug, Subcommand)]
+pub enum ImageCommand {
+    /// Fit an image as a function (x, y) -> pixel; with no IMAGE, the bundled drawing.
+    Fit(ImageFitArgs),
+    /// Redraw a fitted image at any size from its checkpoint.
+    Render(ImageRenderArgs),
+    /// Write an image's pixels as CSV rows x,y,value (or x,y,r,g,b).
+    Encode(ImageEncodeArgs),
+    /// Turn a CSV of x,y,value (or x,y,r,g,b) rows back into an image.
+    Decode(ImageDecodeArgs),
+}
+
+/// Network families for image fitting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArchArg {
+    /// Sine activations with SIREN initialisation.
+    Siren,
+    /// Gaussian Fourier features followed by a ReLU network.
+    Fourier,
+    /// A plain ReLU network on raw coordinates (for comparison: it learns slowly).
+    Relu,
+}
+
+/// Options of `image fit`.
+#[derive(Debug, Clone, Args)]
+pub struct ImageFitArgs {
+    /// Training options.
+    #[command(flatten)]
+    pub train: TrainArgs,
+    /// Image file (PNG, JPEG, WebP, ...) [default: the bundled drawing].
+    pub image: Option<PathBuf>,
+    /// Resize to N x N before fitting [default: 200 for the bundled drawing, else the image's own size].
+    #[arg(long)]
+    pub size: Option<u32>,
+    /// Network family.
+    #[arg(long, value_enum, default_value_t = ArchArg::Siren)]
+    pub arch: ArchArg,
+    /// Hidden layers as WIDTHxDEPTH, e.g. 256x3.
+    #[arg(long, default_value = "128x3")]
+    pub hidden: String,
+    /// Fit colours (RGB) instead of gray levels.
+    #[arg(long)]
+    pub color: bool,
+}
+
+/// Options of `image render`.
+#[derive(Debug, Clone, Args)]
+pub struct ImageRenderArgs {
+    /// The checkpoint written by `image fit` (model.safetensors), or its folder.
+    pub model: PathBuf,
+    /// Output size N (N x N pixels).
+    #[arg(long, default_value_t = 512)]
+    pub size: u32,
+    /// Output image file.
+    #[arg(short, long, default_value = "render.png")]
+    pub output: PathBuf,
+    /// Reference image to score against (resized to N x N): PSNR, pixel accuracy, ink IoU.
+    #[arg(long)]
+    pub reference: Option<PathBuf>,
+    /// Device to render on.
+    #[arg(long, value_enum, default_value_t = DeviceArg::Auto)]
+    pub device: DeviceArg,
+}
+
+/// Options of `image encode`.
+#[derive(Debug, Clone, Args)]
+pub struct ImageEncodeArgs {
+    /// Image file to read.
+    pub image: PathBuf,
+    /// CSV file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Write x,y,r,g,b rows instead of gray levels.
+    #[arg(long)]
+    pub color: bool,
+    /// Black and white: pixels darker than this gray level (0..1) become 0, others 1.
+    #[arg(long)]
+    pub threshold: Option<f32>,
+}
+
+/// Options of `image decode`.
+#[derive(Debug, Clone, Args)]
+pub struct ImageDecodeArgs {
+    /// CSV file of x,y,value or x,y,r,g,b rows.
+    pub csv: PathBuf,
+    /// Image file to write (PNG).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// Benchmarks.
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Time a full training step (forward, backward, Adam) of a SIREN on N coordinates.
+    Train(BenchTrainArgs),
+}
+
+/// Options of `bench train`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchTrainArgs {
+    /// Device to time.
+    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    pub device: DeviceArg,
+    /// Hidden layers as WIDTHxDEPTH (several: comma-separated).
+    #[arg(long, default_value = "256x3,128x3", value_delimiter = ',')]
+    pub hidden: Vec<String>,
+    /// Number of coordinates in the batch.
+    #[arg(long, default_value_t = 40_000)]
+    pub points: usize,
+    /// Timed repetitions (after warm-up).
+    #[arg(long, default_value_t = 20)]
+    pub reps: usize,
+    /// Allow TF32 on the GPU.
+    #[arg(long)]
+    pub tf32: bool,
+    /// Print one JSON object per network instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,40 @@
+//! Picking the backend once, at the top, and running a generic job on it.
+
+use crate::cli::DeviceArg;
+use anyhow::{Result, bail};
+use tensor_core::Backend;
+use tensor_cpu::CpuBackend;
+use tensor_cuda::CudaBackend;
+
+/// A job that runs on any backend (monomorphised per backend: no `dyn` in the hot path).
+pub trait Job {
+    /// What the job returns.
+    type Output;
+    /// Runs the job on `backend`.
+    fn run<B: Backend>(self, backend: &B) -> Result<Self::Output>;
+}
+
+/// Runs `job` on the device the user asked for. `auto` uses CUDA when a GPU is usable and
+/// otherwise the CPU, saying so in one line on stderr.
+pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Output> {
+    match device {
+        DeviceArg::Cpu => job.run(&CpuBackend::new()),
+        DeviceArg::Cuda => match CudaBackend::new(0) {
+            Ok(gpu) => {
+                gpu.set_tf32(tf32);
+                job.run(&gpu)
+            }
+            Err(e) => bail!("{e} (use --device cpu to train on the CPU)"),
+        },
+        DeviceArg::Auto => match CudaBackend::new(0) {
+            Ok(gpu) => {
+                gpu.set_tf32(tf32);
+                job.run(&gpu)
+            }
+            Err(e) => {
+                eprintln!("note: no usable CUDA GPU ({e}); training on the CPU");
+                job.run(&CpuBackend::new())
+            }
+        },
+    }
+}

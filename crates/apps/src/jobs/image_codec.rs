@@ -1,0 +1,48 @@
+//! `iron-learn image encode` and `image decode`: images to CSV rows and back.
+
+use crate::cli::{ImageDecodeArgs, ImageEncodeArgs};
+use anyhow::{Result, bail};
+use io::image::{ColorMode, PixelValues, load_picture, read_pixel_csv, save_png, write_pixel_csv};
+
+/// Writes an image's pixels as CSV rows.
+pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
+    let mode = match (args.threshold, args.color) {
+        (Some(_), true) => {
+            bail!("--threshold makes a black-and-white image; it cannot be combined with --color")
+        }
+        (Some(t), false) if !(0.0..=1.0).contains(&t) => {
+            bail!("--threshold must be between 0 and 1, got {t}")
+        }
+        (Some(t), false) => ColorMode::BlackAndWhite(t),
+        (None, true) => ColorMode::Rgb,
+        (None, false) => ColorMode::Grayscale,
+    };
+    let picture = load_picture(&args.image, mode)?;
+    write_pixel_csv(&picture, &args.output, PixelValues::Bytes)?;
+    println!(
+        "wrote {} rows ({}x{}, {}) to {}",
+        picture.pixels(),
+        picture.width,
+        picture.height,
+        if picture.channels == 3 {
+            "x,y,r,g,b"
+        } else {
+            "x,y,value"
+        },
+        args.output.display()
+    );
+    Ok(())
+}
+
+/// Turns CSV rows back into an image.
+pub fn decode(args: &ImageDecodeArgs) -> Result<()> {
+    let picture = read_pixel_csv(&args.csv, PixelValues::Bytes)?;
+    save_png(&picture, &args.output)?;
+    println!(
+        "wrote a {}x{} image to {}",
+        picture.width,
+        picture.height,
+        args.output.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! `iron-learn image fit`: an image as a function (x, y) -> pixel.
+
+use super::seconds;
+use crate::cli::{ArchArg, ImageFitArgs, ScheduleArg};
+use crate::device::Job;
+use crate::report::run_dir;
+use crate::session::{Defaults, Run};
+use anyhow::{Context, Result, bail};
+use io::image::{
+    ColorMode, coords::coordinate_grid, ink_iou, load_picture, pixel_accuracy, psnr, save_png,
+};
+use io::{Picture, default_drawing};
+use nn::{Activation, Data, Init, Loss, Mlp, MlpConfig, TrainLength};
+use serde_json::{Map, json};
+use tensor_core::{Backend, Tensor};
+
+/// Training size of the bundled drawing.
+pub const DEFAULT_SIZE: u32 = 200;
+
+/// Fits an image.
+pub struct ImageFit(pub ImageFitArgs);
+
+/// Parses `WIDTHxDEPTH` (e.g. `256x3`) into layer widths.
+pub fn parse_hidden(text: &str) -> Result<Vec<usize>> {
+    let parsed = text.split_once(['x', 'X']).and_then(|(w, d)| {
+        Some((
+            w.trim().parse::<usize>().ok()?,
+            d.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match parsed {
+        Some((w, d)) if w > 0 && d > 0 && d <= 64 => Ok(vec![w; d]),
+        _ => bail!("--hidden {text:?} should be WIDTHxDEPTH with both at least 1, e.g. 256x3"),
+    }
+}
+
+/// The network for an architecture family.
+pub fn architecture<B: Backend>(
+    arch: ArchArg,
+    hidden: &[usize],
+    channels: usize,
+    seed: u64,
+) -> Result<MlpConfig> {
+    let builder = Mlp::<B>::builder()
+        .input(2)
+        .output(channels, Activation::Identity);
+    let builder = match arch {
+        ArchArg::Siren => builder
+            .hidden(hidden, Activation::Sine { w0: 30.0 })
+            .init(Init::Siren),
+        ArchArg::Fourier => builder
+            .fourier_features(128, 10.0)
+            .hidden(hidden, Activation::Relu),
+        ArchArg::Relu => builder.hidden(hidden, Activation::Relu),
+    };
+    Ok(builder.config(seed)?)
+}
+
+/// Loads the image to fit (or renders the bundled drawing) at the requested size.
+fn target(args: &ImageFitArgs) -> Result<(Picture, bool, String)> {
+    let Some(path) = &args.image else {
+        let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
+        if n < 2 {
+            bail!("--size must be at least 2");
+        }
+        return Ok((default_drawing().render(n)?, true, "bundled drawing".into()));
+    };
+    let mode = if args.color {
+        ColorMode::Rgb
+    } else {
+        ColorMode::Grayscale
+    };
+    let mut picture = load_picture(path, mode)?;
+    if let Some(n) = args.size {
+        if n < 2 {
+            bail!("--size must be at least 2");
+        }
+        picture = picture.resize_bicubic(n as usize, n as usize)?;
+    }
+    let bw = picture.data.iter().all(|&v| v <= 0.02 || v >= 0.98) || is_line_art(&picture);
+    Ok((picture, bw, path.display().to_string()))
+}
+
+/// Mostly white with dark strokes: scored as black and white (pixel accuracy, ink IoU).
+fn is_line_art(p: &Picture) -> bool {
+    let extreme = p
+        .data
+        .iter()
+        .filter(|&&v| !(0.15..=0.85).contains(&v))
+        .count();
+    p.channels == 1 && extreme as f64 >= 0.97 * p.data.len() as f64
+}
+
+/// Original and reconstruction side by side, with a white gap.
+fn side_by_side(a: &Picture, b: &Picture) -> Result<Picture> {
+    let gap = (a.width / 20).max(4);
+    let width = a.width + gap + b.width;
+    let height = a.height.max(b.height);
+    let mut out = Picture::filled(width, height, a.channels, 1.0)?;
+    for (pic, x0) in [(a, 0), (b, a.width + gap)] {
+        for y in 0..pic.height {
+            for x in 0..pic.width {
+                out.pixel_mut(x0 + x, y).copy_from_slice(pic.pixel(x, y));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Predicts every pixel of a `width x height` grid.
+pub fn predict_picture<B: Backend>(
+    model: &Mlp<B>,
+    width: usize,
+    height: usize,
+    channels: usize,
+) -> Result<Picture> {
+    let backend = model.backend();
+    let mut data = Vec::with_capacity(width * height * channels);
+    let band = (1 << 20) / width.max(1);
+    let band = band.clamp(1, height);
+    let ys: Vec<f32> = (0..height)
+        .map(|i| io::image::coords::pixel_to_coord(i, height))
+        .collect();
+    let xs: Vec<f32> = (0..width)
+        .map(|i| io::image::coords::pixel_to_coord(i, width))
+        .collect();
+    for y0 in (0..height).step_by(band) {
+        let rows = band.min(height - y0);
+        let mut grid = Vec::with_capacity(rows * width * 2);
+        for &y in &ys[y0..y0 + rows] {
+            for &x in &xs {
+                grid.push(x);
+                grid.push(y);
+            }
+        }
+        let t = Tensor::from_slice(backend, &grid, [rows * width, 2])?;
+        data.extend(model.predict(&t)?.to_vec()?);
+    }
+    Ok(Picture::from_predictions(width, height, channels, &data)?)
+}
+
+impl Job for ImageFit {
+    type Output = ();
+
+    fn run<B: Backend>(self, backend: &B) -> Result<()> {
+        let args = &self.0;
+        let (picture, bw, source) = target(args)?;
+        let hidden = parse_hidden(&args.hidden)?;
+        let dir = run_dir::prepare(args.train.out.as_deref(), "image-fit")?;
+        let (w, h, c) = (picture.width, picture.height, picture.channels);
+        save_png(&picture, dir.join("original.png"))?;
+        let grid = coordinate_grid(w, h);
+        let x = Tensor::from_slice(backend, &grid, [w * h, 2])?;
+        let y = Tensor::from_slice(backend, &picture.data, [w * h, c])?;
+        let run = Run {
+            job: "image-fit",
+            dir: dir.clone(),
+            args: &args.train,
+            defaults: Defaults {
+                lr: 1e-3,
+                length: TrainLength::Steps(300),
+                batch: None,
+                schedule: ScheduleArg::Cosine,
+            },
+            architecture: architecture::<B>(args.arch, &hidden, c, args.train.seed)?,
+            loss: Loss::Mse,
+            extra: json!({
+                "width": w,
+                "height": h,
+                "channels": c,
+                "black_and_white": bw,
+                "source": source,
+            }),
+            early_stopping: None,
+        };
+        eprintln!(
+            "fitting {source} ({w}x{h}, {} pixels) with a {:?} network {}",
+            w * h,
+            args.arch,
+            args.hidden
+        );
+        let out = run.train(backend, Data::new(&x, &y), None)?;
+        let recon = predict_picture(&out.model, w, h, c)?;
+        save_png(&recon, dir.join("reconstruction.png"))?;
+        save_png(&side_by_side(&picture, &recon)?, dir.join("comparison.png"))
+            .context("cannot write comparison.png")?;
+        let r = &out.report;
+        let mut m = Map::new();
+        let p = psnr(&recon, &picture)?;
+        m.insert("psnr".into(), json!(p));
+        let mut summary = format!("PSNR {p:.2} dB");
+        if bw {
+            let acc = pixel_accuracy(&recon, &picture)?;
+            let iou = ink_iou(&recon, &picture)?;
+            m.insert("pixel_accuracy".into(), json!(acc));
+            m.insert("ink_iou".into(), json!(iou));
+            summary += &format!(", pixel accuracy {:.2}%, ink IoU {iou:.4}", acc * 100.0);
+        }
+        m.insert("width".into(), json!(w));
+        m.insert("height".into(), json!(h));
+        m.insert("final_loss".into(), json!(r.final_train_loss));
+        m.insert("steps".into(), json!(r.steps));
+        m.insert("seconds".into(), json!(r.seconds));
+        m.insert("parameters".into(), json!(out.model.num_params()));
+        run_dir::write_metrics(&dir, &m)?;
+        println!(
+            "{} steps in {}: {summary}; results in {}",
+            r.steps,
+            seconds(r.seconds),
+            dir.display()
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,68 @@
+//! `iron-learn image render`: redraw a fitted image at any size.
+
+use super::image_fit::predict_picture;
+use crate::checkpoint;
+use crate::cli::ImageRenderArgs;
+use crate::device::Job;
+use anyhow::{Result, bail};
+use io::image::{ColorMode, ink_iou, load_picture, pixel_accuracy, psnr, save_png};
+use std::time::Instant;
+use tensor_core::Backend;
+
+/// Renders a fitted image.
+pub struct ImageRender(pub ImageRenderArgs);
+
+impl Job for ImageRender {
+    type Output = ();
+
+    fn run<B: Backend>(self, backend: &B) -> Result<()> {
+        let args = &self.0;
+        if args.size < 1 || args.size > 16_384 {
+            bail!("--size must be between 1 and 16384, got {}", args.size);
+        }
+        let started = Instant::now();
+        let loaded = checkpoint::load(backend, &args.model)?;
+        if loaded.meta.job != "image-fit" {
+            bail!(
+                "{} was written by `{}`, not by `image fit`",
+                args.model.display(),
+                loaded.meta.job
+            );
+        }
+        let extra = &loaded.meta.extra;
+        let get = |k: &str| extra.get(k).and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+        let (w0, h0, c) = (
+            get("width").max(1),
+            get("height").max(1),
+            get("channels").max(1),
+        );
+        let w = args.size as usize;
+        let h = ((w as f64) * h0 as f64 / w0 as f64).round().max(1.0) as usize;
+        let picture = predict_picture(&loaded.model, w, h, c)?;
+        save_png(&picture, &args.output)?;
+        println!(
+            "rendered {w}x{h} in {:.2} s to {}",
+            started.elapsed().as_secs_f64(),
+            args.output.display()
+        );
+        if let Some(reference) = &args.reference {
+            let mode = if c == 3 {
+                ColorMode::Rgb
+            } else {
+                ColorMode::Grayscale
+            };
+            let mut r = load_picture(reference, mode)?;
+            if (r.width, r.height) != (w, h) {
+                r = r.resize_bicubic(w, h)?;
+            }
+            println!(
+                "against {} at {w}x{h}: PSNR {:.2} dB, pixel accuracy {:.2}%, ink IoU {:.4}",
+                reference.display(),
+                psnr(&picture, &r)?,
+                pixel_accuracy(&picture, &r)? * 100.0,
+                ink_iou(&picture, &r)?
+            );
+        }
+        Ok(())
+    }
+}

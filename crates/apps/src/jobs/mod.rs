@@ -1,0 +1,31 @@
+//! One module per subcommand.
+
+pub mod approx;
+pub mod bench;
+pub mod image_codec;
+pub mod image_fit;
+pub mod image_render;
+pub mod tabular;
+pub mod xor;
+
+use anyhow::Result;
+use tensor_core::{Backend, Tensor};
+
+/// Uploads a row-major host matrix.
+pub fn matrix<B: Backend>(
+    backend: &B,
+    data: &[f32],
+    rows: usize,
+    cols: usize,
+) -> Result<Tensor<B>> {
+    Ok(Tensor::from_slice(backend, data, [rows, cols])?)
+}
+
+/// Formats a duration in seconds for summaries.
+pub fn seconds(s: f64) -> String {
+    if s < 1.0 {
+        format!("{:.0} ms", s * 1000.0)
+    } else {
+        format!("{s:.1} s")
+    }
+}

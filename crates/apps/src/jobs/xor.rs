@@ -1,0 +1,72 @@
+//! `iron-learn xor`: the smallest network that needs a hidden layer.
+
+use super::{matrix, seconds};
+use crate::cli::{ScheduleArg, XorArgs};
+use crate::device::Job;
+use crate::report::run_dir;
+use crate::session::{Defaults, Run};
+use anyhow::Result;
+use nn::{Activation, Data, Loss, Mlp, TrainLength};
+use serde_json::{Map, json};
+use tensor_core::Backend;
+
+const INPUTS: [f32; 8] = [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0];
+const TARGETS: [f32; 4] = [0.0, 1.0, 1.0, 0.0];
+
+/// Trains XOR and prints the truth table.
+pub struct Xor(pub XorArgs);
+
+impl Job for Xor {
+    type Output = ();
+
+    fn run<B: Backend>(self, backend: &B) -> Result<()> {
+        let args = &self.0;
+        let dir = run_dir::prepare(args.train.out.as_deref(), "xor")?;
+        let architecture = Mlp::<B>::builder()
+            .input(2)
+            .hidden(&[args.hidden], Activation::Tanh)
+            .output(1, Activation::Identity)
+            .config(args.train.seed)?;
+        let x = matrix(backend, &INPUTS, 4, 2)?;
+        let y = matrix(backend, &TARGETS, 4, 1)?;
+        let run = Run {
+            job: "xor",
+            dir: dir.clone(),
+            args: &args.train,
+            defaults: Defaults {
+                lr: 0.05,
+                length: TrainLength::Epochs(1000),
+                batch: None,
+                schedule: ScheduleArg::Constant,
+            },
+            architecture,
+            loss: Loss::BceWithLogits,
+            extra: json!({}),
+            early_stopping: None,
+        };
+        let out = run.train(backend, Data::new(&x, &y), None)?;
+        let probs = out.model.predict(&x)?.sigmoid()?.to_vec()?;
+        println!("  a  b | target | prediction");
+        let mut max_error = 0f32;
+        for (i, p) in probs.iter().enumerate() {
+            let (a, b) = (INPUTS[2 * i], INPUTS[2 * i + 1]);
+            println!("  {a}  {b} |   {}    |   {p:.3}", TARGETS[i]);
+            max_error = max_error.max((p - TARGETS[i]).abs());
+        }
+        let r = &out.report;
+        println!(
+            "trained {} steps in {}; largest error {max_error:.3}; results in {}",
+            r.steps,
+            seconds(r.seconds),
+            dir.display()
+        );
+        let mut m = Map::new();
+        m.insert("predictions".into(), json!(probs));
+        m.insert("max_error".into(), json!(max_error));
+        m.insert("final_loss".into(), json!(r.final_train_loss));
+        m.insert("steps".into(), json!(r.steps));
+        m.insert("seconds".into(), json!(r.seconds));
+        m.insert("parameters".into(), json!(out.model.num_params()));
+        run_dir::write_metrics(&dir, &m)
+    }
+}

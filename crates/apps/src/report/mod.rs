@@ -1,0 +1,5 @@
+//! What a run leaves behind: metrics, charts and its output folder.
+
+pub mod metrics;
+pub mod plot;
+pub mod run_dir;

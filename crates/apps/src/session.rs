@@ -1,0 +1,253 @@
+//! The training run every job shares: resume, checkpoints, Ctrl-C, the loss chart.
+
+use crate::checkpoint::{self, RunMeta};
+use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
+use crate::report::plot::{Series, line_chart};
+use anyhow::{Context, Result, bail};
+use nn::{
+    Control, Data, LrSchedule, Mlp, Optimizer, OptimizerConfig, TrainEvent, TrainLength,
+    TrainReport, Trainer, TrainerConfig,
+};
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tensor_core::Backend;
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler once: the first Ctrl-C asks the run to checkpoint and stop,
+/// a second one exits at once.
+fn watch_ctrl_c() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!(
+                "\ninterrupted: saving a checkpoint, then stopping (Ctrl-C again to quit now)"
+            );
+        });
+    });
+}
+
+/// Per-job defaults for the common training options.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults {
+    /// Learning rate.
+    pub lr: f32,
+    /// Length when neither --epochs nor --steps is given.
+    pub length: TrainLength,
+    /// Mini-batch size (`None`: full batch).
+    pub batch: Option<usize>,
+    /// Schedule.
+    pub schedule: ScheduleArg,
+}
+
+/// A training run to perform.
+pub struct Run<'a> {
+    /// The job name, for metadata.
+    pub job: &'static str,
+    /// Output folder (created).
+    pub dir: PathBuf,
+    /// Command-line options.
+    pub args: &'a TrainArgs,
+    /// Defaults the options fall back to.
+    pub defaults: Defaults,
+    /// The network (ignored when resuming: the checkpoint's is used, and must match).
+    pub architecture: nn::MlpConfig,
+    /// The loss.
+    pub loss: nn::Loss,
+    /// Job-specific metadata stored in the checkpoint.
+    pub extra: serde_json::Value,
+    /// Early stopping on the validation loss.
+    pub early_stopping: Option<nn::EarlyStopping>,
+}
+
+/// What a finished run hands back.
+pub struct Outcome<B: Backend> {
+    /// The trained model.
+    pub model: Mlp<B>,
+    /// The trainer's report.
+    pub report: TrainReport,
+}
+
+impl Run<'_> {
+    /// The learning rate in use.
+    pub fn lr(&self) -> f32 {
+        self.args.lr.unwrap_or(self.defaults.lr)
+    }
+
+    fn length(&self) -> TrainLength {
+        match (self.args.epochs, self.args.steps) {
+            (Some(e), _) => TrainLength::Epochs(e as u64),
+            (_, Some(s)) => TrainLength::Steps(s as u64),
+            _ => self.defaults.length,
+        }
+    }
+
+    fn schedule(&self, total_steps: u64) -> LrSchedule {
+        let lr = self.lr();
+        let total = total_steps.max(1);
+        match self.args.schedule.unwrap_or(self.defaults.schedule) {
+            ScheduleArg::Constant => LrSchedule::constant(lr),
+            ScheduleArg::Step => LrSchedule::step_decay(lr, (total / 4).max(1), 0.5),
+            ScheduleArg::Cosine => LrSchedule::cosine(lr, lr / 100.0, total),
+        }
+    }
+
+    /// Trains on `train` (validating on `val`), resuming from the run folder's checkpoint
+    /// with --resume, checkpointing every --checkpoint-every steps, at Ctrl-C and at the end,
+    /// and drawing `loss.png`.
+    pub fn train<B: Backend>(
+        self,
+        backend: &B,
+        train: Data<'_, B>,
+        val: Option<Data<'_, B>>,
+    ) -> Result<Outcome<B>> {
+        let rows = train.x.dims().first().copied().unwrap_or(0);
+        if rows == 0 {
+            bail!("there are no training rows");
+        }
+        let batch = match self.args.batch {
+            Some(BatchArg::Full) => None,
+            Some(BatchArg::Size(n)) => Some(n),
+            None => self.defaults.batch,
+        }
+        .filter(|&n| n < rows);
+        let length = self.length();
+        let steps_per_epoch = batch.map_or(1, |b| (rows / b).max(1)) as u64;
+        let total_steps = match length {
+            TrainLength::Epochs(e) => e * steps_per_epoch,
+            TrainLength::Steps(s) => s,
+        };
+        let every = self.args.checkpoint_every as u64;
+        let config = TrainerConfig {
+            loss: self.loss,
+            schedule: Some(self.schedule(total_steps)),
+            length,
+            batch_size: batch,
+            shuffle: true,
+            seed: self.args.seed,
+            log_every: 25,
+            eval_every: if batch.is_none() { 25 } else { 1 },
+            callback_every: if every > 0 { every.min(50) } else { 50 },
+            early_stopping: self.early_stopping,
+            clip_grad_norm: None,
+            progress: !self.args.quiet,
+            cache_encoding: true,
+        };
+        let path = self.dir.join(checkpoint::FILE_NAME);
+        let meta = RunMeta {
+            job: self.job.to_string(),
+            architecture: self.architecture.clone(),
+            extra: self.extra.clone(),
+        };
+        let mut trainer = Trainer::new(config)?;
+        let (mut model, mut optimizer) = if self.args.resume {
+            resume(backend, &path, &meta, &mut trainer)?
+        } else {
+            let model = Mlp::from_config(backend, &self.architecture, self.args.seed)?;
+            let opt = OptimizerConfig::Adam(nn::AdamConfig::new(self.lr())).build::<B>()?;
+            (model, opt)
+        };
+        watch_ctrl_c();
+        let mut interrupted = false;
+        let report = trainer.fit_with(
+            &mut model,
+            optimizer.as_mut(),
+            train,
+            val,
+            |event, model, opt, state| {
+                let stop = INTERRUPTED.load(Ordering::SeqCst);
+                let save = match event {
+                    TrainEvent::Step { step, .. } => stop || (every > 0 && step % every == 0),
+                    TrainEvent::End { .. } => true,
+                    TrainEvent::Epoch(_) => stop,
+                };
+                if save {
+                    checkpoint::save(&path, &meta, model, opt, state)
+                        .map_err(|e| nn::Error::Callback(e.into()))?;
+                }
+                if stop {
+                    interrupted = true;
+                    return Ok(Control::Stop);
+                }
+                Ok(Control::Continue)
+            },
+        )?;
+        draw_loss(&self.dir, &report)?;
+        if interrupted {
+            eprintln!(
+                "stopped at step {}; continue with --resume --out {}",
+                report.steps,
+                self.dir.display()
+            );
+        }
+        Ok(Outcome { model, report })
+    }
+}
+
+type Resumed<B> = (Mlp<B>, Box<dyn Optimizer<B>>);
+
+fn resume<B: Backend>(
+    backend: &B,
+    path: &Path,
+    meta: &RunMeta,
+    trainer: &mut Trainer,
+) -> Result<Resumed<B>> {
+    let loaded = checkpoint::load(backend, path)
+        .with_context(|| format!("cannot resume from {}", path.display()))?;
+    if loaded.meta.job != meta.job {
+        bail!(
+            "{} was written by `{}`, not `{}`",
+            path.display(),
+            loaded.meta.job,
+            meta.job
+        );
+    }
+    if loaded.meta.architecture != meta.architecture {
+        let a = serde_json::to_value(&meta.architecture)?;
+        let b = serde_json::to_value(&loaded.meta.architecture)?;
+        let field = io::checkpoint::first_difference(&a, &b)
+            .map(|d| d.path)
+            .unwrap_or_default();
+        bail!(
+            "{} holds a different network (first difference: architecture.{field}); resume with the options it was trained with",
+            path.display()
+        );
+    }
+    let optimizer = loaded.optimizer()?;
+    trainer.import_state(loaded.trainer_state()?);
+    eprintln!(
+        "resuming from {} at step {}",
+        path.display(),
+        trainer.state().step
+    );
+    Ok((loaded.model, optimizer))
+}
+
+/// Draws `loss.png`: training (and validation) loss per evaluation.
+pub fn draw_loss(dir: &Path, report: &TrainReport) -> Result<()> {
+    let train: Vec<(f64, f64)> = report
+        .history
+        .iter()
+        .map(|m| (m.step as f64, m.train_loss as f64))
+        .collect();
+    let val: Vec<(f64, f64)> = report
+        .history
+        .iter()
+        .filter_map(|m| m.val_loss.map(|v| (m.step as f64, v as f64)))
+        .collect();
+    let mut series = vec![Series {
+        name: "train".into(),
+        points: train,
+    }];
+    if !val.is_empty() {
+        series.push(Series {
+            name: "validation".into(),
+            points: val,
+        });
+    }
+    line_chart(&dir.join("loss.png"), "Loss", "step", "loss", &series, true)
+}
