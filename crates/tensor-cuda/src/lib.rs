@@ -1,1 +1,73 @@
-//! Placeholder.
+//! The CUDA backend of Iron Learn.
+//!
+//! [`CudaBackend`] implements [`tensor_core::Backend`] on one NVIDIA GPU:
+//!
+//! - **Loading.** The driver (`libcuda`) and cuBLAS are opened at run time, so this crate
+//!   builds and its CPU tests pass on machines with no CUDA toolkit and no GPU, and the same
+//!   binary runs on machines with CUDA 12 or 13. With no driver, no device, no cuBLAS or a
+//!   driver too old for the kernels, [`CudaBackend::new`] returns
+//!   [`Error::DeviceUnavailable`](tensor_core::Error::DeviceUnavailable) saying what was
+//!   looked for, never a panic. cuBLAS is looked for as `$IRON_LEARN_CUBLAS`, then
+//!   `libcublas.so.13`, `libcublas.so.12` and `libcublas.so` on the loader path and under
+//!   `$CUDA_HOME`, `$CUDA_PATH` and `/usr/local/cuda`.
+//! - **Memory.** Buffers ([`CudaStorage`], [`CudaIndex`]) come from the device's
+//!   stream-ordered pool (`cuMemAllocAsync`), whose release threshold is raised so that freed
+//!   blocks are reused rather than returned to the driver.
+//! - **One stream.** Every kernel, copy and cuBLAS call goes to one stream, so operations run
+//!   in call order and no operation can race an allocation. Only [`Backend::download`](tensor_core::Backend::download)
+//!   (and [`Backend::synchronize`](tensor_core::Backend::synchronize)) wait for the device.
+//! - **Kernels.** `kernels/*.cu`, compiled to PTX (`compute_70`) by
+//!   `cargo xtask build-kernels` and embedded in the library; the driver compiles them for
+//!   the device when the backend is created. Reductions are block-level trees; bias +
+//!   activation, activation backward, loss + gradient (the loss reduced on the device),
+//!   Adam/AdamW, SGD and Fourier features are single fused kernels.
+//! - **GEMM.** cuBLAS SGEMM, row-major through the usual operand swap; plain f32 by
+//!   default, TF32 tensor cores on request ([`CudaBackend::set_tf32`]).
+//! - **Counters.** [`Backend::counters`](tensor_core::Backend::counters) reports bytes uploaded and downloaded, pool
+//!   allocations, and kernel launches (cuBLAS calls included), so tests can check that a
+//!   training step moves nothing to the host.
+//!
+//! ```no_run
+//! use tensor_core::{Backend, Tensor};
+//! use tensor_cuda::CudaBackend;
+//!
+//! let gpu = match CudaBackend::new(0) {
+//!     Ok(gpu) => gpu,
+//!     Err(e) => {
+//!         eprintln!("{e}"); // "device unavailable: ... run on the CPU with `--device cpu`"
+//!         return Ok(());
+//!     }
+//! };
+//! println!("{}", gpu.name());
+//! let a = Tensor::from_slice(&gpu, &[1.0, 2.0, 3.0, 4.0], [2, 2])?;
+//! let b = Tensor::from_slice(&gpu, &[1.0, 0.0, 0.0, 1.0], [2, 2])?;
+//! let c = a.matmul(&b)?.relu()?;
+//! assert_eq!(c.to_vec()?, vec![1.0, 2.0, 3.0, 4.0]);
+//! let before = gpu.counters();
+//! let d = (&c + &c)?; // runs on the device, nothing is copied to the host
+//! assert_eq!(gpu.counters().bytes_downloaded, before.bytes_downloaded);
+//! # drop(d);
+//! # Ok::<(), tensor_core::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod backend;
+mod blas;
+mod codes;
+mod counters;
+mod device;
+mod error;
+mod kernels;
+mod loader;
+mod ops;
+mod storage;
+mod workspace;
+
+pub use backend::{CudaBackend, CudaOptions};
+pub use loader::CUBLAS_ENV;
+pub use storage::{CudaIndex, CudaStorage};
+
+/// The cudarc version this crate is built on, re-exported for code that works with
+/// [`CudaBackend::stream`] or [`CudaStorage::as_view`].
+pub use cudarc;

@@ -1,0 +1,9 @@
+//! The backend operations, as methods of the shared device state, one concept per file.
+
+mod broadcast;
+mod copy;
+mod elementwise;
+mod fused;
+mod gemm;
+mod memory;
+mod reduce;
