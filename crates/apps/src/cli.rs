@@ -197,7 +197,7 @@ pub struct ApproxArgs {
     #[arg(long = "fn")]
     pub function: String,
     /// Sampling range A:B.
-    #[arg(long, default_value = "-3:3")]
+    #[arg(long, default_value = "-3:3", allow_hyphen_values = true)]
     pub range: String,
     /// Number of sample points.
     #[arg(long, default_value_t = 2000)]
@@ -252,8 +252,12 @@ pub struct ImageFitArgs {
     #[arg(long, default_value = "128x3")]
     pub hidden: String,
     /// Fit colours (RGB) instead of gray levels.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "threshold")]
     pub color: bool,
+    /// Fit a black-and-white version: pixels darker than this gray level (0..1) become
+    /// black (best for line drawings that are to be redrawn larger).
+    #[arg(long)]
+    pub threshold: Option<f32>,
 }
 
 /// Options of `image render`.

@@ -77,18 +77,14 @@ fn target(args: &ImageFitArgs) -> Result<(Picture, bool, String)> {
         }
         picture = picture.resize_bicubic(n as usize, n as usize)?;
     }
-    let bw = picture.data.iter().all(|&v| v <= 0.02 || v >= 0.98) || is_line_art(&picture);
-    Ok((picture, bw, path.display().to_string()))
-}
-
-/// Mostly white with dark strokes: scored as black and white (pixel accuracy, ink IoU).
-fn is_line_art(p: &Picture) -> bool {
-    let extreme = p
-        .data
-        .iter()
-        .filter(|&&v| !(0.15..=0.85).contains(&v))
-        .count();
-    p.channels == 1 && extreme as f64 >= 0.97 * p.data.len() as f64
+    if let Some(t) = args.threshold {
+        if !(0.0..=1.0).contains(&t) {
+            bail!("--threshold must be between 0 and 1, got {t}");
+        }
+        picture = picture.threshold(t);
+    }
+    let gray = picture.channels == 1;
+    Ok((picture, gray, path.display().to_string()))
 }
 
 /// Original and reconstruction side by side, with a white gap.
@@ -107,13 +103,28 @@ fn side_by_side(a: &Picture, b: &Picture) -> Result<Picture> {
     Ok(out)
 }
 
-/// Predicts every pixel of a `width x height` grid.
+/// Per-channel mean of the pixel values: the network learns `value - mean`, so that it
+/// starts near the answer instead of spending its first steps learning the background
+/// level (Adam moves each weight by about the learning rate per step).
+pub fn channel_means(picture: &Picture) -> Vec<f32> {
+    let c = picture.channels.max(1);
+    let mut sums = vec![0f64; c];
+    for px in picture.data.chunks_exact(c) {
+        sums.iter_mut().zip(px).for_each(|(s, &v)| *s += v as f64);
+    }
+    let n = picture.pixels().max(1) as f64;
+    sums.iter().map(|s| (s / n) as f32).collect()
+}
+
+/// Predicts every pixel of a `width x height` grid, adding back the per-channel `offset`
+/// the network was trained without.
 pub fn predict_picture<B: Backend>(
     model: &Mlp<B>,
     width: usize,
     height: usize,
-    channels: usize,
+    offset: &[f32],
 ) -> Result<Picture> {
+    let channels = offset.len().max(1);
     let backend = model.backend();
     let mut data = Vec::with_capacity(width * height * channels);
     let band = (1 << 20) / width.max(1);
@@ -134,7 +145,12 @@ pub fn predict_picture<B: Backend>(
             }
         }
         let t = Tensor::from_slice(backend, &grid, [rows * width, 2])?;
-        data.extend(model.predict(&t)?.to_vec()?);
+        let values = model.predict(&t)?.to_vec()?;
+        data.extend(
+            values
+                .chunks_exact(channels)
+                .flat_map(|px| px.iter().zip(offset).map(|(v, o)| v + o)),
+        );
     }
     Ok(Picture::from_predictions(width, height, channels, &data)?)
 }
@@ -151,7 +167,13 @@ impl Job for ImageFit {
         save_png(&picture, dir.join("original.png"))?;
         let grid = coordinate_grid(w, h);
         let x = Tensor::from_slice(backend, &grid, [w * h, 2])?;
-        let y = Tensor::from_slice(backend, &picture.data, [w * h, c])?;
+        let offset = channel_means(&picture);
+        let centred: Vec<f32> = picture
+            .data
+            .chunks_exact(c)
+            .flat_map(|px| px.iter().zip(&offset).map(|(v, o)| v - o))
+            .collect();
+        let y = Tensor::from_slice(backend, &centred, [w * h, c])?;
         let run = Run {
             job: "image-fit",
             dir: dir.clone(),
@@ -168,7 +190,8 @@ impl Job for ImageFit {
                 "width": w,
                 "height": h,
                 "channels": c,
-                "black_and_white": bw,
+                "threshold": args.threshold,
+                "offset": offset,
                 "source": source,
             }),
             early_stopping: None,
@@ -180,7 +203,7 @@ impl Job for ImageFit {
             args.hidden
         );
         let out = run.train(backend, Data::new(&x, &y), None)?;
-        let recon = predict_picture(&out.model, w, h, c)?;
+        let recon = predict_picture(&out.model, w, h, &offset)?;
         save_png(&recon, dir.join("reconstruction.png"))?;
         save_png(&side_by_side(&picture, &recon)?, dir.join("comparison.png"))
             .context("cannot write comparison.png")?;

@@ -38,7 +38,21 @@ impl Job for ImageRender {
         );
         let w = args.size as usize;
         let h = ((w as f64) * h0 as f64 / w0 as f64).round().max(1.0) as usize;
-        let picture = predict_picture(&loaded.model, w, h, c)?;
+        let offset: Vec<f32> = match extra.get("offset").and_then(|v| v.as_array()) {
+            Some(values) => values
+                .iter()
+                .map(|v| v.as_f64().unwrap_or(0.0) as f32)
+                .collect(),
+            None => vec![0.0; c],
+        };
+        if offset.len() != c {
+            bail!(
+                "{}: the stored pixel offset has {} channels, the model {c}",
+                args.model.display(),
+                offset.len()
+            );
+        }
+        let picture = predict_picture(&loaded.model, w, h, &offset)?;
         save_png(&picture, &args.output)?;
         println!(
             "rendered {w}x{h} in {:.2} s to {}",

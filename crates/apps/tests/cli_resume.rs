@@ -1,0 +1,202 @@
+//! Checkpoints and interruptions: `--resume` continues a run, refuses a different network,
+//! survives a SIGKILL at any moment (the checkpoint is always whole), and Ctrl-C (SIGINT)
+//! stops a run cleanly with a checkpoint and a hint on how to continue.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+use std::time::Duration;
+
+/// A run of 200 steps, resumed to 450: the metrics count all 450 steps, stderr says that it
+/// resumed (from step 200), and the model is still a good XOR.
+#[test]
+fn resume_continues_to_the_new_total() {
+    let dir = tmp();
+    let o = train(
+        &["xor", "--steps", "200", "--checkpoint-every", "50"],
+        dir.path(),
+    );
+    assert_success(&o);
+    assert_eq!(num(&metrics(dir.path()), "steps"), 200.0);
+
+    let o = train(&["xor", "--steps", "450", "--resume"], dir.path());
+    assert_success(&o);
+    let err = stderr(&o);
+    assert!(err.contains("resuming") && err.contains("200"), "{err}");
+    let m = metrics(dir.path());
+    assert_eq!(num(&m, "steps"), 450.0, "{m}");
+    assert!(num(&m, "max_error") < 0.1, "{m}");
+}
+
+/// Resuming with another network (a different --hidden) fails with one line that names the
+/// field that differs.
+#[test]
+fn resume_refuses_a_different_architecture() {
+    let dir = tmp();
+    assert_success(&train(
+        &["xor", "--steps", "20", "--hidden", "4"],
+        dir.path(),
+    ));
+    let o = train(
+        &["xor", "--steps", "40", "--hidden", "8", "--resume"],
+        dir.path(),
+    );
+    assert_one_line_error(&o, &["different network", "hidden"]);
+    // The checkpoint is untouched: resuming with the right options still works.
+    let o = train(
+        &["xor", "--steps", "40", "--hidden", "4", "--resume"],
+        dir.path(),
+    );
+    assert_success(&o);
+    assert_eq!(num(&metrics(dir.path()), "steps"), 40.0);
+}
+
+/// Resuming a checkpoint written by another job, or from a folder with no checkpoint, fails
+/// with one line.
+#[test]
+fn resume_refuses_other_jobs_and_missing_checkpoints() {
+    let dir = tmp();
+    assert_success(&train(&["xor", "--steps", "10"], dir.path()));
+    let o = train(
+        &[
+            "linreg",
+            "--data",
+            data("regression.csv").to_str().unwrap(),
+            "--resume",
+        ],
+        dir.path(),
+    );
+    assert_one_line_error(&o, &["`xor`", "linreg"]);
+
+    let empty = tmp();
+    let o = train(&["xor", "--resume"], empty.path());
+    assert_one_line_error(&o, &["cannot resume", "does not exist"]);
+}
+
+/// Starts a long `image fit` that checkpoints every 5 steps (resuming the run in `dir` when
+/// asked), waits until its checkpoint exists, lets it run `delay` longer and SIGKILLs it.
+#[cfg(unix)]
+fn start_and_kill(dir: &Path, resume: bool, delay: Duration) {
+    let mut cmd = command([
+        "image",
+        "fit",
+        "--size",
+        "32",
+        "--hidden",
+        "64x3",
+        "--steps",
+        "100000",
+        "--checkpoint-every",
+        "5",
+        "--device",
+        "cpu",
+        "--quiet",
+    ]);
+    cmd.arg("--out").arg(dir);
+    if resume {
+        cmd.arg("--resume");
+    }
+    let checkpoint = dir.join("model.safetensors");
+    let before = std::fs::metadata(&checkpoint)
+        .and_then(|m| m.modified())
+        .ok();
+    let mut child = Guard(cmd.spawn().expect("cannot start iron-learn"));
+    // A new checkpoint: the file appears (first run) or is replaced (resumed runs).
+    let written = wait_for(Duration::from_secs(60), || {
+        std::fs::metadata(&checkpoint)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| Some(t) != before)
+            || child.0.try_wait().ok().flatten().is_some()
+    });
+    assert!(written, "no checkpoint within 60 s");
+    assert!(
+        child.0.try_wait().unwrap().is_none(),
+        "the run ended early: {:?}",
+        child.0.try_wait()
+    );
+    std::thread::sleep(delay);
+    child.0.kill().expect("cannot kill the run"); // SIGKILL: no chance to clean up
+    child.0.wait().unwrap();
+}
+
+/// Crash safety: a run SIGKILLed at several moments (while it writes a checkpoint every 5
+/// steps) always leaves a checkpoint that `image render` can read and from which the run can
+/// be resumed; the kills after the first land in resumed runs.
+#[cfg(unix)]
+#[test]
+fn killed_runs_leave_a_readable_checkpoint() {
+    let dir = tmp();
+    for (i, ms) in [0u64, 7, 23, 61, 150].into_iter().enumerate() {
+        start_and_kill(dir.path(), i > 0, Duration::from_millis(ms));
+        let png = dir.path().join(format!("render-{i}.png"));
+        let o = run([
+            "image".as_ref(),
+            "render".as_ref(),
+            dir.path().as_os_str(),
+            "--size".as_ref(),
+            "16".as_ref(),
+            "--device".as_ref(),
+            "cpu".as_ref(),
+            "-o".as_ref(),
+            png.as_os_str(),
+        ]);
+        assert_success(&o);
+        assert_eq!(png_size(&png), (16, 16));
+    }
+    // Resuming with --steps 1 (fewer than done) loads model, optimizer and trainer state,
+    // trains nothing more and finishes normally.
+    let o = train(
+        &[
+            "image", "fit", "--size", "32", "--hidden", "64x3", "--steps", "1", "--resume",
+        ],
+        dir.path(),
+    );
+    assert_success(&o);
+    assert!(stderr(&o).contains("resuming"), "{}", describe(&o));
+    assert!(num(&metrics(dir.path()), "steps") >= 5.0);
+}
+
+/// Ctrl-C: the first SIGINT makes the run save a checkpoint and stop; it exits 0 with its
+/// usual outputs, and stderr says how to resume.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_checkpoints_and_stops() {
+    let dir = tmp();
+    let mut cmd = command([
+        "xor",
+        "--steps",
+        "100000000",
+        "--checkpoint-every",
+        "1000",
+        "--device",
+        "cpu",
+        "--quiet",
+    ]);
+    cmd.arg("--out").arg(dir.path());
+    cmd.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = Guard(cmd.spawn().expect("cannot start iron-learn"));
+    // The first checkpoint shows that training (and so the Ctrl-C handler) has started.
+    let checkpoint = dir.path().join("model.safetensors");
+    assert!(wait_for(Duration::from_secs(60), || checkpoint.is_file()));
+    let pid = child.0.id().to_string();
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("cannot run kill");
+    assert!(kill.success());
+    let status = wait_with_limit(&mut child.0, Duration::from_secs(60));
+    let child = std::mem::replace(
+        &mut child.0,
+        std::process::Command::new("true").spawn().unwrap(),
+    );
+    let output = child.wait_with_output().unwrap();
+    assert!(status.success(), "exit {status:?}: {}", describe(&output));
+    let err = stderr(&output);
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    assert!(checkpoint.is_file());
+    let steps = num(&metrics(dir.path()), "steps");
+    assert!((1000.0..100_000_000.0).contains(&steps), "steps {steps}");
+}
