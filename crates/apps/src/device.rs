@@ -24,6 +24,8 @@ pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Outp
                 gpu.set_tf32(tf32);
                 job.run(&gpu)
             }
+            // The backend's error may already suggest the CPU; say it once.
+            Err(e) if e.to_string().contains("--device cpu") => bail!("{e}"),
             Err(e) => bail!("{e} (use --device cpu to train on the CPU)"),
         },
         DeviceArg::Auto => match CudaBackend::new(0) {

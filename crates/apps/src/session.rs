@@ -209,11 +209,12 @@ fn resume<B: Backend>(
     if loaded.meta.architecture != meta.architecture {
         let a = serde_json::to_value(&meta.architecture)?;
         let b = serde_json::to_value(&loaded.meta.architecture)?;
-        let field = io::checkpoint::first_difference(&a, &b)
-            .map(|d| d.path)
+        let show = |v: Option<serde_json::Value>| v.map_or("absent".into(), |v| v.to_string());
+        let (field, ours, theirs) = io::checkpoint::first_difference(&a, &b)
+            .map(|d| (d.path, show(d.expected), show(d.found)))
             .unwrap_or_default();
         bail!(
-            "{} holds a different network (first difference: architecture.{field}); resume with the options it was trained with",
+            "{} holds a different network (first difference: architecture.{field} is {theirs} in the checkpoint, {ours} with these options); resume with the options it was trained with",
             path.display()
         );
     }
