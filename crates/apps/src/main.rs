@@ -65,7 +65,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
+/// Restores the default SIGPIPE action, so that `iron-learn ... | head` ends quietly
+/// instead of failing on a closed pipe.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal disposition to its default at start-up, before any thread
+    // is spawned, has no memory-safety preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -151,6 +151,12 @@ impl Run<'_> {
             let opt = OptimizerConfig::Adam(nn::AdamConfig::new(self.lr())).build::<B>()?;
             (model, opt)
         };
+        if trainer.state().step >= total_steps {
+            eprintln!(
+                "note: the checkpoint is already at step {} of {total_steps}; nothing to train (raise --steps or --epochs)",
+                trainer.state().step
+            );
+        }
         watch_ctrl_c();
         let mut interrupted = false;
         let report = trainer.fit_with(

@@ -1,1 +1,86 @@
-//! Placeholder.
+//! Neural networks for Iron Learn: layers, activations, coordinate encodings, losses,
+//! optimizers, learning-rate schedules and a trainer, generic over the
+//! [`Backend`] (CPU or GPU).
+//!
+//! - [`Layer`]: forward (keeping what backward needs in reused buffers), backward (input
+//!   gradient returned, parameter gradients overwritten — or accumulated when asked),
+//!   parameters visited by stable name (`layers.0.weight`). [`Linear`] fuses its
+//!   activation; [`ActivationLayer`], [`Sequential`] and the [`Encoding`]s complete the set.
+//! - [`Mlp`]: the everyday model, built with [`Mlp::builder`] or rebuilt from an
+//!   [`MlpConfig`] (serialisable), with host-side [`Mlp::export_state`] /
+//!   [`Mlp::import_state`] for checkpoints and chunked [`Mlp::predict`].
+//! - [`Loss`], optimizers ([`Sgd`], [`Adam`], AdamW) behind the [`Optimizer`] trait,
+//!   [`GradClipper`], [`LrSchedule`].
+//! - [`Trainer`]: full-batch or shuffled mini-batches, validation, early stopping, a NaN
+//!   guard, callbacks, progress bar, exact resume through [`TrainerState`].
+//!
+//! Learning XOR:
+//!
+//! ```
+//! use nn::prelude::*;
+//! use tensor_cpu::CpuBackend;
+//!
+//! let cpu = CpuBackend::new();
+//! let x = Tensor::from_slice(&cpu, &[0., 0., 0., 1., 1., 0., 1., 1.], [4, 2])?;
+//! let y = Tensor::from_slice(&cpu, &[0., 1., 1., 0.], [4, 1])?;
+//! let mut model = Mlp::builder()
+//!     .input(2)
+//!     .hidden(&[8], Activation::Tanh)
+//!     .output(1, Activation::Identity) // logits: the loss applies the sigmoid
+//!     .build(&cpu, 42)?;
+//! let mut adam = Adam::new(AdamConfig::new(0.05))?;
+//! let mut trainer = Trainer::new(TrainerConfig {
+//!     loss: Loss::BceWithLogits,
+//!     length: TrainLength::Steps(500),
+//!     progress: false,
+//!     ..TrainerConfig::default()
+//! })?;
+//! let report = trainer.fit(&mut model, &mut adam, Data::new(&x, &y), None)?;
+//! assert_eq!(report.steps, 500);
+//! let p = model.predict(&x)?.sigmoid()?.to_vec()?;
+//! for (p, t) in p.iter().zip([0., 1., 1., 0.]) {
+//!     assert!((p - t).abs() < 0.1, "{p} vs {t}");
+//! }
+//! # Ok::<(), nn::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod encoding;
+mod error;
+pub mod init;
+pub mod layer;
+pub mod loss;
+pub mod model;
+pub mod optim;
+pub mod schedule;
+pub mod train;
+
+pub use encoding::Encoding;
+pub(crate) use error::config_err;
+pub use error::{Error, Result};
+pub use init::Init;
+pub use layer::{ActivationLayer, Layer, Linear, ParamMut, ParamRef, Sequential};
+pub use loss::{Loss, LossOutput};
+pub use model::builder::MlpBuilder;
+pub use model::config::{EncodingConfig, MlpConfig};
+pub use model::mlp::Mlp;
+pub use model::state::NamedArray;
+pub use optim::{
+    Adam, AdamConfig, GradClipper, Optimizer, OptimizerConfig, OptimizerState, Sgd, SgdConfig,
+};
+pub use schedule::LrSchedule;
+pub use tensor_core::{Activation, Backend, Tensor};
+pub use train::{
+    Control, Data, EarlyStopping, EpochMetrics, StopReason, TrainEvent, TrainLength, TrainReport,
+    Trainer, TrainerConfig, TrainerState,
+};
+
+/// The names most programs need, traits included (`use nn::prelude::*`).
+pub mod prelude {
+    pub use crate::{
+        Activation, Adam, AdamConfig, Backend, Control, Data, EarlyStopping, EncodingConfig, Init,
+        Layer, Loss, LrSchedule, Mlp, MlpConfig, NamedArray, Optimizer, Sgd, SgdConfig, StopReason,
+        Tensor, TrainEvent, TrainLength, Trainer, TrainerConfig, TrainerState,
+    };
+}

@@ -1,0 +1,243 @@
+//! A fully connected layer with a fused activation.
+
+use super::{ParamMut, ParamRef, check_input, check_matrix, ensure, no_forward};
+use crate::Result;
+use tensor_core::{Activation, Backend, BinaryOp, ReduceOp, Tensor, UnaryOp};
+
+/// `y = act(x W + b)`, with `W` stored `[in, out]` and a bias on every output.
+///
+/// Forward: one GEMM into the pre-activation buffer `z`, then the backend's fused
+/// `bias_act` (adds the bias to `z` in place and writes `act(z)` to the output).
+/// Backward: the fused `act_backward` (skipped for the identity), one GEMM for the weight
+/// gradient (`x^T dz`), a column sum for the bias gradient and, when asked for, one GEMM
+/// for the input gradient (`dz W^T`). Parameter gradients are overwritten unless
+/// accumulation is switched on.
+pub struct Linear<B: Backend> {
+    backend: B,
+    in_dim: usize,
+    out_dim: usize,
+    act: Activation,
+    weight: Tensor<B>,
+    bias: Tensor<B>,
+    weight_grad: Tensor<B>,
+    bias_grad: Tensor<B>,
+    weight_name: String,
+    bias_name: String,
+    accumulate: bool,
+    z: Option<Tensor<B>>,
+    out: Option<Tensor<B>>,
+    grad_z: Option<Tensor<B>>,
+    grad_in: Option<Tensor<B>>,
+    bias_scratch: Option<Tensor<B>>,
+}
+
+impl<B: Backend> Linear<B> {
+    /// A layer from its weight (`[in, out]`) and bias (`[out]`).
+    pub fn from_tensors(weight: Tensor<B>, bias: Tensor<B>, act: Activation) -> Result<Self> {
+        let backend = weight.backend().clone();
+        let (in_dim, out_dim) = weight.shape().as_matrix("Linear::from_tensors")?;
+        if bias.dims() != [out_dim] {
+            return Err(tensor_core::Error::ShapeMismatch {
+                op: "Linear::from_tensors (bias)",
+                lhs: tensor_core::Shape::new([out_dim]),
+                rhs: bias.shape().clone(),
+            }
+            .into());
+        }
+        Ok(Linear {
+            weight_grad: Tensor::zeros(&backend, [in_dim, out_dim])?,
+            bias_grad: Tensor::zeros(&backend, [out_dim])?,
+            backend,
+            in_dim,
+            out_dim,
+            act,
+            weight,
+            bias,
+            weight_name: "weight".into(),
+            bias_name: "bias".into(),
+            accumulate: false,
+            z: None,
+            out: None,
+            grad_z: None,
+            grad_in: None,
+            bias_scratch: None,
+        })
+    }
+
+    /// A layer with its parameters drawn by `init` (see [`crate::init`]).
+    pub fn new<R: tensor_core::rand::Rng + ?Sized>(
+        backend: &B,
+        in_dim: usize,
+        out_dim: usize,
+        act: Activation,
+        init: crate::init::LayerInit,
+        rng: &mut R,
+    ) -> Result<Self> {
+        let (weight, bias) = init.draw(backend, in_dim, out_dim, rng)?;
+        Self::from_tensors(weight, bias, act)
+    }
+
+    /// The weight, `[in, out]`.
+    pub fn weight(&self) -> &Tensor<B> {
+        &self.weight
+    }
+
+    /// The bias, `[out]`.
+    pub fn bias(&self) -> &Tensor<B> {
+        &self.bias
+    }
+
+    /// The gradient of the weight.
+    pub fn weight_grad(&self) -> &Tensor<B> {
+        &self.weight_grad
+    }
+
+    /// The gradient of the bias.
+    pub fn bias_grad(&self) -> &Tensor<B> {
+        &self.bias_grad
+    }
+
+    /// The activation applied after the affine map.
+    pub fn activation(&self) -> Activation {
+        self.act
+    }
+
+    /// Computes parameter gradients (and the input gradient when `want_input`).
+    fn backward_impl(
+        &mut self,
+        x: &Tensor<B>,
+        grad_out: &Tensor<B>,
+        want_input: bool,
+    ) -> Result<()> {
+        let rows = check_input(x, self.in_dim, "Linear::backward (input)")?;
+        check_matrix(grad_out, rows, self.out_dim, "Linear::backward (gradient)")?;
+        let z = match &self.z {
+            Some(z) if z.dims()[0] == rows => z,
+            _ => return Err(no_forward("Linear::backward")),
+        };
+        let grad_z: &Tensor<B> = if self.act == Activation::Identity {
+            grad_out
+        } else {
+            let gz = ensure(&mut self.grad_z, &self.backend, rows, self.out_dim)?;
+            self.backend.act_backward(
+                grad_out.storage(),
+                z.storage(),
+                self.act,
+                gz.storage_mut(),
+            )?;
+            gz
+        };
+        let beta = if self.accumulate { 1.0 } else { 0.0 };
+        Tensor::matmul_into(x, grad_z, &mut self.weight_grad, true, false, 1.0, beta)?;
+        if self.accumulate {
+            if self.bias_scratch.is_none() {
+                self.bias_scratch = Some(Tensor::uninit(&self.backend, [self.out_dim])?);
+            }
+            let scratch = self.bias_scratch.as_mut().expect("allocated above");
+            grad_z.reduce_into(ReduceOp::Sum, Some(0), scratch)?;
+            self.bias_grad.binary_assign(BinaryOp::Add, scratch)?;
+        } else {
+            grad_z.reduce_into(ReduceOp::Sum, Some(0), &mut self.bias_grad)?;
+        }
+        if want_input {
+            let gi = ensure(&mut self.grad_in, &self.backend, rows, self.in_dim)?;
+            Tensor::matmul_into(grad_z, &self.weight, gi, false, true, 1.0, 0.0)?;
+        }
+        Ok(())
+    }
+}
+
+impl<B: Backend> super::Layer<B> for Linear<B> {
+    fn describe(&self) -> String {
+        format!("linear {} -> {}, {:?}", self.in_dim, self.out_dim, self.act)
+    }
+
+    fn input_dim(&self) -> usize {
+        self.in_dim
+    }
+
+    fn output_dim(&self) -> usize {
+        self.out_dim
+    }
+
+    fn forward(&mut self, x: &Tensor<B>) -> Result<&Tensor<B>> {
+        let rows = check_input(x, self.in_dim, "Linear::forward")?;
+        let z = ensure(&mut self.z, &self.backend, rows, self.out_dim)?;
+        Tensor::matmul_into(x, &self.weight, z, false, false, 1.0, 0.0)?;
+        let out = ensure(&mut self.out, &self.backend, rows, self.out_dim)?;
+        self.backend.bias_act(
+            z.storage_mut(),
+            self.bias.storage(),
+            rows,
+            self.out_dim,
+            self.act,
+            out.storage_mut(),
+        )?;
+        Ok(out)
+    }
+
+    fn output(&self) -> Option<&Tensor<B>> {
+        self.out.as_ref()
+    }
+
+    fn backward(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<&Tensor<B>> {
+        self.backward_impl(x, grad_out, true)?;
+        self.grad_in
+            .as_ref()
+            .ok_or_else(|| no_forward("Linear::backward"))
+    }
+
+    fn backward_params(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<()> {
+        self.backward_impl(x, grad_out, false)
+    }
+
+    fn input_grad(&self) -> Option<&Tensor<B>> {
+        self.grad_in.as_ref()
+    }
+
+    fn infer(&self, x: &Tensor<B>, out: &mut Tensor<B>) -> Result<()> {
+        let rows = check_input(x, self.in_dim, "Linear::infer")?;
+        check_matrix(out, rows, self.out_dim, "Linear::infer (output)")?;
+        Tensor::matmul_into(x, &self.weight, out, false, false, 1.0, 0.0)?;
+        out.binary_assign(BinaryOp::Add, &self.bias)?;
+        if self.act != Activation::Identity {
+            out.unary_assign(UnaryOp::Act(self.act))?;
+        }
+        Ok(())
+    }
+
+    fn visit_params(&self, f: &mut dyn FnMut(ParamRef<'_, B>) -> Result<()>) -> Result<()> {
+        f(ParamRef {
+            name: &self.weight_name,
+            value: &self.weight,
+            grad: &self.weight_grad,
+        })?;
+        f(ParamRef {
+            name: &self.bias_name,
+            value: &self.bias,
+            grad: &self.bias_grad,
+        })
+    }
+
+    fn visit_params_mut(&mut self, f: &mut dyn FnMut(ParamMut<'_, B>) -> Result<()>) -> Result<()> {
+        f(ParamMut {
+            name: &self.weight_name,
+            value: &mut self.weight,
+            grad: &mut self.weight_grad,
+        })?;
+        f(ParamMut {
+            name: &self.bias_name,
+            value: &mut self.bias,
+            grad: &mut self.bias_grad,
+        })
+    }
+
+    fn set_name_prefix(&mut self, prefix: &str) {
+        self.weight_name = format!("{prefix}weight");
+        self.bias_name = format!("{prefix}bias");
+    }
+
+    fn set_accumulate_grads(&mut self, accumulate: bool) {
+        self.accumulate = accumulate;
+    }
+}

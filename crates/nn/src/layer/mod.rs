@@ -1,0 +1,177 @@
+//! The [`Layer`] trait and the layers built on it.
+//!
+//! A layer owns the buffers its forward pass writes (its output, and whatever its
+//! backward pass needs) and reuses them from one step to the next as long as the number of
+//! rows stays the same, so a steady-state training step allocates nothing.
+//!
+//! Gradients of parameters are **overwritten** by [`Layer::backward`] unless
+//! [`Layer::set_accumulate_grads`] was called with `true`, in which case they are added to
+//! (clear them with [`Layer::zero_grads`]).
+
+mod activation;
+mod linear;
+mod sequential;
+
+pub use activation::ActivationLayer;
+pub use linear::Linear;
+pub use sequential::Sequential;
+
+use crate::Result;
+use tensor_core::{Backend, Error as TensorError, Shape, Tensor};
+
+/// A trainable parameter and its gradient, as handed to a visitor.
+pub struct ParamMut<'a, B: Backend> {
+    /// The stable name ("layers.0.weight").
+    pub name: &'a str,
+    /// The parameter's values.
+    pub value: &'a mut Tensor<B>,
+    /// The gradient of the loss with respect to the parameter.
+    pub grad: &'a mut Tensor<B>,
+}
+
+/// A parameter and its gradient, read-only.
+pub struct ParamRef<'a, B: Backend> {
+    /// The stable name ("layers.0.weight").
+    pub name: &'a str,
+    /// The parameter's values.
+    pub value: &'a Tensor<B>,
+    /// The gradient of the loss with respect to the parameter.
+    pub grad: &'a Tensor<B>,
+}
+
+/// A differentiable building block working on row-major `[rows, features]` matrices.
+///
+/// The training path is [`forward`](Layer::forward) then [`backward`](Layer::backward)
+/// with the **same input tensor**: layers do not copy their input, the caller passes it
+/// again to the backward pass (so no extra pass over memory is spent on saving it).
+/// [`infer`](Layer::infer) computes the output without touching any training buffer.
+pub trait Layer<B: Backend>: Send + Sync {
+    /// A short description ("linear 2 -> 256, sine(w0=30)").
+    fn describe(&self) -> String;
+
+    /// The number of input features.
+    fn input_dim(&self) -> usize;
+
+    /// The number of output features.
+    fn output_dim(&self) -> usize;
+
+    /// Runs the layer on `x` (`[rows, input_dim]`), keeping what the backward pass needs,
+    /// and returns the output (`[rows, output_dim]`), owned by the layer.
+    fn forward(&mut self, x: &Tensor<B>) -> Result<&Tensor<B>>;
+
+    /// The output of the last [`forward`](Layer::forward), if any.
+    fn output(&self) -> Option<&Tensor<B>>;
+
+    /// Back-propagates `grad_out` (`[rows, output_dim]`, the gradient of the loss with
+    /// respect to the output of the last forward pass on `x`): sets (or accumulates)
+    /// parameter gradients and returns the gradient with respect to `x`.
+    fn backward(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<&Tensor<B>>;
+
+    /// Like [`backward`](Layer::backward) but without computing the input gradient
+    /// (what the first layer of a network needs).
+    fn backward_params(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<()> {
+        self.backward(x, grad_out).map(|_| ())
+    }
+
+    /// The input gradient computed by the last [`backward`](Layer::backward), if any.
+    fn input_grad(&self) -> Option<&Tensor<B>>;
+
+    /// Computes the output for `x` into `out` (`[rows, output_dim]`) without touching the
+    /// training buffers.
+    fn infer(&self, x: &Tensor<B>, out: &mut Tensor<B>) -> Result<()>;
+
+    /// Visits every trainable parameter with its gradient, in a stable order.
+    fn visit_params(&self, _f: &mut dyn FnMut(ParamRef<'_, B>) -> Result<()>) -> Result<()> {
+        Ok(())
+    }
+
+    /// Visits every trainable parameter mutably with its gradient, in the same order as
+    /// [`visit_params`](Layer::visit_params).
+    fn visit_params_mut(
+        &mut self,
+        _f: &mut dyn FnMut(ParamMut<'_, B>) -> Result<()>,
+    ) -> Result<()> {
+        Ok(())
+    }
+
+    /// Prefixes every parameter name with `prefix` ("layers.3."); called by containers.
+    fn set_name_prefix(&mut self, _prefix: &str) {}
+
+    /// Whether `backward` adds to the parameter gradients (`true`) or overwrites them
+    /// (`false`, the default).
+    fn set_accumulate_grads(&mut self, _accumulate: bool) {}
+
+    /// Sets every parameter gradient to zero.
+    fn zero_grads(&mut self) -> Result<()> {
+        self.visit_params_mut(&mut |p| Ok(p.grad.fill(0.0)?))
+    }
+
+    /// The number of trainable scalars.
+    fn num_params(&self) -> usize {
+        let mut n = 0;
+        // The visitor cannot fail.
+        let _ = self.visit_params(&mut |p| {
+            n += p.value.numel();
+            Ok(())
+        });
+        n
+    }
+}
+
+/// Checks that `t` is a `[rows, cols]` matrix with `cols` columns; returns `rows`.
+pub(crate) fn check_input<B: Backend>(
+    t: &Tensor<B>,
+    cols: usize,
+    op: &'static str,
+) -> Result<usize> {
+    match t.dims() {
+        [rows, c] if *c == cols => Ok(*rows),
+        _ => Err(TensorError::ShapeMismatch {
+            op,
+            lhs: Shape::new([t.dims().first().copied().unwrap_or(0), cols]),
+            rhs: t.shape().clone(),
+        }
+        .into()),
+    }
+}
+
+/// Checks that `t` has exactly the shape `[rows, cols]`.
+pub(crate) fn check_matrix<B: Backend>(
+    t: &Tensor<B>,
+    rows: usize,
+    cols: usize,
+    op: &'static str,
+) -> Result<()> {
+    if t.dims() != [rows, cols] {
+        return Err(TensorError::ShapeMismatch {
+            op,
+            lhs: Shape::new([rows, cols]),
+            rhs: t.shape().clone(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Returns a buffer of shape `[rows, cols]`, reusing `slot` when it already has that shape.
+pub(crate) fn ensure<'a, B: Backend>(
+    slot: &'a mut Option<Tensor<B>>,
+    backend: &B,
+    rows: usize,
+    cols: usize,
+) -> Result<&'a mut Tensor<B>> {
+    let fits = matches!(slot, Some(t) if t.dims() == [rows, cols]);
+    if !fits {
+        *slot = Some(Tensor::uninit(backend, [rows, cols])?);
+    }
+    Ok(slot.as_mut().expect("slot was just filled"))
+}
+
+/// The error for a backward pass that was not preceded by a matching forward pass.
+pub(crate) fn no_forward(op: &'static str) -> crate::Error {
+    TensorError::InvalidArgument {
+        op,
+        reason: "backward called before forward (or with a different number of rows)".into(),
+    }
+    .into()
+}

@@ -1,0 +1,332 @@
+//! [`Mlp`]: an optional input encoding followed by a stack of [`Linear`] layers.
+
+use super::builder::MlpBuilder;
+use super::config::MlpConfig;
+use super::state::{NamedArray, find};
+use crate::Result;
+use crate::encoding::Encoding;
+use crate::layer::{Layer, Linear, ParamMut, ParamRef, Sequential, check_input, no_forward};
+use tensor_core::rand::SeedableRng;
+use tensor_core::rand_chacha::ChaCha8Rng;
+use tensor_core::{Backend, Tensor};
+
+/// The name under which the encoding's frequency matrix is exported.
+pub const ENCODING_FREQUENCIES: &str = "encoding.frequencies";
+
+/// Elements per intermediate buffer that [`Mlp::predict`] aims for (16 MiB of f32).
+const PREDICT_BUDGET: usize = 1 << 22;
+
+/// A multi-layer perceptron: optional coordinate encoding, then linear layers with fused
+/// activations. Parameters are named `layers.{i}.weight` (`[in, out]`) and
+/// `layers.{i}.bias` (`[out]`).
+///
+/// It implements [`Layer`], so it trains with the same `forward`/`backward` calls as any
+/// layer (bring the trait into scope with `use nn::prelude::*`).
+pub struct Mlp<B: Backend> {
+    backend: B,
+    config: MlpConfig,
+    encoding: Option<Encoding<B>>,
+    body: Sequential<B>,
+}
+
+impl<B: Backend> Mlp<B> {
+    /// A builder for the common case.
+    pub fn builder() -> MlpBuilder<B> {
+        MlpBuilder::new()
+    }
+
+    /// The model `config` describes, with parameters drawn from a `ChaCha8Rng` seeded by
+    /// `seed` (layer by layer: weight, then bias). The encoding matrix comes from the seed
+    /// stored in the configuration.
+    pub fn from_config(backend: &B, config: &MlpConfig, seed: u64) -> Result<Self> {
+        config.validate()?;
+        let encoding = Encoding::from_config(backend, config.input, &config.encoding)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let dims = config.layer_dims();
+        let mut body = Sequential::new();
+        for (i, &(fan_in, fan_out, act)) in dims.iter().enumerate() {
+            let init = config.init.layer(
+                i,
+                dims.len(),
+                fan_in,
+                fan_out,
+                act,
+                config.hidden_activation,
+            );
+            let layer = Linear::new(backend, fan_in, fan_out, act, init, &mut rng)?;
+            body.push(Box::new(layer))?;
+        }
+        Ok(Mlp {
+            backend: backend.clone(),
+            config: config.clone(),
+            encoding,
+            body,
+        })
+    }
+
+    /// The architecture.
+    pub fn config(&self) -> &MlpConfig {
+        &self.config
+    }
+
+    /// The backend the parameters live on.
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// The input encoding, if any.
+    pub fn encoding(&self) -> Option<&Encoding<B>> {
+        self.encoding.as_ref()
+    }
+
+    /// The linear layers.
+    pub fn body(&self) -> &Sequential<B> {
+        &self.body
+    }
+
+    /// The linear layers, mutably (to train on inputs already encoded with
+    /// [`encode`](Self::encode)).
+    pub fn body_mut(&mut self) -> &mut Sequential<B> {
+        &mut self.body
+    }
+
+    /// The encoded input (`None` when the model has no encoding), in a new tensor.
+    pub fn encode(&self, x: &Tensor<B>) -> Result<Option<Tensor<B>>> {
+        match &self.encoding {
+            None => Ok(None),
+            Some(e) => {
+                let rows = check_input(x, self.config.input, "Mlp::encode")?;
+                let mut out = Tensor::uninit(&self.backend, [rows, e.output_dim()])?;
+                e.infer(x, &mut out)?;
+                Ok(Some(out))
+            }
+        }
+    }
+
+    /// Predictions for `x` (`[rows, input]`), computed in chunks of rows so that the
+    /// intermediate buffers stay bounded (about 16 MiB each) for inputs of any size. The
+    /// training buffers are not touched.
+    pub fn predict(&self, x: &Tensor<B>) -> Result<Tensor<B>> {
+        let widest = self
+            .config
+            .layer_dims()
+            .iter()
+            .map(|d| d.1)
+            .chain(std::iter::once(
+                self.config.encoding.output_dim(self.config.input),
+            ))
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        self.predict_chunked(x, (PREDICT_BUDGET / widest).max(1))
+    }
+
+    /// [`predict`](Self::predict) with an explicit chunk size in rows.
+    pub fn predict_chunked(&self, x: &Tensor<B>, chunk_rows: usize) -> Result<Tensor<B>> {
+        let rows = check_input(x, self.config.input, "Mlp::predict")?;
+        let out_dim = self.config.output;
+        let mut out = Tensor::uninit(&self.backend, [rows, out_dim])?;
+        let chunk = chunk_rows.clamp(1, rows.max(1));
+        let mut scratch = Vec::new();
+        if rows <= chunk {
+            self.infer_chunk(x, &mut out, &mut scratch)?;
+            return Ok(out);
+        }
+        let mut x_chunk = Tensor::uninit(&self.backend, [chunk, self.config.input])?;
+        let mut out_chunk = Tensor::uninit(&self.backend, [chunk, out_dim])?;
+        let mut start = 0;
+        while start < rows {
+            let count = chunk.min(rows - start);
+            if count != x_chunk.dims()[0] {
+                x_chunk = Tensor::uninit(&self.backend, [count, self.config.input])?;
+                out_chunk = Tensor::uninit(&self.backend, [count, out_dim])?;
+            }
+            x.slice_rows_into(start, &mut x_chunk)?;
+            self.infer_chunk(&x_chunk, &mut out_chunk, &mut scratch)?;
+            self.backend.copy_slice(
+                out_chunk.storage(),
+                0,
+                out.storage_mut(),
+                start * out_dim,
+                count * out_dim,
+            )?;
+            start += count;
+        }
+        Ok(out)
+    }
+
+    /// Encoding then body into `out`; `scratch[0]` holds the encoded chunk, the rest the
+    /// body's intermediate buffers.
+    fn infer_chunk(
+        &self,
+        x: &Tensor<B>,
+        out: &mut Tensor<B>,
+        scratch: &mut Vec<Tensor<B>>,
+    ) -> Result<()> {
+        match &self.encoding {
+            None => self.body.infer_with_scratch(x, out, scratch),
+            Some(e) => {
+                let rows = x.dims()[0];
+                let want = [rows, e.output_dim()];
+                let mut encoded = match scratch.pop() {
+                    Some(t) if t.dims() == want => t,
+                    _ => Tensor::uninit(&self.backend, want)?,
+                };
+                // The encoded buffer travels at the end of the scratch list between calls.
+                e.infer(x, &mut encoded)?;
+                let result = self.body.infer_with_scratch(&encoded, out, scratch);
+                scratch.push(encoded);
+                result
+            }
+        }
+    }
+
+    /// Copies every parameter (and the encoding's frequency matrix, as
+    /// [`ENCODING_FREQUENCIES`]) to the host.
+    pub fn export_state(&self) -> Result<Vec<NamedArray>> {
+        let mut out = Vec::new();
+        self.body.visit_params(&mut |p| {
+            out.push(NamedArray::from_tensor(p.name, p.value)?);
+            Ok(())
+        })?;
+        if let Some(e) = &self.encoding {
+            out.push(NamedArray::from_tensor(
+                ENCODING_FREQUENCIES,
+                e.frequencies(),
+            )?);
+        }
+        Ok(out)
+    }
+
+    /// Copies every parameter gradient to the host (named like the parameters).
+    pub fn export_grads(&self) -> Result<Vec<NamedArray>> {
+        let mut out = Vec::new();
+        self.body.visit_params(&mut |p| {
+            out.push(NamedArray::from_tensor(p.name, p.grad)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Restores parameters exported by [`export_state`](Self::export_state). Every name and
+    /// shape is checked before anything is changed; a missing tensor or a shape mismatch
+    /// is an [`Error::StateMismatch`](crate::Error::StateMismatch) naming the tensor (and both shapes). Names that are
+    /// not the model's (optimizer buffers of the same checkpoint) are ignored.
+    pub fn import_state(&mut self, state: &[NamedArray]) -> Result<()> {
+        let mut plan: Vec<&NamedArray> = Vec::new();
+        self.body.visit_params(&mut |p| {
+            plan.push(find(state, p.name, p.value.dims(), "model")?);
+            Ok(())
+        })?;
+        let freqs = match &self.encoding {
+            Some(e) => Some(find(
+                state,
+                ENCODING_FREQUENCIES,
+                e.frequencies().dims(),
+                "model",
+            )?),
+            None => None,
+        };
+        if let Some(f) = freqs {
+            let e = self.encoding.as_mut().expect("checked above");
+            e.set_frequencies(&f.data)?;
+        }
+        let mut i = 0;
+        self.body.visit_params_mut(&mut |p| {
+            p.value.upload(&plan[i].data)?;
+            i += 1;
+            Ok(())
+        })
+    }
+
+    /// The number of trainable scalars.
+    pub fn num_params(&self) -> usize {
+        self.body.num_params()
+    }
+}
+
+impl<B: Backend> Layer<B> for Mlp<B> {
+    fn describe(&self) -> String {
+        match &self.encoding {
+            Some(e) => format!("mlp [{}; {}]", e.describe(), self.body.describe()),
+            None => format!("mlp [{}]", self.body.describe()),
+        }
+    }
+
+    fn input_dim(&self) -> usize {
+        self.config.input
+    }
+
+    fn output_dim(&self) -> usize {
+        self.config.output
+    }
+
+    fn forward(&mut self, x: &Tensor<B>) -> Result<&Tensor<B>> {
+        match &mut self.encoding {
+            None => self.body.forward(x),
+            Some(e) => {
+                let encoded = e.forward(x)?;
+                self.body.forward(encoded)
+            }
+        }
+    }
+
+    fn output(&self) -> Option<&Tensor<B>> {
+        self.body.output()
+    }
+
+    fn backward(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<&Tensor<B>> {
+        match &mut self.encoding {
+            None => self.body.backward(x, grad_out),
+            Some(e) => {
+                let encoded = e.output().ok_or_else(|| no_forward("Mlp::backward"))?;
+                let g = self.body.backward(encoded, grad_out)?;
+                e.backward(x, g)
+            }
+        }
+    }
+
+    fn backward_params(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<()> {
+        match &self.encoding {
+            None => self.body.backward_params(x, grad_out),
+            Some(e) => {
+                let encoded = e.output().ok_or_else(|| no_forward("Mlp::backward"))?;
+                self.body.backward_params(encoded, grad_out)
+            }
+        }
+    }
+
+    fn input_grad(&self) -> Option<&Tensor<B>> {
+        match &self.encoding {
+            None => self.body.input_grad(),
+            Some(e) => e.input_grad(),
+        }
+    }
+
+    fn infer(&self, x: &Tensor<B>, out: &mut Tensor<B>) -> Result<()> {
+        let rows = check_input(x, self.config.input, "Mlp::infer")?;
+        crate::layer::check_matrix(out, rows, self.config.output, "Mlp::infer (output)")?;
+        self.infer_chunk(x, out, &mut Vec::new())
+    }
+
+    fn visit_params(&self, f: &mut dyn FnMut(ParamRef<'_, B>) -> Result<()>) -> Result<()> {
+        self.body.visit_params(f)
+    }
+
+    fn visit_params_mut(&mut self, f: &mut dyn FnMut(ParamMut<'_, B>) -> Result<()>) -> Result<()> {
+        self.body.visit_params_mut(f)
+    }
+
+    fn set_accumulate_grads(&mut self, accumulate: bool) {
+        self.body.set_accumulate_grads(accumulate);
+    }
+}
+
+impl<B: Backend> std::fmt::Debug for Mlp<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mlp")
+            .field("backend", &self.backend.name())
+            .field("config", &self.config)
+            .finish()
+    }
+}
