@@ -254,6 +254,11 @@ pub struct ImageFitArgs {
     /// Fit colours (RGB) instead of gray levels.
     #[arg(long, conflicts_with = "threshold")]
     pub color: bool,
+    /// Area supervision for redrawing larger: each pixel is matched by the mean of N x N
+    /// samples inside it, through a sigmoid output (N from 1 to 4; 2 is a good choice for
+    /// line drawings that are to be rendered at a higher resolution; costs N^2 per step).
+    #[arg(long, default_value_t = 1)]
+    pub supersample: u32,
     /// Fit a black-and-white version: pixels darker than this gray level (0..1) become
     /// black (best for line drawings that are to be redrawn larger).
     #[arg(long)]

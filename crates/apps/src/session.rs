@@ -62,6 +62,10 @@ pub struct Run<'a> {
     pub extra: serde_json::Value,
     /// Early stopping on the validation loss.
     pub early_stopping: Option<nn::EarlyStopping>,
+    /// Area supervision: targets matched by the mean of this many consecutive input rows.
+    pub pool: usize,
+    /// Initial output-layer bias of a fresh model (e.g. the logit of the mean target).
+    pub output_bias: Option<Vec<f32>>,
 }
 
 /// What a finished run hands back.
@@ -136,6 +140,7 @@ impl Run<'_> {
             clip_grad_norm: None,
             progress: !self.args.quiet,
             cache_encoding: true,
+            pool: self.pool,
         };
         let path = self.dir.join(checkpoint::FILE_NAME);
         let meta = RunMeta {
@@ -147,7 +152,10 @@ impl Run<'_> {
         let (mut model, mut optimizer) = if self.args.resume {
             resume(backend, &path, &meta, &mut trainer)?
         } else {
-            let model = Mlp::from_config(backend, &self.architecture, self.args.seed)?;
+            let mut model = Mlp::from_config(backend, &self.architecture, self.args.seed)?;
+            if let Some(bias) = &self.output_bias {
+                set_output_bias(&mut model, bias)?;
+            }
             let opt = OptimizerConfig::Adam(nn::AdamConfig::new(self.lr())).build::<B>()?;
             (model, opt)
         };
@@ -192,6 +200,25 @@ impl Run<'_> {
         }
         Ok(Outcome { model, report })
     }
+}
+
+/// Overwrites the bias of the last layer.
+fn set_output_bias<B: Backend>(model: &mut Mlp<B>, bias: &[f32]) -> Result<()> {
+    let last = format!("layers.{}.bias", model.config().layer_dims().len() - 1);
+    let mut state = model.export_state()?;
+    let Some(entry) = state.iter_mut().find(|a| a.name == last) else {
+        bail!("the network has no output bias `{last}`");
+    };
+    if entry.data.len() != bias.len() {
+        bail!(
+            "output bias of {} values for {} outputs",
+            bias.len(),
+            entry.data.len()
+        );
+    }
+    entry.data.copy_from_slice(bias);
+    model.import_state(&state)?;
+    Ok(())
 }
 
 type Resumed<B> = (Mlp<B>, Box<dyn Optimizer<B>>);

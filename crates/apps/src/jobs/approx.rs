@@ -129,6 +129,8 @@ impl Job for Approx {
             },
             extra: json!({ "function": f.text(), "range": [a, b], "targets": stats, "classify": args.classify }),
             early_stopping: None,
+            pool: 1,
+            output_bias: None,
         };
         let out = run.train(backend, Data::new(&xt, &yt), None)?;
         let pred = out.model.predict(&xt)?.to_vec()?;

@@ -39,11 +39,10 @@ pub fn architecture<B: Backend>(
     arch: ArchArg,
     hidden: &[usize],
     channels: usize,
+    output: Activation,
     seed: u64,
 ) -> Result<MlpConfig> {
-    let builder = Mlp::<B>::builder()
-        .input(2)
-        .output(channels, Activation::Identity);
+    let builder = Mlp::<B>::builder().input(2).output(channels, output);
     let builder = match arch {
         ArchArg::Siren => builder
             .hidden(hidden, Activation::Sine { w0: 30.0 })
@@ -54,6 +53,32 @@ pub fn architecture<B: Backend>(
         ArchArg::Relu => builder.hidden(hidden, Activation::Relu),
     };
     Ok(builder.config(seed)?)
+}
+
+/// Coordinates of `s x s` evenly spread samples inside each pixel, pixel after pixel in
+/// row-major order (the samples of one pixel are consecutive); `s = 1` gives the pixel
+/// centres of [`coordinate_grid`].
+pub fn supersampled_grid(width: usize, height: usize, s: usize) -> Vec<f32> {
+    if s <= 1 {
+        return coordinate_grid(width, height);
+    }
+    let pitch = |n: usize| if n > 1 { 2.0 / (n - 1) as f32 } else { 0.0 };
+    let (px, py) = (pitch(width), pitch(height));
+    let offset = |k: usize| (k as f32 + 0.5) / s as f32 - 0.5;
+    let mut grid = Vec::with_capacity(width * height * s * s * 2);
+    for y in 0..height {
+        let cy = io::image::coords::pixel_to_coord(y, height);
+        for x in 0..width {
+            let cx = io::image::coords::pixel_to_coord(x, width);
+            for sy in 0..s {
+                for sx in 0..s {
+                    grid.push(cx + offset(sx) * px);
+                    grid.push(cy + offset(sy) * py);
+                }
+            }
+        }
+    }
+    grid
 }
 
 /// Loads the image to fit (or renders the bundled drawing) at the requested size.
@@ -165,15 +190,37 @@ impl Job for ImageFit {
         let dir = run_dir::prepare(args.train.out.as_deref(), "image-fit")?;
         let (w, h, c) = (picture.width, picture.height, picture.channels);
         save_png(&picture, dir.join("original.png"))?;
-        let grid = coordinate_grid(w, h);
-        let x = Tensor::from_slice(backend, &grid, [w * h, 2])?;
-        let offset = channel_means(&picture);
-        let centred: Vec<f32> = picture
-            .data
-            .chunks_exact(c)
-            .flat_map(|px| px.iter().zip(&offset).map(|(v, o)| v - o))
-            .collect();
-        let y = Tensor::from_slice(backend, &centred, [w * h, c])?;
+        let s = args.supersample as usize;
+        if !(1..=4).contains(&s) {
+            bail!("--supersample must be between 1 and 4, got {s}");
+        }
+        let means = channel_means(&picture);
+        // Point supervision learns `value - mean` through an identity output; area
+        // supervision learns coverage through a sigmoid whose bias starts at the logit of
+        // the mean, and matches each pixel with the mean of s x s samples inside it.
+        let (offset, targets, output, output_bias) = if s == 1 {
+            let centred: Vec<f32> = picture
+                .data
+                .chunks_exact(c)
+                .flat_map(|px| px.iter().zip(&means).map(|(v, o)| v - o))
+                .collect();
+            (means.clone(), centred, Activation::Identity, None)
+        } else {
+            let logit = |m: f32| {
+                let m = m.clamp(0.01, 0.99);
+                (m / (1.0 - m)).ln()
+            };
+            let bias = means.iter().map(|&m| logit(m)).collect();
+            (
+                vec![0.0; c],
+                picture.data.clone(),
+                Activation::Sigmoid,
+                Some(bias),
+            )
+        };
+        let grid = supersampled_grid(w, h, s);
+        let x = Tensor::from_slice(backend, &grid, [w * h * s * s, 2])?;
+        let y = Tensor::from_slice(backend, &targets, [w * h, c])?;
         let run = Run {
             job: "image-fit",
             dir: dir.clone(),
@@ -184,7 +231,7 @@ impl Job for ImageFit {
                 batch: None,
                 schedule: ScheduleArg::Cosine,
             },
-            architecture: architecture::<B>(args.arch, &hidden, c, args.train.seed)?,
+            architecture: architecture::<B>(args.arch, &hidden, c, output, args.train.seed)?,
             loss: Loss::Mse,
             extra: json!({
                 "width": w,
@@ -192,9 +239,12 @@ impl Job for ImageFit {
                 "channels": c,
                 "threshold": args.threshold,
                 "offset": offset,
+                "supersample": s,
                 "source": source,
             }),
             early_stopping: None,
+            pool: s * s,
+            output_bias,
         };
         eprintln!(
             "fitting {source} ({w}x{h}, {} pixels) with a {:?} network {}",

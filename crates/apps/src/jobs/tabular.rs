@@ -222,6 +222,8 @@ impl Job for Tabular {
                 "target_name": train.target_names.first(),
             }),
             early_stopping: None,
+            pool: 1,
+            output_bias: None,
         };
         let out = run.train(backend, Data::new(&xt, &yt), Some(Data::new(&xv, &yv)))?;
         let raw = out.model.predict(&xv)?.to_vec()?;

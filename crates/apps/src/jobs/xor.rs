@@ -43,6 +43,8 @@ impl Job for Xor {
             loss: Loss::BceWithLogits,
             extra: json!({}),
             early_stopping: None,
+            pool: 1,
+            output_bias: None,
         };
         let out = run.train(backend, Data::new(&x, &y), None)?;
         let probs = out.model.predict(&x)?.sigmoid()?.to_vec()?;

@@ -69,6 +69,11 @@ pub struct TrainerConfig {
     /// Encode the training inputs once when the model has an input encoding (it has no
     /// trainable parameters), instead of at every step; skipped above 2^28 elements.
     pub cache_encoding: bool,
+    /// Area supervision: each target row is matched by the mean of this many consecutive
+    /// prediction rows (e.g. the sub-samples of one pixel), so the inputs have `pool` times
+    /// as many rows as the targets. 1 (the default) is ordinary supervision. Needs full-batch
+    /// training and no validation set.
+    pub pool: usize,
 }
 
 impl Default for TrainerConfig {
@@ -87,6 +92,7 @@ impl Default for TrainerConfig {
             clip_grad_norm: None,
             progress: true,
             cache_encoding: true,
+            pool: 1,
         }
     }
 }
@@ -96,6 +102,9 @@ impl TrainerConfig {
     pub fn validate(&self) -> Result<()> {
         if self.log_every == 0 || self.eval_every == 0 {
             return Err(config_err("log_every and eval_every must be at least 1"));
+        }
+        if self.pool == 0 {
+            return Err(config_err("pool must be at least 1"));
         }
         if self.batch_size == Some(0) {
             return Err(config_err("the batch size must be at least 1"));
@@ -137,10 +146,15 @@ impl<'a, B: Backend> Data<'a, B> {
         Data { x, y }
     }
 
-    fn check(&self, model: &Mlp<B>, what: &str) -> Result<usize> {
+    fn check(&self, model: &Mlp<B>, what: &str, pool: usize) -> Result<usize> {
         let rows = crate::layer::check_input(self.x, model.input_dim(), "training data (x)")
             .map_err(|e| config_err(format!("{what} inputs: {e}")))?;
-        check_matrix(self.y, rows, model.output_dim(), "training data (y)")
+        if !rows.is_multiple_of(pool) {
+            return Err(config_err(format!(
+                "{what} inputs: {rows} rows are not a whole number of groups of {pool}"
+            )));
+        }
+        check_matrix(self.y, rows / pool, model.output_dim(), "training data (y)")
             .map_err(|e| config_err(format!("{what} targets: {e}")))?;
         Ok(rows)
     }
@@ -244,10 +258,17 @@ impl Trainer {
         let started = Instant::now();
         let cfg = self.config.clone();
         cfg.validate()?;
-        let rows = train.check(model, "training")?;
+        let rows = train.check(model, "training", cfg.pool)?;
         if let Some(v) = &val {
-            v.check(model, "validation")?;
+            v.check(model, "validation", 1)?;
         }
+        let mut pooled = Pooling::new(
+            &model.backend().clone(),
+            &cfg,
+            rows,
+            model.output_dim(),
+            val.is_some(),
+        )?;
         let plan = BatchPlan::new(rows, cfg.batch_size)?;
         let spe = plan.steps_per_epoch;
         let total = match cfg.length {
@@ -337,8 +358,12 @@ impl Trainer {
             } else {
                 model.forward(bx)?
             };
-            cfg.loss
-                .compute_into(pred, by, &mut buf.grad, &mut buf.loss)?;
+            match &mut pooled {
+                None => cfg
+                    .loss
+                    .compute_into(pred, by, &mut buf.grad, &mut buf.loss)?,
+                Some(p) => p.loss_grad(cfg.loss, pred, by, &mut buf.grad, &mut buf.loss)?,
+            }
             if use_body {
                 model.body_mut().backward_params(bx, &buf.grad)?;
             } else {
@@ -483,6 +508,81 @@ impl Trainer {
 }
 
 /// The loss of `model` on `data` (chunked inference; the training buffers are untouched).
+/// Buffers of area supervision: predictions averaged over groups of `pool` rows, and the
+/// gradient spread back evenly.
+struct Pooling<B: Backend> {
+    pool: usize,
+    groups: usize,
+    out_dim: usize,
+    mean: Tensor<B>,
+    grad: Tensor<B>,
+    spread: Tensor<B>,
+}
+
+impl<B: Backend> Pooling<B> {
+    fn new(
+        backend: &B,
+        cfg: &TrainerConfig,
+        rows: usize,
+        out_dim: usize,
+        has_val: bool,
+    ) -> Result<Option<Self>> {
+        if cfg.pool == 1 {
+            return Ok(None);
+        }
+        if cfg.batch_size.is_some_and(|b| b < rows) {
+            return Err(config_err("pooled supervision needs full-batch training"));
+        }
+        if has_val {
+            return Err(config_err(
+                "pooled supervision does not take a validation set",
+            ));
+        }
+        let groups = rows / cfg.pool;
+        Ok(Some(Pooling {
+            pool: cfg.pool,
+            groups,
+            out_dim,
+            mean: Tensor::uninit(backend, [groups, out_dim])?,
+            grad: Tensor::uninit(backend, [groups, out_dim])?,
+            spread: Tensor::full(backend, [1, cfg.pool, 1], 1.0 / cfg.pool as f32)?,
+        }))
+    }
+
+    /// The loss of the group means against `target`, and its gradient with respect to every
+    /// prediction row in `grad`.
+    fn loss_grad(
+        &mut self,
+        loss: Loss,
+        pred: &Tensor<B>,
+        target: &Tensor<B>,
+        grad: &mut Tensor<B>,
+        out: &mut Tensor<B>,
+    ) -> Result<()> {
+        let b = pred.backend();
+        let (g, p, o) = (self.groups, self.pool, self.out_dim);
+        b.reduce(
+            tensor_core::ReduceOp::Mean,
+            pred.storage(),
+            g,
+            p,
+            o,
+            self.mean.storage_mut(),
+        )?;
+        loss.compute_into(&self.mean, target, &mut self.grad, out)?;
+        b.binary(
+            BinaryOp::Mul,
+            self.grad.storage(),
+            &[g, 1, o].into(),
+            self.spread.storage(),
+            self.spread.shape(),
+            grad.storage_mut(),
+            &[g, p, o].into(),
+        )?;
+        Ok(())
+    }
+}
+
 fn evaluate<B: Backend>(
     model: &Mlp<B>,
     loss: Loss,
