@@ -34,7 +34,12 @@ pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Outp
                 job.run(&gpu)
             }
             Err(e) => {
-                eprintln!("note: no usable CUDA GPU ({e}); training on the CPU");
+                // The first clause of the reason is enough for a notice; --device cuda
+                // shows all of it.
+                let reason = e.to_string();
+                let reason = reason.trim_start_matches("device unavailable: ");
+                let short = reason.split([':', ';']).next().unwrap_or(reason).trim();
+                eprintln!("note: no usable CUDA GPU ({short}); using the CPU");
                 job.run(&CpuBackend::new())
             }
         },
