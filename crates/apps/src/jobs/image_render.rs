@@ -5,6 +5,7 @@ use crate::checkpoint;
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
 use anyhow::{Result, bail};
+use io::Picture;
 use io::image::{ColorMode, ink_iou, load_picture, pixel_accuracy, psnr, save_png};
 use std::time::Instant;
 use tensor_core::Backend;
@@ -69,13 +70,31 @@ impl Job for ImageRender {
             if (r.width, r.height) != (w, h) {
                 r = r.resize_bicubic(w, h)?;
             }
+            let score = |p: &Picture| -> Result<String> {
+                Ok(format!(
+                    "PSNR {:.2} dB, pixel accuracy {:.2}%, ink IoU {:.4}",
+                    psnr(p, &r)?,
+                    pixel_accuracy(p, &r)? * 100.0,
+                    ink_iou(p, &r)?
+                ))
+            };
             println!(
-                "against {} at {w}x{h}: PSNR {:.2} dB, pixel accuracy {:.2}%, ink IoU {:.4}",
+                "against {} at {w}x{h}: {}",
                 reference.display(),
-                psnr(&picture, &r)?,
-                pixel_accuracy(&picture, &r)? * 100.0,
-                ink_iou(&picture, &r)?
+                score(&picture)?
             );
+            // The run folder keeps the image it was trained on: upscaling it with bicubic
+            // interpolation is the baseline a fitted network should beat.
+            let folder = if args.model.is_dir() {
+                Some(args.model.as_path())
+            } else {
+                args.model.parent()
+            };
+            let original = folder.map(|f| f.join("original.png"));
+            if let Some(path) = original.filter(|p| p.is_file()) {
+                let base = load_picture(&path, mode)?.resize_bicubic(w, h)?;
+                println!("bicubic upscaling of {}: {}", path.display(), score(&base)?);
+            }
         }
         Ok(())
     }
