@@ -12,7 +12,7 @@ struct AtomicCounters {
     launches: AtomicU64,
 }
 
-/// Tensors in host memory, computed with rayon and the `gemm` crate.
+/// Tensors in host memory, computed with rayon and `matrixmultiply`.
 ///
 /// Cloning is cheap; clones share their counters.
 #[derive(Debug, Clone, Default)]
@@ -306,5 +306,18 @@ impl tensor_core::Backend for CpuBackend {
     ) -> Result<()> {
         self.count_op();
         crate::fused::sgd_step(step, param, grad, velocity)
+    }
+
+    fn fourier_features(
+        &self,
+        x: &Vec<f32>,
+        b: &Vec<f32>,
+        rows: usize,
+        d: usize,
+        m: usize,
+        out: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::fourier::fourier_features(x, b, rows, d, m, out)
     }
 }

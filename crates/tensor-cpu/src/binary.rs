@@ -1,7 +1,7 @@
 //! Element-wise functions of two operands, with numpy broadcasting.
 
 use crate::backend::check_equal;
-use crate::parallel::{CHUNK, PAR_THRESHOLD};
+use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
 use tensor_core::{BinaryOp, Error, Result, Shape};
 
@@ -148,8 +148,9 @@ fn apply<F: Fn(f32, f32) -> f32 + Sync>(
         if n < PAR_THRESHOLD {
             body((out, (a, b)));
         } else {
-            out.par_chunks_mut(CHUNK)
-                .zip(a.par_chunks(CHUNK).zip(b.par_chunks(CHUNK)))
+            let chunk = chunk_len(n);
+            out.par_chunks_mut(chunk)
+                .zip(a.par_chunks(chunk).zip(b.par_chunks(chunk)))
                 .for_each(body);
         }
         return;
@@ -186,8 +187,9 @@ fn apply_assign<F: Fn(f32, f32) -> f32 + Sync>(
         if n < PAR_THRESHOLD {
             body((a, b));
         } else {
-            a.par_chunks_mut(CHUNK)
-                .zip(b.par_chunks(CHUNK))
+            let chunk = chunk_len(n);
+            a.par_chunks_mut(chunk)
+                .zip(b.par_chunks(chunk))
                 .for_each(body);
         }
         return;

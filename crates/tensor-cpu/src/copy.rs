@@ -1,7 +1,13 @@
 //! Copies: slices, column blocks, transposes and row gathers.
 
 use crate::backend::{check_equal, check_len};
+use crate::parallel::PAR_THRESHOLD;
+use rayon::prelude::*;
 use tensor_core::{Error, Result};
+
+/// Elements per parallel task of a large copy (256 KiB: long enough for the hardware
+/// prefetcher to run at full speed).
+const COPY_CHUNK: usize = 1 << 16;
 
 pub(crate) fn copy_slice(
     src: &[f32],
@@ -12,7 +18,17 @@ pub(crate) fn copy_slice(
 ) -> Result<()> {
     check_len("copy_slice", src.len(), src_offset + len)?;
     check_len("copy_slice", dst.len(), dst_offset + len)?;
-    dst[dst_offset..dst_offset + len].copy_from_slice(&src[src_offset..src_offset + len]);
+    let (src, dst) = (
+        &src[src_offset..src_offset + len],
+        &mut dst[dst_offset..dst_offset + len],
+    );
+    if len < PAR_THRESHOLD {
+        dst.copy_from_slice(src);
+    } else {
+        dst.par_chunks_mut(COPY_CHUNK)
+            .zip(src.par_chunks(COPY_CHUNK))
+            .for_each(|(d, s)| d.copy_from_slice(s));
+    }
     Ok(())
 }
 

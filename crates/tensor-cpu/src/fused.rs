@@ -1,7 +1,8 @@
 //! Single-pass versions of the fused operations.
 
 use crate::backend::{check_equal, check_len};
-use crate::parallel::{CHUNK, PAR_THRESHOLD};
+use crate::kernel::{self, Elem, with_act, with_act_grad};
+use crate::parallel::{PAR_THRESHOLD, SUM_CHUNK, chunk_len};
 use rayon::prelude::*;
 use tensor_core::{Activation, AdamStep, LossKind, Result, SgdStep, sigmoid};
 
@@ -19,21 +20,27 @@ pub(crate) fn bias_act(
     if cols == 0 {
         return Ok(());
     }
-    let row = |(z, o): (&mut [f32], &mut [f32])| {
-        z.iter_mut().zip(bias).for_each(|(z, b)| *z += b);
-        o.iter_mut()
-            .zip(z.iter())
-            .for_each(|(o, &z)| *o = act.forward(z));
+    with_act!(act, e => bias_act_with(e, z, bias, cols, out));
+    Ok(())
+}
+
+/// `bias_act` for one activation: each task adds the bias to its rows, then applies the
+/// activation to them while they are still in cache.
+fn bias_act_with<E: Elem>(e: E, z: &mut [f32], bias: &[f32], cols: usize, out: &mut [f32]) {
+    let rows = |(z, o): (&mut [f32], &mut [f32])| {
+        for row in z.chunks_exact_mut(cols) {
+            row.iter_mut().zip(bias).for_each(|(z, b)| *z += b);
+        }
+        kernel::map(e, z, o);
     };
     if z.len() < PAR_THRESHOLD {
-        z.chunks_mut(cols).zip(out.chunks_mut(cols)).for_each(row);
+        rows((z, out));
     } else {
-        let rows_per_task = (CHUNK / cols).max(1) * cols;
+        let rows_per_task = (chunk_len(z.len()) / cols).max(1) * cols;
         z.par_chunks_mut(rows_per_task)
             .zip(out.par_chunks_mut(rows_per_task))
-            .for_each(|(z, o)| z.chunks_mut(cols).zip(o.chunks_mut(cols)).for_each(row));
+            .for_each(rows);
     }
-    Ok(())
 }
 
 pub(crate) fn act_backward(
@@ -44,26 +51,30 @@ pub(crate) fn act_backward(
 ) -> Result<()> {
     check_equal("act_backward", grad_out.len(), z.len())?;
     check_equal("act_backward", grad_z.len(), z.len())?;
-    let body = |(gz, (go, z)): (&mut [f32], (&[f32], &[f32]))| {
-        gz.iter_mut()
-            .zip(go.iter().zip(z))
-            .for_each(|(gz, (&go, &z))| *gz = go * act.derivative(z));
-    };
-    if z.len() < PAR_THRESHOLD {
-        body((grad_z, (grad_out, z)));
-    } else {
-        grad_z
-            .par_chunks_mut(CHUNK)
-            .zip(grad_out.par_chunks(CHUNK).zip(z.par_chunks(CHUNK)))
-            .for_each(body);
-    }
+    with_act_grad!(act, e => act_backward_with(e, grad_out, z, grad_z));
     Ok(())
+}
+
+fn act_backward_with<E: Elem>(e: E, grad_out: &[f32], z: &[f32], grad_z: &mut [f32]) {
+    if z.len() < PAR_THRESHOLD {
+        kernel::mul_map(e, grad_out, z, grad_z);
+    } else {
+        let c = chunk_len(z.len());
+        grad_z
+            .par_chunks_mut(c)
+            .zip(grad_out.par_chunks(c).zip(z.par_chunks(c)))
+            .for_each(|(gz, (go, z))| kernel::mul_map(e, go, z, gz));
+    }
 }
 
 /// Sums `f(i)` over `0..n` in f64, in fixed chunks added in order (thread-count independent).
 fn sum_f64<F: Fn(usize) -> f64 + Sync>(n: usize, f: F) -> f64 {
-    let chunk = |c: usize| ((c * CHUNK)..((c + 1) * CHUNK).min(n)).map(&f).sum::<f64>();
-    let chunks = n.div_ceil(CHUNK);
+    let chunk = |c: usize| {
+        ((c * SUM_CHUNK)..((c + 1) * SUM_CHUNK).min(n))
+            .map(&f)
+            .sum::<f64>()
+    };
+    let chunks = n.div_ceil(SUM_CHUNK);
     if n < PAR_THRESHOLD {
         (0..chunks).map(chunk).sum()
     } else {
@@ -139,6 +150,9 @@ fn softmax_ce(pred: &[f32], target: &[f32], rows: usize, cols: usize, grad: &mut
     total * inv_rows
 }
 
+/// One chunk of each of `param`, `grad`, `m` and `v`, as rayon zips them.
+type AdamSlices<'a> = (&'a mut [f32], (&'a [f32], (&'a mut [f32], &'a mut [f32])));
+
 pub(crate) fn adam_step(
     s: AdamStep,
     param: &mut [f32],
@@ -158,7 +172,7 @@ pub(crate) fn adam_step(
         1.0
     };
     let l2 = if s.decoupled { 0.0 } else { s.weight_decay };
-    let body = |(p, (g, (m, v))): (&mut [f32], (&[f32], (&mut [f32], &mut [f32])))| {
+    let body = |(p, (g, (m, v))): AdamSlices| {
         for i in 0..p.len() {
             let g = g[i] + l2 * p[i];
             m[i] = s.beta1 * m[i] + (1.0 - s.beta1) * g;
@@ -169,11 +183,12 @@ pub(crate) fn adam_step(
     if n < PAR_THRESHOLD {
         body((param, (grad, (m, v))));
     } else {
+        let c = chunk_len(n);
         param
-            .par_chunks_mut(CHUNK)
+            .par_chunks_mut(c)
             .zip(
-                grad.par_chunks(CHUNK)
-                    .zip(m.par_chunks_mut(CHUNK).zip(v.par_chunks_mut(CHUNK))),
+                grad.par_chunks(c)
+                    .zip(m.par_chunks_mut(c).zip(v.par_chunks_mut(c))),
             )
             .for_each(body);
     }

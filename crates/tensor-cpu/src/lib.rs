@@ -2,7 +2,13 @@
 //!
 //! [`CpuBackend`] implements [`tensor_core::Backend`] with buffers in host memory: rayon
 //! spreads element-wise work over threads once a tensor is large enough for that to pay,
-//! and the `gemm` crate runs matrix products without materialising transposes.
+//! `matrixmultiply` runs matrix products without materialising transposes,
+//! and [`math`] provides vectorisable sine, cosine, exponential and friends.
+//!
+//! Work runs on rayon's current pool (install a pool to choose the thread count); tensors
+//! below 32768 elements, and products below about 2M multiply-adds, stay on the calling
+//! thread. Results are bit-identical whatever the number of threads: sums use fixed
+//! chunks added in order, and matrix products are split on block boundaries.
 //!
 //! ```
 //! use tensor_core::Tensor;
@@ -22,8 +28,11 @@
 mod backend;
 mod binary;
 mod copy;
+mod fourier;
 mod fused;
 mod gemm;
+mod kernel;
+pub mod math;
 mod parallel;
 mod reduce;
 mod unary;

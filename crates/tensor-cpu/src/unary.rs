@@ -1,58 +1,78 @@
 //! Element-wise functions of one operand.
 
-use crate::parallel::{CHUNK, PAR_THRESHOLD};
+use crate::kernel::{self, Cos, Elem, Plain, Sin, with_act, with_act_grad};
+use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
-use tensor_core::{Activation, UnaryOp};
+use tensor_core::UnaryOp;
 
-fn map_into<F: Fn(f32) -> f32 + Sync>(x: &[f32], out: &mut [f32], f: F) {
+fn map_into<E: Elem>(e: E, x: &[f32], out: &mut [f32]) {
     if x.len() < PAR_THRESHOLD {
-        out.iter_mut().zip(x).for_each(|(o, &v)| *o = f(v));
+        kernel::map(e, x, out);
     } else {
-        out.par_chunks_mut(CHUNK)
-            .zip(x.par_chunks(CHUNK))
-            .for_each(|(o, x)| o.iter_mut().zip(x).for_each(|(o, &v)| *o = f(v)));
+        let chunk = chunk_len(x.len());
+        out.par_chunks_mut(chunk)
+            .zip(x.par_chunks(chunk))
+            .for_each(|(o, x)| kernel::map(e, x, o));
     }
 }
 
-fn map_assign<F: Fn(f32) -> f32 + Sync>(x: &mut [f32], f: F) {
-    crate::parallel::for_chunks_mut(x, |_, c| c.iter_mut().for_each(|v| *v = f(*v)));
+fn map_assign<E: Elem>(e: E, x: &mut [f32]) {
+    crate::parallel::for_chunks_mut(x, |_, c| kernel::map_assign(e, c));
 }
 
-/// Expands `$body` once per operation with `$f` bound to a closure specialised to it, so
+/// Expands `$body` once per operation with `$e` bound to an [`Elem`] specialised to it, so
 /// each loop is monomorphised (and vectorised where the function allows).
 macro_rules! dispatch {
-    ($op:expr, $f:ident => $body:expr) => {
+    ($op:expr, $e:ident => $body:expr) => {
         match $op {
             UnaryOp::Neg => {
-                let $f = |v: f32| -v;
+                let $e = Plain(|v: f32| -v);
                 $body
             }
             UnaryOp::Exp => {
-                let $f = f32::exp;
-                $body
-            }
-            UnaryOp::Square => {
-                let $f = |v: f32| v * v;
-                $body
-            }
-            UnaryOp::Affine { scale, shift } => {
-                let $f = move |v: f32| v * scale + shift;
-                $body
-            }
-            UnaryOp::Act(Activation::Identity) => {
-                let $f = |v: f32| v;
-                $body
-            }
-            UnaryOp::Act(Activation::Relu) => {
-                let $f = |v: f32| v.max(0.0);
+                let $e = Plain(crate::math::exp);
                 $body
             }
             UnaryOp::Sqrt => {
-                let $f = f32::sqrt;
+                let $e = Plain(f32::sqrt);
                 $body
             }
-            op => {
-                let $f = move |v: f32| op.apply(v);
+            UnaryOp::Abs => {
+                let $e = Plain(f32::abs);
+                $body
+            }
+            UnaryOp::Sin => {
+                let $e = Sin { scale: 1.0, mul: 1.0 };
+                $body
+            }
+            UnaryOp::Cos => {
+                let $e = Cos { scale: 1.0, mul: 1.0 };
+                $body
+            }
+            UnaryOp::Square => {
+                let $e = Plain(|v: f32| v * v);
+                $body
+            }
+            UnaryOp::Recip => {
+                let $e = Plain(|v: f32| 1.0 / v);
+                $body
+            }
+            UnaryOp::Clamp { min, max } => {
+                let $e = Plain(move |v: f32| v.max(min).min(max));
+                $body
+            }
+            UnaryOp::Affine { scale, shift } => {
+                let $e = Plain(move |v: f32| v * scale + shift);
+                $body
+            }
+            UnaryOp::Step => {
+                let $e = Plain(|v: f32| if v > 0.0 { 1.0 } else { 0.0 });
+                $body
+            }
+            UnaryOp::Act(act) => with_act!(act, $e => $body),
+            UnaryOp::ActGrad(act) => with_act_grad!(act, $e => $body),
+            op @ (UnaryOp::Ln | UnaryOp::Powf(_) | UnaryOp::Softplus) => {
+                let $e = Plain(move |v: f32| op.apply(v));
                 $body
             }
         }
@@ -60,9 +80,9 @@ macro_rules! dispatch {
 }
 
 pub(crate) fn unary(op: UnaryOp, x: &[f32], out: &mut [f32]) {
-    dispatch!(op, f => map_into(x, out, f))
+    dispatch!(op, e => map_into(e, x, out))
 }
 
 pub(crate) fn unary_assign(op: UnaryOp, x: &mut [f32]) {
-    dispatch!(op, f => map_assign(x, f))
+    dispatch!(op, e => map_assign(e, x))
 }

@@ -44,10 +44,11 @@ impl<B: Backend> Tensor<B> {
                 rhs: out.shape.clone(),
             });
         }
-        if start + count > rows {
+        // `saturating_add`: a huge `start` must give an error, not an overflow panic.
+        if start.saturating_add(count) > rows {
             return Err(Error::OutOfBounds {
                 op: "slice_rows",
-                index: start + count,
+                index: start.saturating_add(count),
                 len: rows,
             });
         }
@@ -86,10 +87,10 @@ impl<B: Backend> Tensor<B> {
             });
         }
         let len = self.backend.index_len(index);
-        if start + count > len {
+        if start.saturating_add(count) > len {
             return Err(Error::OutOfBounds {
                 op: "gather_rows",
-                index: start + count,
+                index: start.saturating_add(count),
                 len,
             });
         }

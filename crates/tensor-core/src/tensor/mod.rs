@@ -116,7 +116,8 @@ impl<B: Backend> Tensor<B> {
         Self::from_slice(backend, &data, shape)
     }
 
-    /// Values drawn from a normal distribution with `mean` and `std` with `rng`.
+    /// Values drawn from a normal distribution with `mean` and `std` (finite, `std >= 0`)
+    /// with `rng`.
     pub fn rand_normal<R: Rng + ?Sized>(
         backend: &B,
         shape: impl Into<Shape>,
@@ -125,6 +126,14 @@ impl<B: Backend> Tensor<B> {
         rng: &mut R,
     ) -> Result<Self> {
         let shape = shape.into();
+        // `Normal::new` accepts a negative deviation (mirroring the distribution); a
+        // negative or non-finite `std`, or a non-finite `mean`, is a caller's mistake.
+        if std < 0.0 || !std.is_finite() || !mean.is_finite() {
+            return Err(Error::InvalidArgument {
+                op: "rand_normal",
+                reason: format!("mean {mean}, std {std}: need a finite mean and std >= 0"),
+            });
+        }
         let dist = Normal::new(mean, std).map_err(|e| Error::InvalidArgument {
             op: "rand_normal",
             reason: format!("mean {mean}, std {std}: {e}"),

@@ -1,0 +1,87 @@
+//! `cargo xtask bench <name>`: micro-benchmarks of the CPU backend, printed as tables.
+//!
+//! Each benchmark warms up, then reports the median of its repetitions (timed with
+//! [`std::time::Instant`]). Where PyTorch is installed, the GEMM benchmark runs the same
+//! shapes in PyTorch in the same run, with the same thread count, and prints the ratio.
+
+mod elementwise;
+mod gemm;
+mod options;
+mod torch;
+
+use options::Options;
+use std::time::Instant;
+
+/// What a benchmark returns: a value, or an error to print.
+pub(crate) type BenchResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
+
+/// The one-line description shown by `cargo xtask help`.
+pub const ABOUT: &str = "run a CPU micro-benchmark (gemm, elementwise); no name lists them";
+
+/// A benchmark: its name, what it measures, and the function that runs it.
+struct Bench {
+    name: &'static str,
+    about: &'static str,
+    run: fn(&Options) -> BenchResult,
+}
+
+const BENCHES: &[Bench] = &[
+    Bench {
+        name: "gemm",
+        about: "Tensor::matmul_into GFLOP/s on square and MLP-shaped products, vs PyTorch",
+        run: gemm::run,
+    },
+    Bench {
+        name: "elementwise",
+        about: "GB/s of copy, add, exp, sin, bias_act, ... on 10M elements",
+        run: elementwise::run,
+    },
+];
+
+fn list() {
+    println!("usage: cargo xtask bench <name> [--threads N] [--reps N]\n\nbenchmarks:");
+    for b in BENCHES {
+        println!("  {:<12} {}", b.name, b.about);
+    }
+    println!("\n{}", options::HELP);
+}
+
+/// Runs the benchmark named by the first argument, or lists them when there is none.
+pub fn run(args: &[String]) -> BenchResult {
+    let Some(name) = args.first() else {
+        list();
+        return Ok(());
+    };
+    if matches!(name.as_str(), "--help" | "-h" | "help" | "list") {
+        list();
+        return Ok(());
+    }
+    let Some(bench) = BENCHES.iter().find(|b| b.name == name) else {
+        list();
+        return Err(format!("unknown benchmark `{name}`").into());
+    };
+    let opts = Options::parse(&args[1..])?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()?;
+    pool.install(|| (bench.run)(&opts).map_err(|e| e.to_string()))?;
+    Ok(())
+}
+
+/// Median seconds of `reps` timed calls of `f`, after `warmup` untimed ones.
+pub(crate) fn median_secs<F>(warmup: usize, reps: usize, mut f: F) -> BenchResult<f64>
+where
+    F: FnMut() -> BenchResult,
+{
+    for _ in 0..warmup {
+        f()?;
+    }
+    let mut times = Vec::with_capacity(reps.max(1));
+    for _ in 0..reps.max(1) {
+        let start = Instant::now();
+        f()?;
+        times.push(start.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}

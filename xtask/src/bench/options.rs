@@ -1,0 +1,43 @@
+//! Command-line options shared by the benchmarks.
+
+use super::BenchResult;
+
+/// Help text for the options.
+pub const HELP: &str = "options:
+  --threads N   threads for our backend and for PyTorch (default: all cores)
+  --reps N      timed repetitions per case; the median is reported (default: per case)";
+
+/// Parsed benchmark options.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Threads given to the rayon pool and to PyTorch.
+    pub threads: usize,
+    /// Timed repetitions per case, when given.
+    pub reps: Option<usize>,
+}
+
+impl Options {
+    /// Parses `--threads N` and `--reps N`.
+    pub fn parse(args: &[String]) -> BenchResult<Self> {
+        let mut opts = Options {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            reps: None,
+        };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            let mut value = |name: &str| -> BenchResult<usize> {
+                let v = it.next().ok_or(format!("{name} needs a value"))?;
+                match v.parse::<usize>() {
+                    Ok(n) if n > 0 => Ok(n),
+                    _ => Err(format!("{name} needs a positive integer, got `{v}`").into()),
+                }
+            };
+            match arg.as_str() {
+                "--threads" => opts.threads = value("--threads")?,
+                "--reps" => opts.reps = Some(value("--reps")?),
+                other => return Err(format!("unknown option `{other}`\n{HELP}").into()),
+            }
+        }
+        Ok(opts)
+    }
+}
