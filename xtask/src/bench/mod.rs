@@ -8,6 +8,7 @@ mod elementwise;
 mod gemm;
 mod options;
 mod torch;
+mod train;
 
 use options::Options;
 use std::time::Instant;
@@ -16,7 +17,7 @@ use std::time::Instant;
 pub(crate) type BenchResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
 
 /// The one-line description shown by `cargo xtask help`.
-pub const ABOUT: &str = "run a CPU micro-benchmark (gemm, elementwise); no name lists them";
+pub const ABOUT: &str = "run a benchmark (gemm, elementwise, train); no name lists them";
 
 /// A benchmark: its name, what it measures, and the function that runs it.
 struct Bench {
@@ -35,6 +36,11 @@ const BENCHES: &[Bench] = &[
         name: "elementwise",
         about: "GB/s of copy, add, exp, sin, bias_act, ... on 10M elements",
         run: elementwise::run,
+    },
+    Bench {
+        name: "train",
+        about: "one SIREN training step (forward, backward, Adam) on 40,000 points, vs PyTorch",
+        run: train::run,
     },
 ];
 

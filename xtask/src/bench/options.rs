@@ -5,7 +5,8 @@ use super::BenchResult;
 /// Help text for the options.
 pub const HELP: &str = "options:
   --threads N   threads for our backend and for PyTorch (default: all cores)
-  --reps N      timed repetitions per case; the median is reported (default: per case)";
+  --reps N      timed repetitions per case; the median is reported (default: per case)
+  --device D    cpu or cuda (train only; default cpu)";
 
 /// Parsed benchmark options.
 #[derive(Debug, Clone)]
@@ -14,6 +15,8 @@ pub struct Options {
     pub threads: usize,
     /// Timed repetitions per case, when given.
     pub reps: Option<usize>,
+    /// The device (`train` only): "cpu" or "cuda".
+    pub device: String,
 }
 
 impl Options {
@@ -22,6 +25,7 @@ impl Options {
         let mut opts = Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             reps: None,
+            device: "cpu".into(),
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -35,6 +39,12 @@ impl Options {
             match arg.as_str() {
                 "--threads" => opts.threads = value("--threads")?,
                 "--reps" => opts.reps = Some(value("--reps")?),
+                "--device" => match it.next().map(String::as_str) {
+                    Some(d @ ("cpu" | "cuda")) => opts.device = d.to_string(),
+                    other => {
+                        return Err(format!("--device needs cpu or cuda, got {other:?}").into());
+                    }
+                },
                 other => return Err(format!("unknown option `{other}`\n{HELP}").into()),
             }
         }
