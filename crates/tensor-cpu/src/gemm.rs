@@ -66,6 +66,15 @@ pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()
         View { rs: n, cs: 1 }
     };
     let flops = m * n * k;
+    if n == 1 && flops > TINY_FLOPS {
+        // One output column: B is a vector of k contiguous values whatever `trans_b`.
+        if trans_a {
+            crate::gemv::columns(m, k, alpha, a, b, beta, c);
+        } else {
+            crate::gemv::rows(m, k, alpha, a, b, beta, c);
+        }
+        return Ok(());
+    }
     if flops <= TINY_FLOPS {
         naive(m, n, k, alpha, a, va, b, vb, beta, c);
         return Ok(());

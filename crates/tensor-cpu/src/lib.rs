@@ -31,6 +31,7 @@ mod copy;
 mod fourier;
 mod fused;
 mod gemm;
+mod gemv;
 mod kernel;
 pub mod math;
 mod parallel;

@@ -25,6 +25,11 @@ const SHAPES: &[(usize, usize, usize)] = &[
     (70, 300, 400),
     (1000, 70, 3),
     (3, 0, 4),
+    // Matrix-vector products (n = 1), on one thread and split over threads, with the
+    // shared dimension spanning several blocks of rows.
+    (300, 37, 1),
+    (5000, 129, 1),
+    (129, 5000, 1),
 ];
 
 const SCALARS: &[(f32, f32)] = &[(1.0, 0.0), (0.5, 2.0), (-1.5, 1.0)];
