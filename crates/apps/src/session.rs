@@ -9,15 +9,16 @@ use nn::{
     TrainReport, Trainer, TrainerConfig,
 };
 use std::path::{Path, PathBuf};
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Once};
 use tensor_core::Backend;
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Set by the first Ctrl-C; the trainer checks it after every step.
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
-/// Installs the Ctrl-C handler once: the first Ctrl-C asks the run to checkpoint and stop,
-/// a second one exits at once.
-fn watch_ctrl_c() {
+/// Installs the Ctrl-C handler once and returns the flag it sets: the first Ctrl-C makes the
+/// run stop after its current step (with a checkpoint), a second one exits at once.
+fn watch_ctrl_c() -> Arc<AtomicBool> {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(|| {
@@ -29,6 +30,7 @@ fn watch_ctrl_c() {
             );
         });
     });
+    Arc::clone(&INTERRUPTED)
 }
 
 /// Per-job defaults for the common training options.
@@ -165,33 +167,29 @@ impl Run<'_> {
                 trainer.state().step
             );
         }
-        watch_ctrl_c();
-        let mut interrupted = false;
+        trainer.set_stop_flag(watch_ctrl_c());
+        // The trainer ends every run, interrupted or not, with an `End` event: the final
+        // checkpoint is written there.
         let report = trainer.fit_with(
             &mut model,
             optimizer.as_mut(),
             train,
             val,
             |event, model, opt, state| {
-                let stop = INTERRUPTED.load(Ordering::SeqCst);
                 let save = match event {
-                    TrainEvent::Step { step, .. } => stop || (every > 0 && step % every == 0),
+                    TrainEvent::Step { step, .. } => every > 0 && step % every == 0,
                     TrainEvent::End { .. } => true,
-                    TrainEvent::Epoch(_) => stop,
+                    TrainEvent::Epoch(_) => false,
                 };
                 if save {
                     checkpoint::save(&path, &meta, model, opt, state)
                         .map_err(|e| nn::Error::Callback(e.into()))?;
                 }
-                if stop {
-                    interrupted = true;
-                    return Ok(Control::Stop);
-                }
                 Ok(Control::Continue)
             },
         )?;
         draw_loss(&self.dir, &report)?;
-        if interrupted {
+        if report.stop_reason == nn::StopReason::Interrupted {
             eprintln!(
                 "stopped at step {}; continue with --resume --out {}",
                 report.steps,
