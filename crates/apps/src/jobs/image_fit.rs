@@ -81,7 +81,9 @@ pub fn supersampled_grid(width: usize, height: usize, s: usize) -> Vec<f32> {
     grid
 }
 
-/// Loads the image to fit (or renders the bundled drawing) at the requested size.
+/// Loads the image to fit (or renders the bundled drawing) at the requested size, with
+/// whether it has one channel (then it is also scored by pixel accuracy and ink IoU) and a
+/// name for messages.
 fn target(args: &ImageFitArgs) -> Result<(Picture, bool, String)> {
     let Some(path) = &args.image else {
         let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
@@ -185,7 +187,7 @@ impl Job for ImageFit {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let (picture, bw, source) = target(args)?;
+        let (picture, gray, source) = target(args)?;
         let hidden = parse_hidden(&args.hidden)?;
         let dir = run_dir::prepare(args.train.out.as_deref(), "image-fit")?;
         let (w, h, c) = (picture.width, picture.height, picture.channels);
@@ -262,7 +264,7 @@ impl Job for ImageFit {
         let p = psnr(&recon, &picture)?;
         m.insert("psnr".into(), json!(p));
         let mut summary = format!("PSNR {p:.2} dB");
-        if bw {
+        if gray {
             let acc = pixel_accuracy(&recon, &picture)?;
             let iou = ink_iou(&recon, &picture)?;
             m.insert("pixel_accuracy".into(), json!(acc));
