@@ -48,7 +48,7 @@ pub fn architecture<B: Backend>(
             .hidden(hidden, Activation::Sine { w0: 30.0 })
             .init(Init::Siren),
         ArchArg::Fourier => builder
-            .fourier_features(128, 10.0)
+            .fourier_features(256, 8.0)
             .hidden(hidden, Activation::Relu),
         ArchArg::Relu => builder.hidden(hidden, Activation::Relu),
     };
