@@ -77,7 +77,7 @@ fn main() -> ExitCode {
     let Some(mut path) = args.next().map(PathBuf::from).or_else(newest_run) else {
         eprintln!(
             "no checkpoint given and no runs/image-fit-* folder here; first run e.g.\n  \
-             cargo run --release -p apps -- image fit --size 64 --steps 300 --out runs/image-fit-demo\n\
+             cargo run --release -p iron-learn -- image fit --size 64 --steps 300 --out runs/image-fit-demo\n\
              then pass runs/image-fit-demo (or its model.safetensors)"
         );
         return ExitCode::FAILURE;

@@ -1,5 +1,5 @@
 //! Writes the bundled tabular datasets under `data/` (run from the project root):
-//! `cargo run -p apps --example make_datasets`.
+//! `cargo run -p iron-learn --example make_datasets`.
 //!
 //! - `regression.csv`: y = 3 x1 - 2 x2 + 0.5 x3 + 4 + noise (sd 0.1); x4 is irrelevant.
 //! - `classification.csv`: label 1 when 1.5 x1 - x2 + 0.5 x3 + 0.2 > noise (sd 0.3):

@@ -1,7 +1,7 @@
 //! Renders the project's default drawing and saves it as a PNG.
 //!
 //! ```text
-//! cargo run -p io --release --example render_drawing [-- SIZE [PATH]]
+//! cargo run -p iron-learn-io --release --example render_drawing [-- SIZE [PATH]]
 //! ```
 //!
 //! Defaults: 512 pixels a side, written to `data/drawing.png` (relative to the current folder).

@@ -1,7 +1,7 @@
 //! Times one full-batch training step (forward, loss, backward, Adam) of a SIREN on a
 //! 200 x 200 coordinate grid (40,000 rows), and shows where the time goes.
 //!
-//! `cargo run -p nn --release --example step_time [-- STEPS]`
+//! `cargo run -p iron-learn-nn --release --example step_time [-- STEPS]`
 //!
 //! The breakdown comes from running the same steps on a backend wrapper that times every
 //! backend call by kind (GEMM, fused bias+activation, activation backward, reductions, ...).

@@ -29,7 +29,7 @@ fn build_cli() -> BenchResult<PathBuf> {
             "--release",
             "-q",
             "-p",
-            "apps",
+            "iron-learn",
             "--bin",
             "iron-learn",
         ])
