@@ -320,4 +320,29 @@ impl tensor_core::Backend for CpuBackend {
         self.count_op();
         crate::fourier::fourier_features(x, b, rows, d, m, out)
     }
+
+    fn hashgrid_forward(
+        &self,
+        spec: &tensor_core::HashGridSpec,
+        points: &Vec<f32>,
+        n: usize,
+        tables: &Vec<f32>,
+        out: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::hashgrid::forward(spec, points, n, tables, out)
+    }
+
+    fn hashgrid_backward(
+        &self,
+        spec: &tensor_core::HashGridSpec,
+        points: &Vec<f32>,
+        n: usize,
+        grad_features: &Vec<f32>,
+        grad_tables: &mut Vec<f32>,
+        accumulate: bool,
+    ) -> Result<()> {
+        self.count_op();
+        crate::hashgrid::backward(spec, points, n, grad_features, grad_tables, accumulate)
+    }
 }

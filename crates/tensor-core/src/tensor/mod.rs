@@ -1,6 +1,7 @@
 //! `Tensor<B>`: a shaped buffer on a backend, with the operations models use.
 
 mod elementwise;
+mod hashgrid;
 mod layout;
 mod linalg;
 mod reduce;
