@@ -1,7 +1,7 @@
 //! The `Backend` trait: device memory and the primitive operations on it.
 
 use crate::fused;
-use crate::hashgrid::{self, HashGridSpec};
+use crate::hashgrid::{self, FeatureLayout, HashGridSpec};
 use crate::{
     Activation, AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp,
 };
@@ -224,29 +224,31 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// Hash-grid encoding (see [`hashgrid`](crate::hashgrid) for the definition and the
     /// layouts): `n` points (`points`, `n x d`, coordinates in `[0, 1]`, clamped) looked up
-    /// in `tables` ([`HashGridSpec::param_count`] values) into `out`
-    /// (`n x` [`HashGridSpec::output_dim`]). The default copies the buffers to the host and
-    /// computes there; backends override it.
+    /// in `tables` ([`HashGridSpec::param_count`] values) into `out`, `n` points of
+    /// [`HashGridSpec::output_dim`] features in `layout`. The default copies the buffers to
+    /// the host and computes there; backends override it.
     fn hashgrid_forward(
         &self,
         spec: &HashGridSpec,
+        layout: FeatureLayout,
         points: &Self::Storage,
         n: usize,
         tables: &Self::Storage,
         out: &mut Self::Storage,
     ) -> Result<()> {
-        hashgrid::host_forward(self, spec, points, n, tables, out)
+        hashgrid::host_forward(self, spec, layout, points, n, tables, out)
     }
 
     /// The backward pass of [`hashgrid_forward`](Self::hashgrid_forward): scatters
-    /// `grad_features` (`n x` [`HashGridSpec::output_dim`]) into `grad_tables` (the tables'
-    /// layout), adding to its contents when `accumulate` is set and overwriting them
-    /// otherwise. The sums may be added in any order (the CUDA backend uses atomics); the CPU
-    /// backend adds each entry's terms in point order, whatever the thread count. The
-    /// default computes on the host.
+    /// `grad_features` (in `layout`) into `grad_tables` (the tables' layout), adding to its
+    /// contents when `accumulate` is set and overwriting them otherwise. The sums may be
+    /// added in any order (the CUDA backend uses atomics); the CPU backend adds each entry's
+    /// terms in point order, whatever the thread count. The default computes on the host.
+    #[allow(clippy::too_many_arguments)]
     fn hashgrid_backward(
         &self,
         spec: &HashGridSpec,
+        layout: FeatureLayout,
         points: &Self::Storage,
         n: usize,
         grad_features: &Self::Storage,
@@ -256,6 +258,7 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         hashgrid::host_backward(
             self,
             spec,
+            layout,
             points,
             n,
             grad_features,

@@ -28,7 +28,7 @@ pub mod testing;
 pub use activation::{Activation, sigmoid};
 pub use backend::{Backend, Counters};
 pub use error::{Error, Result};
-pub use hashgrid::{HashGridConfig, HashGridLevel, HashGridScale, HashGridSpec};
+pub use hashgrid::{FeatureLayout, HashGridConfig, HashGridLevel, HashGridScale, HashGridSpec};
 pub use op::{AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, SgdStep, UnaryOp};
 pub use shape::Shape;
 pub use tensor::Tensor;

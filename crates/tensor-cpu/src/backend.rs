@@ -324,18 +324,21 @@ impl tensor_core::Backend for CpuBackend {
     fn hashgrid_forward(
         &self,
         spec: &tensor_core::HashGridSpec,
+        layout: tensor_core::FeatureLayout,
         points: &Vec<f32>,
         n: usize,
         tables: &Vec<f32>,
         out: &mut Vec<f32>,
     ) -> Result<()> {
         self.count_op();
-        crate::hashgrid::forward(spec, points, n, tables, out)
+        crate::hashgrid::forward(spec, layout, points, n, tables, out)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn hashgrid_backward(
         &self,
         spec: &tensor_core::HashGridSpec,
+        layout: tensor_core::FeatureLayout,
         points: &Vec<f32>,
         n: usize,
         grad_features: &Vec<f32>,
@@ -343,6 +346,14 @@ impl tensor_core::Backend for CpuBackend {
         accumulate: bool,
     ) -> Result<()> {
         self.count_op();
-        crate::hashgrid::backward(spec, points, n, grad_features, grad_tables, accumulate)
+        crate::hashgrid::backward(
+            spec,
+            layout,
+            points,
+            n,
+            grad_features,
+            grad_tables,
+            accumulate,
+        )
     }
 }

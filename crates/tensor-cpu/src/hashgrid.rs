@@ -1,8 +1,9 @@
 //! The multiresolution hash-grid encoding on the CPU.
 //!
-//! - **Forward**: points are cut into fixed chunks spread over threads; within a chunk the
-//!   loop runs level by level, so one level's constants stay in registers and its table in
-//!   cache while the chunk's points look it up.
+//! - **Forward**: in the feature-major layout each level is one task, which looks up every
+//!   point in that level's table, so the table (a few MB at most) stays in cache for the
+//!   whole pass and the level's outputs are written as contiguous rows. In the point-major
+//!   layout, chunks of points own their output rows and run level by level.
 //! - **Backward**: each level's table gradient is owned by one task, which adds the
 //!   contributions of every point in point order. No two tasks write the same entry and no
 //!   sum depends on how levels are spread over threads, so the result is bit-identical for
@@ -12,13 +13,71 @@
 //! per-level constants live on the stack, so a call allocates nothing.
 
 use rayon::prelude::*;
-use tensor_core::hashgrid::{LevelConsts, MAX_LEVELS};
-use tensor_core::{HashGridSpec, Result};
+use tensor_core::hashgrid::{Cell, LevelConsts, MAX_LEVELS};
+use tensor_core::{FeatureLayout, HashGridSpec, Result};
 
-/// Points per parallel task of the forward pass.
-const CHUNK_POINTS: usize = 512;
+/// Points per parallel task of the point-major forward pass.
+const CHUNK_POINTS: usize = 4096;
 /// Point-level lookups below which a call stays on the calling thread.
 const PAR_LOOKUPS: usize = 1 << 14;
+
+/// Points whose cells are computed, and their table rows prefetched, ahead of their use.
+const AHEAD: usize = 8;
+
+/// Asks the CPU to bring the cache line of `table[at]` closer: a hint, which never faults
+/// (the address is not dereferenced).
+#[inline(always)]
+fn prefetch(table: *const f32, at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unused_unsafe)]
+    // SAFETY: a prefetch reads nothing and cannot fault, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(table.wrapping_add(at).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (table, at);
+}
+
+/// Calls `f(p, cell)` for every point `p` of `points` in order, the cell of point `p + AHEAD`
+/// being computed and its corners' rows of the table at `table` (`F` values per entry, from
+/// element `base`) prefetched meanwhile: table lookups are the bottleneck, and this keeps several
+/// in flight.
+#[inline(always)]
+fn for_each_cell<const D: usize, const F: usize>(
+    c: &LevelConsts,
+    points: &[f32],
+    table: *const f32,
+    base: usize,
+    mut f: impl FnMut(usize, &Cell),
+) {
+    let look = |x: &[f32]| {
+        let cell = c.cell::<D>(x);
+        for k in 0..1 << D {
+            prefetch(table, base + cell.entries[k] as usize * F);
+        }
+        cell
+    };
+    let mut ring = [Cell {
+        entries: [0; 8],
+        weights: [0.0; 8],
+    }; AHEAD];
+    for (slot, x) in ring.iter_mut().zip(points.chunks_exact(D)) {
+        *slot = look(x);
+    }
+    let ahead = points
+        .chunks_exact(D)
+        .skip(AHEAD)
+        .map(Some)
+        .chain(std::iter::repeat(None));
+    for (p, next) in (0..points.len() / D).zip(ahead) {
+        let cell = ring[p % AHEAD];
+        if let Some(x) = next {
+            ring[p % AHEAD] = look(x);
+        }
+        f(p, &cell);
+    }
+}
 
 /// The constants of every level, on the stack, and the level count.
 fn level_consts(spec: &HashGridSpec) -> ([LevelConsts; MAX_LEVELS], usize) {
@@ -52,9 +111,10 @@ macro_rules! dispatch {
     };
 }
 
-/// `out` (`n x L*F`) = the encoding of `points` (`n x d`) with `tables`.
+/// `out` = the features of `points` (`n x d`) with `tables`, in `layout`.
 pub(crate) fn forward(
     spec: &HashGridSpec,
+    layout: FeatureLayout,
     points: &[f32],
     n: usize,
     tables: &[f32],
@@ -65,48 +125,82 @@ pub(crate) fn forward(
         return Ok(());
     }
     let (consts, levels) = level_consts(spec);
-    dispatch!(spec, forward_dims(&consts[..levels], points, tables, out));
+    let consts = &consts[..levels];
+    dispatch!(spec, forward_dims(consts, layout, points, tables, out));
     Ok(())
 }
 
 fn forward_dims<const D: usize, const F: usize>(
     consts: &[LevelConsts],
+    layout: FeatureLayout,
     points: &[f32],
     tables: &[f32],
     out: &mut [f32],
 ) {
+    let n = points.len() / D;
     let width = consts.len() * F;
-    let chunk = |(points, out): (&[f32], &mut [f32])| {
-        for (l, c) in consts.iter().enumerate() {
-            for (x, row) in points.chunks_exact(D).zip(out.chunks_exact_mut(width)) {
-                let cell = c.cell::<D>(x);
-                let mut acc = [0.0f32; F];
-                for k in 0..1 << D {
-                    let at = (c.offset + cell.entries[k] as usize) * F;
-                    let t: &[f32; F] = tables[at..at + F].try_into().unwrap_or(&[0.0; F]);
-                    let w = cell.weights[k];
-                    for f in 0..F {
-                        acc[f] += w * t[f];
-                    }
-                }
-                row[l * F..(l + 1) * F].copy_from_slice(&acc);
+    let parallel = n * consts.len() >= PAR_LOOKUPS;
+    match layout {
+        FeatureLayout::FeatureMajor => {
+            // Level `l` owns the `F` rows `l * F..(l + 1) * F`, one contiguous slab.
+            let level = |(l, slab): (usize, &mut [f32])| {
+                encode_level::<D, F>(&consts[l], points, tables, slab, 1, n);
+            };
+            if parallel {
+                out.par_chunks_mut(F * n).enumerate().for_each(level);
+            } else {
+                out.chunks_mut(F * n).enumerate().for_each(level);
             }
         }
-    };
-    let n = points.len() / D;
-    if n * consts.len() < PAR_LOOKUPS {
-        chunk((points, out));
-    } else {
-        points
-            .par_chunks(CHUNK_POINTS * D)
-            .zip(out.par_chunks_mut(CHUNK_POINTS * width))
-            .for_each(chunk);
+        FeatureLayout::PointMajor => {
+            let chunk = |(points, rows): (&[f32], &mut [f32])| {
+                for (l, c) in consts.iter().enumerate() {
+                    encode_level::<D, F>(c, points, tables, &mut rows[l * F..], width, 1);
+                }
+            };
+            if parallel {
+                points
+                    .par_chunks(CHUNK_POINTS * D)
+                    .zip(out.par_chunks_mut(CHUNK_POINTS * width))
+                    .for_each(chunk);
+            } else {
+                chunk((points, out));
+            }
+        }
     }
 }
 
-/// `grad_tables` (+)= the scatter of `grad` (`n x L*F`) at `points` into the tables.
+/// One level's features of `points`: feature `f` of point `p` goes to
+/// `out[p * point_step + f * feature_step]`.
+fn encode_level<const D: usize, const F: usize>(
+    c: &LevelConsts,
+    points: &[f32],
+    tables: &[f32],
+    out: &mut [f32],
+    point_step: usize,
+    feature_step: usize,
+) {
+    for_each_cell::<D, F>(c, points, tables.as_ptr(), c.offset * F, |p, cell| {
+        let mut acc = [0.0f32; F];
+        for k in 0..1 << D {
+            let at = (c.offset + cell.entries[k] as usize) * F;
+            let t: &[f32; F] = tables[at..at + F].try_into().unwrap_or(&[0.0; F]);
+            let w = cell.weights[k];
+            for f in 0..F {
+                acc[f] += w * t[f];
+            }
+        }
+        for (f, v) in acc.into_iter().enumerate() {
+            out[p * point_step + f * feature_step] = v;
+        }
+    });
+}
+
+/// `grad_tables` (+)= the scatter of `grad` (in `layout`) at `points` into the tables.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn backward(
     spec: &HashGridSpec,
+    layout: FeatureLayout,
     points: &[f32],
     n: usize,
     grad: &[f32],
@@ -131,41 +225,39 @@ pub(crate) fn backward(
     }
     let parts = &mut parts[..levels];
     let consts = &consts[..levels];
-    if n * levels < PAR_LOOKUPS {
-        for (l, part) in parts.iter_mut().enumerate() {
-            dispatch!(
-                spec,
-                backward_level(l, consts, points, grad, part, accumulate)
-            );
+    let steps = layout.strides(n, spec.output_dim());
+    let level = |(l, part): (usize, &mut &mut [f32])| {
+        if !accumulate {
+            part.fill(0.0);
         }
+        dispatch!(
+            spec,
+            scatter_level(l, &consts[l], points, grad, steps, part)
+        );
+    };
+    if n * levels < PAR_LOOKUPS {
+        parts.iter_mut().enumerate().for_each(level);
     } else {
-        parts.par_iter_mut().enumerate().for_each(|(l, part)| {
-            dispatch!(
-                spec,
-                backward_level(l, consts, points, grad, part, accumulate)
-            );
-        });
+        parts.par_iter_mut().enumerate().for_each(level);
     }
     Ok(())
 }
 
 /// Level `l`'s part of the backward pass: every point's contribution, in point order.
-fn backward_level<const D: usize, const F: usize>(
+/// Feature `f` of level `l` of point `p` is at `grad[p * steps.0 + (l * F + f) * steps.1]`.
+fn scatter_level<const D: usize, const F: usize>(
     l: usize,
-    consts: &[LevelConsts],
+    c: &LevelConsts,
     points: &[f32],
     grad: &[f32],
+    (point_step, feature_step): (usize, usize),
     part: &mut [f32],
-    accumulate: bool,
 ) {
-    if !accumulate {
-        part.fill(0.0);
-    }
-    let c = &consts[l];
-    let width = consts.len() * F;
-    for (x, g) in points.chunks_exact(D).zip(grad.chunks_exact(width)) {
-        let cell = c.cell::<D>(x);
-        let g: &[f32; F] = g[l * F..(l + 1) * F].try_into().unwrap_or(&[0.0; F]);
+    let base = l * F * feature_step;
+    let table = part.as_ptr();
+    for_each_cell::<D, F>(c, points, table, 0, |p, cell| {
+        let at = base + p * point_step;
+        let g: [f32; F] = std::array::from_fn(|f| grad[at + f * feature_step]);
         for k in 0..1 << D {
             let at = cell.entries[k] as usize * F;
             let w = cell.weights[k];
@@ -175,5 +267,5 @@ fn backward_level<const D: usize, const F: usize>(
                 }
             }
         }
-    }
+    });
 }

@@ -6,7 +6,7 @@ mod common;
 
 use common::defaults::Defaults;
 use common::{cpu, rng, uniform};
-use tensor_core::{Backend, HashGridConfig, HashGridScale, Tensor};
+use tensor_core::{Backend, FeatureLayout, HashGridConfig, HashGridScale, Tensor};
 use tensor_cpu::CpuBackend;
 
 tensor_core::hashgrid_conformance!(CpuBackend::new());
@@ -27,7 +27,7 @@ fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 }
 
 /// Features and table gradients of a batch large enough for every parallel path, in 1, 2
-/// and 3 dimensions, accumulating onto a non-zero gradient.
+/// and 3 dimensions and both layouts, accumulating onto a non-zero gradient.
 fn workload() -> Vec<Vec<f32>> {
     let cpu = cpu();
     let mut r = rng(90);
@@ -44,24 +44,21 @@ fn workload() -> Vec<Vec<f32>> {
         .validate()
         .unwrap();
         let n = 20_000;
-        let points = Tensor::from_slice(&cpu, &uniform(&mut r, n * dims, 0.0, 1.0), [n, dims]);
+        let points = uniform(&mut r, n * dims, 0.0, 1.0);
+        let points = Tensor::from_slice(&cpu, &points, [n, dims]).unwrap();
         let tables = uniform(&mut r, spec.param_count(), -1.0, 1.0);
         let tables = Tensor::from_slice(&cpu, &tables, [spec.table_entries(), 2]).unwrap();
-        let points = points.unwrap();
-        outs.push(
+        for layout in [FeatureLayout::PointMajor, FeatureLayout::FeatureMajor] {
+            let features = points.hashgrid_encode(&spec, &tables, layout).unwrap();
+            outs.push(features.to_vec().unwrap());
+            let grad = uniform(&mut r, n * spec.output_dim(), -1.0, 1.0);
+            let grad = Tensor::from_slice(&cpu, &grad, features.dims()).unwrap();
+            let mut gt = Tensor::full(&cpu, [spec.table_entries(), 2], 0.5).unwrap();
             points
-                .hashgrid_encode(&spec, &tables)
-                .unwrap()
-                .to_vec()
-                .unwrap(),
-        );
-        let grad = uniform(&mut r, n * spec.output_dim(), -1.0, 1.0);
-        let grad = Tensor::from_slice(&cpu, &grad, [n, spec.output_dim()]).unwrap();
-        let mut gt = Tensor::full(&cpu, [spec.table_entries(), 2], 0.5).unwrap();
-        points
-            .hashgrid_backward_into(&spec, &grad, &mut gt, true)
-            .unwrap();
-        outs.push(gt.to_vec().unwrap());
+                .hashgrid_backward_into(&spec, layout, &grad, &mut gt, true)
+                .unwrap();
+            outs.push(gt.to_vec().unwrap());
+        }
     }
     outs
 }
@@ -83,14 +80,15 @@ fn a_call_counts_one_operation_and_allocates_nothing() {
     let cpu = cpu();
     let spec = HashGridConfig::new(2).validate().unwrap();
     let n = 4096;
+    let layout = FeatureLayout::FeatureMajor;
     let points = cpu.upload(&uniform(&mut rng(3), n * 2, 0.0, 1.0)).unwrap();
     let tables = cpu.alloc(spec.param_count()).unwrap();
     let mut out = cpu.alloc(n * spec.output_dim()).unwrap();
     let mut grad = cpu.alloc(spec.param_count()).unwrap();
     let before = cpu.counters();
-    cpu.hashgrid_forward(&spec, &points, n, &tables, &mut out)
+    cpu.hashgrid_forward(&spec, layout, &points, n, &tables, &mut out)
         .unwrap();
-    cpu.hashgrid_backward(&spec, &points, n, &out, &mut grad, false)
+    cpu.hashgrid_backward(&spec, layout, &points, n, &out, &mut grad, false)
         .unwrap();
     let after = cpu.counters();
     assert_eq!(after.launches - before.launches, 2);

@@ -2,7 +2,7 @@
 //! them: the buffers are copied to the host, computed there on one thread, and copied back.
 //! It is slow (and moves data off the device); the CPU and CUDA backends override it.
 
-use super::{Cell, HashGridSpec, LevelConsts};
+use super::{Cell, FeatureLayout, HashGridSpec, LevelConsts};
 use crate::{Backend, Result};
 
 /// Calls `f(level, consts, point, cell)` for every level and every point, points in order
@@ -27,8 +27,15 @@ fn for_each_cell(
 }
 
 /// The forward pass on host slices (lengths already checked).
-fn encode(spec: &HashGridSpec, points: &[f32], tables: &[f32], out: &mut [f32]) {
-    let (f_count, width, corners) = (spec.features(), spec.output_dim(), 1 << spec.dims());
+fn encode(
+    spec: &HashGridSpec,
+    layout: FeatureLayout,
+    points: &[f32],
+    tables: &[f32],
+    out: &mut [f32],
+) {
+    let (f_count, corners) = (spec.features(), 1 << spec.dims());
+    let (ps, cs) = layout.strides(points.len() / spec.dims(), spec.output_dim());
     for_each_cell(spec, points, |l, consts, p, cell| {
         for f in 0..f_count {
             let mut acc = 0.0f32;
@@ -36,29 +43,38 @@ fn encode(spec: &HashGridSpec, points: &[f32], tables: &[f32], out: &mut [f32]) 
                 let row = consts.offset + cell.entries[c] as usize;
                 acc += cell.weights[c] * tables[row * f_count + f];
             }
-            out[p * width + l * f_count + f] = acc;
+            out[p * ps + (l * f_count + f) * cs] = acc;
         }
     });
 }
 
 /// The backward pass on host slices: adds into `grad_tables` (lengths already checked).
-fn scatter(spec: &HashGridSpec, points: &[f32], grad: &[f32], grad_tables: &mut [f32]) {
-    let (f_count, width, corners) = (spec.features(), spec.output_dim(), 1 << spec.dims());
+fn scatter(
+    spec: &HashGridSpec,
+    layout: FeatureLayout,
+    points: &[f32],
+    grad: &[f32],
+    grad_tables: &mut [f32],
+) {
+    let (f_count, corners) = (spec.features(), 1 << spec.dims());
+    let (ps, cs) = layout.strides(points.len() / spec.dims(), spec.output_dim());
     for_each_cell(spec, points, |l, consts, p, cell| {
         for c in 0..corners {
             let row = consts.offset + cell.entries[c] as usize;
             for f in 0..f_count {
                 grad_tables[row * f_count + f] +=
-                    cell.weights[c] * grad[p * width + l * f_count + f];
+                    cell.weights[c] * grad[p * ps + (l * f_count + f) * cs];
             }
         }
     });
 }
 
 /// Default [`Backend::hashgrid_forward`].
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn forward<B: Backend>(
     b: &B,
     spec: &HashGridSpec,
+    layout: FeatureLayout,
     points: &B::Storage,
     n: usize,
     tables: &B::Storage,
@@ -72,14 +88,22 @@ pub(crate) fn forward<B: Backend>(
         b.storage_len(out),
     )?;
     let mut host = vec![0.0; n * spec.output_dim()];
-    encode(spec, &b.download(points)?, &b.download(tables)?, &mut host);
+    encode(
+        spec,
+        layout,
+        &b.download(points)?,
+        &b.download(tables)?,
+        &mut host,
+    );
     b.upload_into(&host, out)
 }
 
 /// Default [`Backend::hashgrid_backward`].
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn backward<B: Backend>(
     b: &B,
     spec: &HashGridSpec,
+    layout: FeatureLayout,
     points: &B::Storage,
     n: usize,
     grad_features: &B::Storage,
@@ -99,6 +123,6 @@ pub(crate) fn backward<B: Backend>(
         vec![0.0; spec.param_count()]
     };
     let (points, grad) = (b.download(points)?, b.download(grad_features)?);
-    scatter(spec, &points, &grad, &mut host);
+    scatter(spec, layout, &points, &grad, &mut host);
     b.upload_into(&host, grad_tables)
 }

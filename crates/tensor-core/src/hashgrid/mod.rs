@@ -24,9 +24,13 @@
 //!   cell with weight 1, and a point on a grid line takes the vertex value exactly.
 //! - **Tables** are one buffer, level-major and feature-interleaved: entry `e` of level `l`
 //!   is the row `offset_l + e` of a `table_entries x F` matrix ([`HashGridLevel::offset`]).
-//! - **Features** are written as an `n x (L * F)` row-major matrix: point `p`, level `l`,
-//!   feature `f` at column `l * F + f`.
-//! - **Backward** scatters `grad_features` into `grad_tables` (same layout as the tables),
+//! - **Features** form a matrix in one of two [`FeatureLayout`]s: `n x (L * F)` with point
+//!   `p`, level `l`, feature `f` at row `p`, column `l * F + f` (point-major), or its
+//!   transpose, `(L * F) x n` (feature-major). Feature-major keeps each level's outputs
+//!   contiguous, which makes it the fast layout on every backend; a following matrix
+//!   product reads it with `trans_a`.
+//! - **Backward** scatters `grad_features` (in the same layout as the features) into
+//!   `grad_tables` (same layout as the tables),
 //!   adding to it (`accumulate = true`) or overwriting it (`accumulate = false`). There is no
 //!   gradient with respect to the points.
 //!
@@ -220,6 +224,34 @@ impl HashGridConfig {
             levels,
             table_entries: offset,
         })
+    }
+}
+
+/// How the `L * F` features of `n` points are laid out in a row-major matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FeatureLayout {
+    /// `n x (L * F)`: one row per point, feature `f` of level `l` in column `l * F + f`.
+    PointMajor,
+    /// `(L * F) x n`: the transpose, one row per feature, each level's `F` rows contiguous.
+    FeatureMajor,
+}
+
+impl FeatureLayout {
+    /// The matrix shape of `n` points with `width = L * F` features each.
+    pub fn shape(self, n: usize, width: usize) -> [usize; 2] {
+        match self {
+            FeatureLayout::PointMajor => [n, width],
+            FeatureLayout::FeatureMajor => [width, n],
+        }
+    }
+
+    /// The element steps `(per point, per feature column)` for `n` points of `width`
+    /// features: feature `j` of point `p` is at `p * point + j * feature`.
+    pub fn strides(self, n: usize, width: usize) -> (usize, usize) {
+        match self {
+            FeatureLayout::PointMajor => (width, 1),
+            FeatureLayout::FeatureMajor => (1, n),
+        }
     }
 }
 

@@ -2,16 +2,19 @@
 //! the indexing of direct and hashed levels in closed form, empty batches and bad buffers.
 
 use super::reference::{self, assert_matches};
-use super::{host, tensor, uniform};
+use super::{LAYOUTS, host, tensor, uniform};
 use crate::hashgrid::HASH_PRIMES;
-use crate::{Backend, HashGridConfig, HashGridScale, HashGridSpec, Tensor};
+use crate::{Backend, FeatureLayout, HashGridConfig, HashGridScale, HashGridSpec, Tensor};
 
 /// Features of `points` (`n x d`) with `tables`, through the checked tensor methods.
 fn encode<B: Backend>(b: &B, spec: &HashGridSpec, points: &[f32], tables: &[f32]) -> Vec<f32> {
     let n = points.len() / spec.dims();
     let p = tensor(b, points, [n, spec.dims()]);
     let t = tensor(b, tables, [spec.table_entries(), spec.features()]);
-    host(&p.hashgrid_encode(spec, &t).expect("encode"))
+    host(
+        &p.hashgrid_encode(spec, &t, FeatureLayout::PointMajor)
+            .expect("encode"),
+    )
 }
 
 /// The table gradient of `grad` at `points`, overwriting.
@@ -20,7 +23,7 @@ fn backward<B: Backend>(b: &B, spec: &HashGridSpec, points: &[f32], grad: &[f32]
     let p = tensor(b, points, [n, spec.dims()]);
     let g = tensor(b, grad, [n, spec.output_dim()]);
     let mut out = Tensor::zeros(b, [spec.table_entries(), spec.features()]).expect("alloc");
-    p.hashgrid_backward_into(spec, &g, &mut out, false)
+    p.hashgrid_backward_into(spec, FeatureLayout::PointMajor, &g, &mut out, false)
         .expect("backward");
     host(&out)
 }
@@ -202,28 +205,33 @@ pub fn dense_and_hashed_levels<B: Backend>(b: &B) {
 /// the table gradient.
 pub fn empty_batch<B: Backend>(b: &B) {
     let spec = edge_spec(2);
+    let width = spec.output_dim();
     let points = Tensor::zeros(b, [0, 2]).expect("alloc");
     let tables = Tensor::ones(b, [spec.table_entries(), spec.features()]).expect("alloc");
-    let out = points.hashgrid_encode(&spec, &tables).expect("encode");
-    assert_eq!(out.dims(), &[0, spec.output_dim()]);
-    let grad = Tensor::zeros(b, [0, spec.output_dim()]).expect("alloc");
-    let mut gt = Tensor::full(b, [spec.table_entries(), spec.features()], 2.0).expect("alloc");
-    points
-        .hashgrid_backward_into(&spec, &grad, &mut gt, true)
-        .expect("backward");
-    assert!(
-        host(&gt).iter().all(|&v| v == 2.0),
-        "{}: accumulate nothing",
-        b.name()
-    );
-    points
-        .hashgrid_backward_into(&spec, &grad, &mut gt, false)
-        .expect("backward");
-    assert!(
-        host(&gt).iter().all(|&v| v == 0.0),
-        "{}: overwrite with nothing",
-        b.name()
-    );
+    for layout in LAYOUTS {
+        let out = points
+            .hashgrid_encode(&spec, &tables, layout)
+            .expect("encode");
+        assert_eq!(out.dims(), &layout.shape(0, width));
+        let grad = Tensor::zeros(b, layout.shape(0, width)).expect("alloc");
+        let mut gt = Tensor::full(b, [spec.table_entries(), spec.features()], 2.0).expect("alloc");
+        points
+            .hashgrid_backward_into(&spec, layout, &grad, &mut gt, true)
+            .expect("backward");
+        assert!(
+            host(&gt).iter().all(|&v| v == 2.0),
+            "{}: accumulate nothing",
+            b.name()
+        );
+        points
+            .hashgrid_backward_into(&spec, layout, &grad, &mut gt, false)
+            .expect("backward");
+        assert!(
+            host(&gt).iter().all(|&v| v == 0.0),
+            "{}: overwrite with nothing",
+            b.name()
+        );
+    }
 }
 
 /// Wrong shapes and buffer lengths are errors, never panics, through the tensor methods and
@@ -234,82 +242,74 @@ pub fn bad_buffers_are_errors<B: Backend>(b: &B) {
     let z = |dims: &[usize]| Tensor::<B>::zeros(b, dims).expect("alloc");
     let tables = z(&[rows, nf]);
     let name = b.name();
+    let pm = FeatureLayout::PointMajor;
+    let fm = FeatureLayout::FeatureMajor;
     assert!(
-        z(&[5, 3]).hashgrid_encode(&spec, &tables).is_err(),
+        z(&[5, 3]).hashgrid_encode(&spec, &tables, pm).is_err(),
         "{name}: 3 coordinates"
     );
     assert!(
-        z(&[10]).hashgrid_encode(&spec, &tables).is_err(),
+        z(&[10]).hashgrid_encode(&spec, &tables, pm).is_err(),
         "{name}: points of rank 1"
     );
+    let short = z(&[rows - 1, nf]);
     assert!(
-        z(&[5, 2])
-            .hashgrid_encode(&spec, &z(&[rows - 1, nf]))
-            .is_err(),
+        z(&[5, 2]).hashgrid_encode(&spec, &short, fm).is_err(),
         "{name}: tables"
     );
+    let flat = z(&[rows * nf]);
     assert!(
-        z(&[5, 2]).hashgrid_encode(&spec, &z(&[rows * nf])).is_err(),
+        z(&[5, 2]).hashgrid_encode(&spec, &flat, pm).is_err(),
         "{name}: flat tables"
     );
-    let mut out = z(&[5, width + 1]);
-    assert!(
-        z(&[5, 2])
-            .hashgrid_encode_into(&spec, &tables, &mut out)
-            .is_err(),
-        "{name}: out"
-    );
-    let mut gt = z(&[rows, nf]);
-    let bad_grad = z(&[4, width]);
-    assert!(
-        z(&[5, 2])
-            .hashgrid_backward_into(&spec, &bad_grad, &mut gt, true)
-            .is_err(),
-        "{name}: grad"
-    );
+    for (layout, wrong) in [(pm, [width, 5]), (fm, [5, width]), (pm, [5, width + 1])] {
+        let mut out = z(&wrong);
+        let got = z(&[5, 2]).hashgrid_encode_into(&spec, &tables, layout, &mut out);
+        assert!(
+            got.is_err(),
+            "{name}: out of shape {wrong:?} for {layout:?}"
+        );
+        let mut gt = z(&[rows, nf]);
+        let got = z(&[5, 2]).hashgrid_backward_into(&spec, layout, &out, &mut gt, true);
+        assert!(
+            got.is_err(),
+            "{name}: grad of shape {wrong:?} for {layout:?}"
+        );
+    }
     let mut bad_gt = z(&[rows, nf + 1]);
-    assert!(
-        z(&[5, 2])
-            .hashgrid_backward_into(&spec, &z(&[5, width]), &mut bad_gt, false)
-            .is_err(),
-        "{name}: grad tables"
-    );
+    let grad = z(&[5, width]);
+    let got = z(&[5, 2]).hashgrid_backward_into(&spec, pm, &grad, &mut bad_gt, false);
+    assert!(got.is_err(), "{name}: grad tables");
     // The backend checks its buffers itself.
     let up = |n: usize| b.upload(&vec![0.5; n]).expect("upload");
     let (pts, tab) = (up(10), up(rows * nf));
     let mut out = up(5 * width);
     assert!(
-        b.hashgrid_forward(&spec, &pts, 6, &tab, &mut out).is_err(),
+        b.hashgrid_forward(&spec, fm, &pts, 6, &tab, &mut out)
+            .is_err(),
         "{name}: n"
     );
     assert!(
-        b.hashgrid_forward(&spec, &pts, 5, &up(3), &mut out)
+        b.hashgrid_forward(&spec, pm, &pts, 5, &up(3), &mut out)
             .is_err(),
         "{name}: tables"
     );
     assert!(
-        b.hashgrid_forward(&spec, &pts, 5, &tab, &mut up(7))
+        b.hashgrid_forward(&spec, fm, &pts, 5, &tab, &mut up(7))
             .is_err(),
         "{name}: out"
     );
     let mut gtab = up(rows * nf);
+    let bwd = |layout, n, grad: &B::Storage, gtab: &mut B::Storage| {
+        b.hashgrid_backward(&spec, layout, &pts, n, grad, gtab, true)
+    };
+    assert!(bwd(pm, 4, &out, &mut gtab).is_err(), "{name}: n");
+    assert!(bwd(fm, 5, &up(9), &mut gtab).is_err(), "{name}: grad");
+    assert!(bwd(pm, 5, &out, &mut up(2)).is_err(), "{name}: grad tables");
     assert!(
-        b.hashgrid_backward(&spec, &pts, 4, &out, &mut gtab, true)
-            .is_err(),
-        "{name}: n"
-    );
-    assert!(
-        b.hashgrid_backward(&spec, &pts, 5, &up(9), &mut gtab, true)
-            .is_err(),
-        "{name}: grad"
-    );
-    assert!(
-        b.hashgrid_backward(&spec, &pts, 5, &out, &mut up(2), false)
-            .is_err(),
-        "{name}: grad tables"
-    );
-    assert!(
-        b.hashgrid_forward(&spec, &pts, 5, &tab, &mut out).is_ok(),
+        b.hashgrid_forward(&spec, fm, &pts, 5, &tab, &mut out)
+            .is_ok(),
         "{name}: valid call"
     );
+    assert!(bwd(fm, 5, &out, &mut gtab).is_ok(), "{name}: valid call");
 }

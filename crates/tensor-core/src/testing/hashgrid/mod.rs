@@ -11,7 +11,7 @@ pub use edges::{bad_buffers_are_errors, dense_and_hashed_levels, edge_coordinate
 
 use crate::rand::{Rng, SeedableRng};
 use crate::rand_chacha::ChaCha8Rng;
-use crate::{Backend, HashGridConfig, HashGridScale, HashGridSpec, Tensor};
+use crate::{Backend, FeatureLayout, HashGridConfig, HashGridScale, HashGridSpec, Tensor};
 use reference::assert_matches;
 
 /// Generates, in a module `hashgrid`, one `#[test]` per check of this module for the backend
@@ -80,6 +80,22 @@ fn host<B: Backend>(t: &Tensor<B>) -> Vec<f32> {
     t.to_vec().expect("download")
 }
 
+/// Both feature layouts.
+const LAYOUTS: [FeatureLayout; 2] = [FeatureLayout::PointMajor, FeatureLayout::FeatureMajor];
+
+/// A point-major `n x width` matrix rearranged into `layout`, or back when `back` is set.
+fn relayout(data: &[f32], n: usize, width: usize, layout: FeatureLayout, back: bool) -> Vec<f32> {
+    match layout {
+        FeatureLayout::PointMajor => data.to_vec(),
+        FeatureLayout::FeatureMajor => {
+            let (rows, cols) = if back { (width, n) } else { (n, width) };
+            (0..rows * cols)
+                .map(|i| data[(i % rows) * cols + i / rows])
+                .collect()
+        }
+    }
+}
+
 /// Random test data: points in `[-0.05, 1.05]^d` (some clamped), tables and feature
 /// gradients in `[-1, 1]`.
 struct Case {
@@ -107,39 +123,56 @@ impl Case {
         [self.spec.table_entries(), self.spec.features()]
     }
 
-    fn encode<B: Backend>(&self, b: &B, tables: &[f32]) -> Vec<f32> {
+    /// The features, point-major, computed in `layout`.
+    fn encode<B: Backend>(&self, b: &B, tables: &[f32], layout: FeatureLayout) -> Vec<f32> {
         let points = tensor(b, &self.points, [self.n, self.spec.dims()]);
         let tables = tensor(b, tables, self.table_dims());
-        host(&points.hashgrid_encode(&self.spec, &tables).expect("encode"))
+        let out = points
+            .hashgrid_encode(&self.spec, &tables, layout)
+            .expect("encode");
+        relayout(&host(&out), self.n, self.spec.output_dim(), layout, true)
     }
 
-    fn backward<B: Backend>(&self, b: &B, start: &[f32], accumulate: bool) -> Vec<f32> {
-        let points = tensor(b, &self.points, [self.n, self.spec.dims()]);
-        let grad = tensor(b, &self.grad, [self.n, self.spec.output_dim()]);
+    /// The table gradient of `self.grad` (given to the backend in `layout`).
+    fn backward<B: Backend>(
+        &self,
+        b: &B,
+        start: &[f32],
+        accumulate: bool,
+        layout: FeatureLayout,
+    ) -> Vec<f32> {
+        let (n, width) = (self.n, self.spec.output_dim());
+        let points = tensor(b, &self.points, [n, self.spec.dims()]);
+        let grad = relayout(&self.grad, n, width, layout, false);
+        let grad = tensor(b, &grad, layout.shape(n, width));
         let mut out = tensor(b, start, self.table_dims());
         points
-            .hashgrid_backward_into(&self.spec, &grad, &mut out, accumulate)
+            .hashgrid_backward_into(&self.spec, layout, &grad, &mut out, accumulate)
             .expect("backward");
         host(&out)
     }
 }
 
-/// The features match the `f64` reference for every configuration and several batch sizes.
+/// The features match the `f64` reference for every configuration, several batch sizes and
+/// both layouts.
 pub fn forward_matches_f64<B: Backend>(b: &B) {
     for (i, config) in configs().iter().enumerate() {
         for n in [1, 37, 3000] {
             let c = case(config, n, 100 * i as u64 + n as u64);
             let want = reference::forward(&c.spec, &c.points, &c.tables);
-            assert_matches(
-                &format!("{}: forward, {config:?}, {n} points", b.name()),
-                &c.encode(b, &c.tables),
-                &want,
-            );
+            for layout in LAYOUTS {
+                assert_matches(
+                    &format!("{}: forward, {config:?}, {n} points, {layout:?}", b.name()),
+                    &c.encode(b, &c.tables, layout),
+                    &want,
+                );
+            }
         }
     }
 }
 
-/// The table gradient matches the `f64` reference, overwriting and accumulating.
+/// The table gradient matches the `f64` reference, overwriting and accumulating, in both
+/// layouts.
 pub fn backward_matches_f64<B: Backend>(b: &B) {
     for (i, config) in configs().iter().enumerate() {
         for n in [1, 37, 3000] {
@@ -147,8 +180,11 @@ pub fn backward_matches_f64<B: Backend>(b: &B) {
             let mut want = reference::backward(&c.spec, &c.points, &c.grad);
             let what = format!("{}: backward, {config:?}, {n} points", b.name());
             // Overwriting: whatever was in the buffer is gone.
-            let got = c.backward(b, &vec![f32::NAN; c.spec.param_count()], false);
-            assert_matches(&format!("{what}, overwrite"), &got, &want);
+            let nans = vec![f32::NAN; c.spec.param_count()];
+            for layout in LAYOUTS {
+                let got = c.backward(b, &nans, false, layout);
+                assert_matches(&format!("{what}, overwrite, {layout:?}"), &got, &want);
+            }
             // Accumulating onto earlier gradients.
             let start = uniform(&mut rng(i as u64), c.spec.param_count(), -1.0, 1.0);
             for (v, (s, t)) in want
@@ -159,11 +195,10 @@ pub fn backward_matches_f64<B: Backend>(b: &B) {
                 *v += f64::from(*s);
                 *t += f64::from(f32::EPSILON) * (v.abs() + f64::from(s.abs()));
             }
-            assert_matches(
-                &format!("{what}, accumulate"),
-                &c.backward(b, &start, true),
-                &want,
-            );
+            for layout in LAYOUTS {
+                let got = c.backward(b, &start, true, layout);
+                assert_matches(&format!("{what}, accumulate, {layout:?}"), &got, &want);
+            }
         }
     }
 }
@@ -173,8 +208,9 @@ pub fn backward_matches_f64<B: Backend>(b: &B) {
 pub fn backward_is_the_adjoint<B: Backend>(b: &B) {
     for (i, config) in configs().iter().enumerate() {
         let c = case(config, 64, 300 + i as u64);
-        let fwd = c.encode(b, &c.tables);
-        let bwd = c.backward(b, &vec![0.0; c.spec.param_count()], false);
+        let layout = LAYOUTS[i % 2];
+        let fwd = c.encode(b, &c.tables, layout);
+        let bwd = c.backward(b, &vec![0.0; c.spec.param_count()], false, layout);
         let dot = |a: &[f32], b: &[f32]| -> f64 {
             a.iter()
                 .zip(b)
@@ -194,7 +230,7 @@ pub fn backward_is_the_adjoint<B: Backend>(b: &B) {
         let tol = f64::from(f32::EPSILON) * sums * terms;
         assert!(
             (lhs - rhs).abs() <= tol,
-            "{}: adjoint, {config:?}: <F(T), g> = {lhs}, <T, B(g)> = {rhs}, tolerance {tol:e}",
+            "{}: adjoint, {config:?}, {layout:?}: <F(T), g> = {lhs}, <T, B(g)> = {rhs}, tolerance {tol:e}",
             b.name()
         );
     }
@@ -206,7 +242,8 @@ pub fn backward_matches_finite_differences<B: Backend>(b: &B) {
     let h = 0.25f32;
     for (i, config) in configs().iter().enumerate() {
         let c = case(config, 50, 400 + i as u64);
-        let bwd = c.backward(b, &vec![0.0; c.spec.param_count()], false);
+        let layout = LAYOUTS[(i + 1) % 2];
+        let bwd = c.backward(b, &vec![0.0; c.spec.param_count()], false, layout);
         // Entries touched by the first point at every level, and a few random ones.
         let mut entries: Vec<usize> = Vec::new();
         for (l, level) in c.spec.levels().iter().enumerate() {
@@ -224,7 +261,7 @@ pub fn backward_matches_finite_differences<B: Backend>(b: &B) {
             plus[e] += h;
             let mut minus = c.tables.clone();
             minus[e] -= h;
-            let (fp, fm) = (c.encode(b, &plus), c.encode(b, &minus));
+            let (fp, fm) = (c.encode(b, &plus, layout), c.encode(b, &minus, layout));
             // Only the outputs that use entry `e` differ; each is a sum of 2^d rounded terms
             // of at most 1 + h, and the backward pass sums `touched` terms of at most |g|.
             let (mut fd, mut touched_g, mut touched) = (0.0f64, 0.0f64, 0.0f64);
