@@ -15,8 +15,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tensor_core::{
-    Activation, AdamStep, Backend, BinaryOp, Counters, Error, Gemm, LossKind, ReduceOp, Result,
-    SgdStep, Shape, UnaryOp,
+    Activation, AdamStep, Backend, BinaryOp, Counters, Error, FeatureLayout, Gemm, HashGridSpec,
+    LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp,
 };
 
 /// Options for [`CudaBackend::with_options`].
@@ -444,5 +444,40 @@ impl Backend for CudaBackend {
         out: &mut CudaStorage,
     ) -> Result<()> {
         self.inner.fourier_features(x, b, rows, d, m, out)
+    }
+
+    fn hashgrid_forward(
+        &self,
+        spec: &HashGridSpec,
+        layout: FeatureLayout,
+        points: &CudaStorage,
+        n: usize,
+        tables: &CudaStorage,
+        out: &mut CudaStorage,
+    ) -> Result<()> {
+        self.inner
+            .hashgrid_forward(spec, layout, points, n, tables, out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hashgrid_backward(
+        &self,
+        spec: &HashGridSpec,
+        layout: FeatureLayout,
+        points: &CudaStorage,
+        n: usize,
+        grad_features: &CudaStorage,
+        grad_tables: &mut CudaStorage,
+        accumulate: bool,
+    ) -> Result<()> {
+        self.inner.hashgrid_backward(
+            spec,
+            layout,
+            points,
+            n,
+            grad_features,
+            grad_tables,
+            accumulate,
+        )
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::counters::CounterCells;
 use crate::error::{USE_CPU, describe};
+use crate::ops::HashGridParams;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, result};
 use cudarc::nvrtc::Ptx;
 use std::ffi::c_void;
@@ -10,13 +11,17 @@ use std::sync::Arc;
 use tensor_core::{Error, Result};
 
 /// The PTX of every kernel file, embedded at compile time: `(file stem, PTX text)`.
-pub(crate) const MODULES: [(&str, &str); 8] = [
+pub(crate) const MODULES: [(&str, &str); 9] = [
     ("binary", include_str!("../../../kernels/ptx/binary.ptx")),
     ("copy", include_str!("../../../kernels/ptx/copy.ptx")),
     ("fill", include_str!("../../../kernels/ptx/fill.ptx")),
     ("fourier", include_str!("../../../kernels/ptx/fourier.ptx")),
     ("fused", include_str!("../../../kernels/ptx/fused.ptx")),
     ("gather", include_str!("../../../kernels/ptx/gather.ptx")),
+    (
+        "hashgrid",
+        include_str!("../../../kernels/ptx/hashgrid.ptx"),
+    ),
     ("reduce", include_str!("../../../kernels/ptx/reduce.ptx")),
     ("unary", include_str!("../../../kernels/ptx/unary.ptx")),
 ];
@@ -34,6 +39,8 @@ pub(crate) enum Param {
     F32,
     /// The by-value [`NdLayout`] struct (`.align 8 .b8 [200]`).
     Nd,
+    /// The by-value [`HashGridParams`] struct (`.align 8 .b8 [784]`).
+    Grid,
 }
 
 /// Every kernel the backend launches.
@@ -58,6 +65,8 @@ pub(crate) enum K {
     AdamStep,
     SgdStep,
     FourierFeatures,
+    HashGridForward,
+    HashGridBackward,
 }
 
 /// A kernel: its module (file stem), entry name and parameter list.
@@ -67,10 +76,10 @@ pub(crate) struct Spec {
     pub params: &'static [Param],
 }
 
-use Param::{F32, I32, Nd, Ptr, U64};
+use Param::{F32, Grid, I32, Nd, Ptr, U64};
 
 /// The kernels in the order of [`K`].
-pub(crate) const SPECS: [Spec; 19] = [
+pub(crate) const SPECS: [Spec; 21] = [
     Spec {
         module: "fill",
         name: "fill_f32",
@@ -168,6 +177,16 @@ pub(crate) const SPECS: [Spec; 19] = [
         name: "fourier_features",
         params: &[Ptr, Ptr, U64, U64, U64, Ptr],
     },
+    Spec {
+        module: "hashgrid",
+        name: "hashgrid_forward",
+        params: &[Ptr, Ptr, U64, U64, U64, Grid, Ptr],
+    },
+    Spec {
+        module: "hashgrid",
+        name: "hashgrid_backward",
+        params: &[Ptr, Ptr, U64, U64, U64, Grid, Ptr],
+    },
 ];
 
 /// The largest rank of the general broadcasting kernel (`MAX_DIMS` in binary.cu).
@@ -192,6 +211,7 @@ pub(crate) enum Arg<'a> {
     I32(i32),
     F32(f32),
     Nd(&'a NdLayout),
+    Grid(&'a HashGridParams),
 }
 
 impl Arg<'_> {
@@ -202,6 +222,7 @@ impl Arg<'_> {
             Arg::I32(_) => Param::I32,
             Arg::F32(_) => Param::F32,
             Arg::Nd(_) => Param::Nd,
+            Arg::Grid(_) => Param::Grid,
         }
     }
 
@@ -212,6 +233,7 @@ impl Arg<'_> {
             Arg::I32(v) => v as *const i32 as *mut c_void,
             Arg::F32(v) => v as *const f32 as *mut c_void,
             Arg::Nd(l) => *l as *const NdLayout as *mut c_void,
+            Arg::Grid(g) => *g as *const HashGridParams as *mut c_void,
         }
     }
 }
@@ -381,6 +403,9 @@ mod tests {
                     Param::I32 => ".u32".to_string(),
                     Param::F32 => ".f32".to_string(),
                     Param::Nd => format!(".align 8 .b8 [{}]", std::mem::size_of::<NdLayout>()),
+                    Param::Grid => {
+                        format!(".align 8 .b8 [{}]", std::mem::size_of::<HashGridParams>())
+                    }
                 })
                 .collect();
             assert_eq!(params, expected, "parameters of {}", spec.name);
@@ -396,7 +421,7 @@ mod tests {
             );
             assert!(SPECS.iter().any(|s| s.module == stem), "{stem} is unused");
         }
-        assert_eq!(SPECS.len(), K::FourierFeatures as usize + 1);
+        assert_eq!(SPECS.len(), K::HashGridBackward as usize + 1);
         assert_eq!(SPECS[K::ReduceCols as usize].name, "reduce_cols");
         assert_eq!(SPECS[K::Transpose as usize].name, "transpose_f32");
     }

@@ -4,7 +4,7 @@
 //! time, so the test also runs where the checkout is absent.
 
 /// `(stem, .cu source, PTX)` of every kernel file.
-const KERNELS: [(&str, &str, &str); 8] = [
+const KERNELS: [(&str, &str, &str); 9] = [
     (
         "binary",
         include_str!("../../../../kernels/binary.cu"),
@@ -34,6 +34,11 @@ const KERNELS: [(&str, &str, &str); 8] = [
         "gather",
         include_str!("../../../../kernels/gather.cu"),
         include_str!("../../../../kernels/ptx/gather.ptx"),
+    ),
+    (
+        "hashgrid",
+        include_str!("../../../../kernels/hashgrid.cu"),
+        include_str!("../../../../kernels/ptx/hashgrid.ptx"),
     ),
     (
         "reduce",
