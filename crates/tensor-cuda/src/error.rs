@@ -48,26 +48,15 @@ pub(crate) fn cublas(op: &'static str, what: &str, status: i32) -> Error {
     }
 }
 
-/// A buffer whose length does not fit the operation.
-pub(crate) fn length(op: &'static str, what: &str, got: usize, expected: usize) -> Error {
-    Error::InvalidArgument {
-        op,
-        reason: format!("{what} holds {got} elements but {expected} are needed"),
-    }
-}
-
-/// Checks `got == expected` for a buffer named `what`.
+/// Checks `got == expected` for a buffer named `what` ([`Error::BufferLength`] otherwise,
+/// as the backend contract asks).
 pub(crate) fn check_len(
     op: &'static str,
-    what: &str,
+    what: &'static str,
     got: usize,
     expected: usize,
 ) -> Result<(), Error> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(length(op, what, got, expected))
-    }
+    tensor_core::check::buffer_len(op, what, got, expected)
 }
 
 /// `a * b`, or an error naming `op` when it overflows.
@@ -93,10 +82,7 @@ mod tests {
             "device error in gemm: cublasSgemm_v2 returned CUBLAS_STATUS_INVALID_VALUE (7)"
         );
         let e = check_len("unary", "out", 3, 4).unwrap_err();
-        assert!(
-            e.to_string()
-                .contains("out holds 3 elements but 4 are needed")
-        );
+        assert!(matches!(e, Error::BufferLength { op: "unary", .. }), "{e}");
         assert!(product("alloc", usize::MAX, 2).is_err());
         assert_eq!(product("alloc", 3, 4), Ok(12));
     }

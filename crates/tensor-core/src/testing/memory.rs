@@ -86,10 +86,12 @@ pub fn fill_sets_every_element<B: Backend>(b: &B) {
     }
 }
 
-/// The counters see every byte uploaded and downloaded.
+/// The counters see every byte uploaded and downloaded and every allocation; `upload_into`
+/// reuses its buffer.
 pub fn counters_see_transfers<B: Backend>(b: &B) {
     let before = b.counters();
     let mut s = up(b, &[1.0; 10]);
+    let uploaded = b.counters();
     ok("upload_into", b.upload_into(&[2.0; 10], &mut s));
     let _ = down(b, &s);
     let after = b.counters();
@@ -99,7 +101,14 @@ pub fn counters_see_transfers<B: Backend>(b: &B) {
         40,
         "bytes down"
     );
-    assert!(after.allocations > before.allocations, "allocations");
+    assert!(
+        uploaded.allocations > before.allocations,
+        "upload allocates"
+    );
+    assert_eq!(
+        after.allocations, uploaded.allocations,
+        "upload_into allocates"
+    );
 }
 
 /// `copy_slice` copies exactly its range, leaves the rest alone, and refuses ranges that

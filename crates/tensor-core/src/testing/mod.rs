@@ -18,7 +18,7 @@
 //! evaluated afresh for each check.
 //!
 //! Each family has its module, whose public functions `fn check<B: Backend>(b: &B)` are the
-//! checks, with the inputs and references they need; [`reference`] holds the f64
+//! checks, with the inputs and references they need; [`reference`](mod@reference) holds the f64
 //! references of the primitives, [`compare`] the tolerances and assertions, [`data`] the
 //! seeded inputs (awkward sizes 0, 1, 7, 33, 1000+, special values), and [`Composed`] a
 //! backend's primitives with the default fused compositions. To add a family: write its
@@ -49,9 +49,12 @@ pub use composed::Composed;
 /// `#[ignore = "needs a GPU"]`) go on every test. See [`testing`](crate::testing).
 #[macro_export]
 macro_rules! conformance_tests {
-    ($(#[$attr:meta])* $make:expr $(,)?) => {
+    (@attrs [$($attrs:tt)*] #[$attr:meta] $($rest:tt)*) => {
+        $crate::conformance_tests!(@attrs [$($attrs)* #[$attr]] $($rest)*);
+    };
+    (@attrs [$($attrs:tt)*] $make:expr $(,)?) => {
         $crate::__conformance_expand! {
-            { $(#[$attr])* } $make;
+            { $($attrs)* } $make;
             memory {
                 buffers_have_the_asked_length,
                 upload_download_round_trip,
@@ -129,6 +132,9 @@ macro_rules! conformance_tests {
                 refuses_wrong_lengths,
             }
         }
+    };
+    ($($input:tt)*) => {
+        $crate::conformance_tests!(@attrs [] $($input)*);
     };
 }
 
