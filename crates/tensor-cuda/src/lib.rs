@@ -60,11 +60,13 @@ mod device;
 mod error;
 mod kernels;
 mod loader;
+mod manifest;
 mod ops;
 mod storage;
 mod workspace;
 
 pub use backend::{CudaBackend, CudaOptions};
+pub use error::{CublasStatus, CudaError};
 pub use loader::CUBLAS_ENV;
 pub use storage::{CudaIndex, CudaStorage};
 
