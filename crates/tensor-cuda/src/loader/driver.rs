@@ -150,8 +150,10 @@ pub(crate) fn choose<L: DriverLibrary>(
     }
 }
 
-/// A driver library opened with libloading.
-struct Opened(Library);
+/// A driver library opened with libloading. It is never closed: the probe may have called
+/// `cuInit` through it, after which unloading a driver (with its threads) is not safe, and
+/// cudarc opens the same library again anyway.
+struct Opened(std::mem::ManuallyDrop<Library>);
 
 impl Opened {
     fn address(&self, symbol: &str) -> Option<*const c_void> {
@@ -225,7 +227,9 @@ pub(crate) fn probe_driver() -> Result<()> {
     choose(&driver_names(&cudarc), &cudarc, |name| {
         // SAFETY: opening the driver library runs its initialisers, which have no
         // preconditions.
-        unsafe { Library::new(name) }.ok().map(Opened)
+        unsafe { Library::new(name) }
+            .ok()
+            .map(|lib| Opened(std::mem::ManuallyDrop::new(lib)))
     })?;
     driver_loaded();
     Ok(())
