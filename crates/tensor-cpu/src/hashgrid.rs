@@ -120,7 +120,7 @@ pub(crate) fn forward(
     tables: &[f32],
     out: &mut [f32],
 ) -> Result<()> {
-    spec.check_buffers("hashgrid_forward", n, points.len(), tables.len(), out.len())?;
+    spec.check_forward(n, points.len(), tables.len(), out.len())?;
     if n == 0 {
         return Ok(());
     }
@@ -207,13 +207,7 @@ pub(crate) fn backward(
     grad_tables: &mut [f32],
     accumulate: bool,
 ) -> Result<()> {
-    spec.check_buffers(
-        "hashgrid_backward",
-        n,
-        points.len(),
-        grad_tables.len(),
-        grad.len(),
-    )?;
+    spec.check_backward(n, points.len(), grad.len(), grad_tables.len())?;
     let (consts, levels) = level_consts(spec);
     // Each level's part of the gradient, split off on the stack.
     let mut parts: [&mut [f32]; MAX_LEVELS] = std::array::from_fn(|_| Default::default());

@@ -80,8 +80,7 @@ pub(crate) fn forward<B: Backend>(
     tables: &B::Storage,
     out: &mut B::Storage,
 ) -> Result<()> {
-    spec.check_buffers(
-        "hashgrid_forward",
+    spec.check_forward(
         n,
         b.storage_len(points),
         b.storage_len(tables),
@@ -110,12 +109,11 @@ pub(crate) fn backward<B: Backend>(
     grad_tables: &mut B::Storage,
     accumulate: bool,
 ) -> Result<()> {
-    spec.check_buffers(
-        "hashgrid_backward",
+    spec.check_backward(
         n,
         b.storage_len(points),
-        b.storage_len(grad_tables),
         b.storage_len(grad_features),
+        b.storage_len(grad_tables),
     )?;
     let mut host = if accumulate {
         b.download(grad_tables)?

@@ -55,7 +55,7 @@ mod host;
 pub use cell::{Cell, LevelConsts};
 pub(crate) use host::{backward as host_backward, forward as host_forward};
 
-use crate::{Error, Result};
+use crate::{Error, Result, check};
 
 /// The most levels an encoding may have.
 pub const MAX_LEVELS: usize = 32;
@@ -318,33 +318,30 @@ impl HashGridSpec {
         self.table_entries * self.config.features
     }
 
-    /// Checks the buffer lengths of a forward or backward call on `n` points: `points` holds
-    /// `n * d` values, `tables` (or the table gradient) [`param_count`](Self::param_count),
-    /// `features` (or their gradient) `n * L * F`. Backends call it before any work.
-    pub fn check_buffers(
+    /// Checks the buffers of [`Backend::hashgrid_forward`](crate::Backend::hashgrid_forward)
+    /// on `n` points, as the backend contract asks: `points` holds `n * d` values, `tables`
+    /// [`param_count`](Self::param_count), `out` `n * L * F`; otherwise
+    /// [`Error::BufferLength`] (or [`Error::InvalidArgument`] when `n` overflows).
+    pub fn check_forward(&self, n: usize, points: usize, tables: usize, out: usize) -> Result<()> {
+        let op = "hashgrid_forward";
+        check::buffer_len(op, "points", points, check::elements(op, n, self.dims())?)?;
+        check::buffer_len(op, "tables", tables, self.param_count())?;
+        check::buffer_len(op, "out", out, check::elements(op, n, self.output_dim())?)
+    }
+
+    /// Checks the buffers of [`Backend::hashgrid_backward`](crate::Backend::hashgrid_backward)
+    /// on `n` points, as [`check_forward`](Self::check_forward) does.
+    pub fn check_backward(
         &self,
-        op: &'static str,
         n: usize,
         points: usize,
-        tables: usize,
-        features: usize,
+        grad_features: usize,
+        grad_tables: usize,
     ) -> Result<()> {
-        let expect = |what: &str, got: usize, want: Option<usize>| match want {
-            Some(want) if want == got => Ok(()),
-            _ => Err(Error::InvalidArgument {
-                op,
-                reason: format!(
-                    "{what} has {got} elements, expected {} for {n} points",
-                    want.map_or_else(|| "more than memory holds".into(), |w| w.to_string())
-                ),
-            }),
-        };
-        expect("the point buffer", points, n.checked_mul(self.dims()))?;
-        expect("the table buffer", tables, Some(self.param_count()))?;
-        expect(
-            "the feature buffer",
-            features,
-            n.checked_mul(self.output_dim()),
-        )
+        let op = "hashgrid_backward";
+        check::buffer_len(op, "points", points, check::elements(op, n, self.dims())?)?;
+        let features = check::elements(op, n, self.output_dim())?;
+        check::buffer_len(op, "grad_features", grad_features, features)?;
+        check::buffer_len(op, "grad_tables", grad_tables, self.param_count())
     }
 }

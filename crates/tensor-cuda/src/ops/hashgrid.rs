@@ -102,7 +102,7 @@ impl Inner {
         out: &mut CudaStorage,
     ) -> Result<()> {
         let op = "hashgrid_forward";
-        spec.check_buffers(op, n, points.len, tables.len, out.len)?;
+        spec.check_forward(n, points.len, tables.len, out.len)?;
         if n == 0 {
             return Ok(());
         }
@@ -122,7 +122,7 @@ impl Inner {
         accumulate: bool,
     ) -> Result<()> {
         let op = "hashgrid_backward";
-        spec.check_buffers(op, n, points.len, grad_tables.len, grad.len)?;
+        spec.check_backward(n, points.len, grad.len, grad_tables.len)?;
         if !accumulate {
             self.fill(op, grad_tables, 0.0)?;
         }

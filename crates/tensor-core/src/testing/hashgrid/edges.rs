@@ -1,8 +1,10 @@
 //! Checks at the edges: the borders of the unit cube, grid lines, points outside it, NaN,
 //! the indexing of direct and hashed levels in closed form, empty batches and bad buffers.
 
+use super::super::Composed;
+use super::super::compare::assert_buffer_error;
 use super::reference::{self, assert_matches};
-use super::{LAYOUTS, host, tensor, uniform};
+use super::{LAYOUTS, case, configs, host, tensor, uniform};
 use crate::hashgrid::HASH_PRIMES;
 use crate::{Backend, FeatureLayout, HashGridConfig, HashGridScale, HashGridSpec, Tensor};
 
@@ -280,36 +282,83 @@ pub fn bad_buffers_are_errors<B: Backend>(b: &B) {
     let grad = z(&[5, width]);
     let got = z(&[5, 2]).hashgrid_backward_into(&spec, pm, &grad, &mut bad_gt, false);
     assert!(got.is_err(), "{name}: grad tables");
-    // The backend checks its buffers itself.
+    // The backend checks its buffers itself, as the contract asks.
     let up = |n: usize| b.upload(&vec![0.5; n]).expect("upload");
     let (pts, tab) = (up(10), up(rows * nf));
     let mut out = up(5 * width);
-    assert!(
-        b.hashgrid_forward(&spec, fm, &pts, 6, &tab, &mut out)
-            .is_err(),
-        "{name}: n"
+    let fwd = "hashgrid_forward";
+    assert_buffer_error(
+        &name,
+        fwd,
+        b.hashgrid_forward(&spec, fm, &pts, 6, &tab, &mut out),
     );
-    assert!(
-        b.hashgrid_forward(&spec, pm, &pts, 5, &up(3), &mut out)
-            .is_err(),
-        "{name}: tables"
+    assert_buffer_error(
+        &name,
+        fwd,
+        b.hashgrid_forward(&spec, pm, &pts, 5, &up(3), &mut out),
     );
-    assert!(
-        b.hashgrid_forward(&spec, fm, &pts, 5, &tab, &mut up(7))
-            .is_err(),
-        "{name}: out"
+    assert_buffer_error(
+        &name,
+        fwd,
+        b.hashgrid_forward(&spec, fm, &pts, 5, &tab, &mut up(7)),
     );
     let mut gtab = up(rows * nf);
     let bwd = |layout, n, grad: &B::Storage, gtab: &mut B::Storage| {
         b.hashgrid_backward(&spec, layout, &pts, n, grad, gtab, true)
     };
-    assert!(bwd(pm, 4, &out, &mut gtab).is_err(), "{name}: n");
-    assert!(bwd(fm, 5, &up(9), &mut gtab).is_err(), "{name}: grad");
-    assert!(bwd(pm, 5, &out, &mut up(2)).is_err(), "{name}: grad tables");
+    let op = "hashgrid_backward";
+    assert_buffer_error(&name, op, bwd(pm, 4, &out, &mut gtab));
+    assert_buffer_error(&name, op, bwd(fm, 5, &up(9), &mut gtab));
+    assert_buffer_error(&name, op, bwd(pm, 5, &out, &mut up(2)));
+    // Nothing was written by the refused calls.
+    assert!(
+        host_of(b, &gtab).iter().all(|&v| v == 0.5),
+        "{name}: refused calls wrote"
+    );
     assert!(
         b.hashgrid_forward(&spec, fm, &pts, 5, &tab, &mut out)
             .is_ok(),
         "{name}: valid call"
     );
     assert!(bwd(fm, 5, &out, &mut gtab).is_ok(), "{name}: valid call");
+}
+
+fn host_of<B: Backend>(b: &B, s: &B::Storage) -> Vec<f32> {
+    b.download(s).expect("download")
+}
+
+/// The backend's forward pass gives the trait's default implementation bit for bit (both
+/// follow the same `f32` operations in the same order), and its backward pass agrees with
+/// the default's within the reference's bounds (a backend may add in another order).
+pub fn agrees_with_the_default<B: Backend>(b: &B) {
+    let default = Composed(b.clone());
+    for (i, config) in configs().iter().enumerate() {
+        let c = case(config, 2000, 500 + i as u64);
+        let bound = reference::backward(&c.spec, &c.points, &c.grad).tolerance;
+        for layout in LAYOUTS {
+            let what = format!("{}: {config:?}, {layout:?}", b.name());
+            let (mine, theirs) = (
+                c.encode(b, &c.tables, layout),
+                c.encode(&default, &c.tables, layout),
+            );
+            let same = mine
+                .iter()
+                .zip(&theirs)
+                .all(|(x, y)| x.to_bits() == y.to_bits());
+            assert!(
+                same,
+                "{what}: forward differs from the default implementation"
+            );
+            let zeros = vec![0.0; c.spec.param_count()];
+            let mine = c.backward(b, &zeros, false, layout);
+            let theirs = c.backward(&default, &zeros, false, layout);
+            for (e, ((x, y), t)) in mine.iter().zip(&theirs).zip(&bound).enumerate() {
+                let diff = (f64::from(*x) - f64::from(*y)).abs();
+                assert!(
+                    diff <= 2.0 * t,
+                    "{what}: backward entry {e}: {x} vs default {y}"
+                );
+            }
+        }
+    }
 }

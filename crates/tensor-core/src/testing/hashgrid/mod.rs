@@ -1,46 +1,20 @@
 //! Conformance checks of [`Backend::hashgrid_forward`] and [`Backend::hashgrid_backward`]
 //! against the `f64` [`reference`], finite differences and the adjoint identity, in 1, 2
 //! and 3 dimensions, on directly indexed and hashed levels, at the edges of the unit cube,
-//! and with bad buffers. [`hashgrid_conformance!`](crate::hashgrid_conformance) makes one
-//! `#[test]` of each.
+//! and with bad buffers; and the backend against the trait's default (host) implementation.
 
 mod edges;
 pub mod reference;
 
-pub use edges::{bad_buffers_are_errors, dense_and_hashed_levels, edge_coordinates, empty_batch};
+pub use edges::{
+    agrees_with_the_default, bad_buffers_are_errors, dense_and_hashed_levels, edge_coordinates,
+    empty_batch,
+};
 
 use crate::rand::{Rng, SeedableRng};
 use crate::rand_chacha::ChaCha8Rng;
 use crate::{Backend, FeatureLayout, HashGridConfig, HashGridScale, HashGridSpec, Tensor};
 use reference::assert_matches;
-
-/// Generates, in a module `hashgrid`, one `#[test]` per check of this module for the backend
-/// made by an expression (evaluated in the module that calls the macro), each with the
-/// extra attributes given: `hashgrid_conformance!(CpuBackend::new());` or
-/// `hashgrid_conformance!(common::gpu(), #[ignore = "needs a CUDA GPU"]);`.
-#[macro_export]
-macro_rules! hashgrid_conformance {
-    ($backend:expr $(, #[$attr:meta])* $(,)?) => {
-        mod hashgrid {
-            #[allow(unused_imports)]
-            use super::*;
-            $crate::hashgrid_conformance!(@tests $backend, [$(#[$attr])*],
-                forward_matches_f64, backward_matches_f64, backward_is_the_adjoint,
-                backward_matches_finite_differences, edge_coordinates, dense_and_hashed_levels,
-                empty_batch, bad_buffers_are_errors);
-        }
-    };
-    (@tests $backend:expr, $attrs:tt, $($name:ident),*) => {
-        $( $crate::hashgrid_conformance!(@test $backend, $attrs, $name); )*
-    };
-    (@test $backend:expr, [$($attr:tt)*], $name:ident) => {
-        $($attr)*
-        #[test]
-        fn $name() {
-            $crate::testing::hashgrid::$name(&$backend);
-        }
-    };
-}
 
 /// Encodings covering 1, 2 and 3 dimensions, 1 to 8 features, one to sixteen levels, mixed
 /// direct and hashed levels, and a one-cell level.
