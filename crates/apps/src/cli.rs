@@ -1,6 +1,5 @@
 //! Command-line definitions (clap derive).
 
-use crate::hidden::{Hidden, parse_hidden};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -98,7 +97,7 @@ pub struct TrainArgs {
     pub quiet: bool,
     /// Print a plain progress line every N steps instead of a bar (when stderr is not a
     /// terminal, a line every few seconds is the default).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N")]
     pub log_every: Option<u64>,
 }
 
@@ -129,8 +128,8 @@ pub struct XorArgs {
     #[command(flatten)]
     pub train: TrainArgs,
     /// Hidden layers: widths such as 4 or 8,8, or WIDTHxDEPTH such as 8x2.
-    #[arg(long, default_value = "4", value_parser = parse_hidden)]
-    pub hidden: Hidden,
+    #[arg(long, default_value = "4")]
+    pub hidden: String,
 }
 
 /// Options of `linreg` and `logreg`.
@@ -154,7 +153,7 @@ pub struct RegressionArgs {
     pub val_fraction: f32,
     /// Stop when the validation loss has not improved for N epochs, and keep the weights of
     /// the best epoch [default: no early stopping].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N")]
     pub patience: Option<u64>,
     /// Drop CSV rows with missing values instead of stopping with an error.
     #[arg(long)]
@@ -193,8 +192,8 @@ pub struct MlpArgs {
     #[arg(long, value_enum, default_value_t = TaskArg::Regression)]
     pub task: TaskArg,
     /// Hidden layers: widths such as 64,64, or WIDTHxDEPTH such as 64x2.
-    #[arg(long, default_value = "64,64", value_parser = parse_hidden)]
-    pub hidden: Hidden,
+    #[arg(long, default_value = "64,64")]
+    pub hidden: String,
     /// Hidden activation.
     #[arg(long, value_enum, default_value_t = ActivationArg::Relu)]
     pub activation: ActivationArg,
@@ -222,8 +221,8 @@ pub struct ApproxArgs {
     #[arg(long)]
     pub classify: bool,
     /// Hidden layers: widths such as 64,64,64, or WIDTHxDEPTH such as 64x3.
-    #[arg(long, default_value = "64x3", value_parser = parse_hidden)]
-    pub hidden: Hidden,
+    #[arg(long, default_value = "64x3")]
+    pub hidden: String,
 }
 
 /// Image jobs.
@@ -266,8 +265,8 @@ pub struct ImageFitArgs {
     #[arg(long, value_enum, default_value_t = ArchArg::Siren)]
     pub arch: ArchArg,
     /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256.
-    #[arg(long, default_value = "128x3", value_parser = parse_hidden)]
-    pub hidden: Hidden,
+    #[arg(long, default_value = "128x3")]
+    pub hidden: String,
     /// Fit gray levels, even of a colour image.
     #[arg(long, conflicts_with = "color")]
     pub gray: bool,
@@ -352,8 +351,8 @@ pub struct BenchTrainArgs {
     pub device: DeviceArg,
     /// Hidden layers of a network to time: WIDTHxDEPTH such as 256x3, or widths such as
     /// 256,256,256; repeat the option to time several networks.
-    #[arg(long, default_values = ["256x3", "128x3"], value_parser = parse_hidden)]
-    pub hidden: Vec<Hidden>,
+    #[arg(long, default_values = ["256x3", "128x3"])]
+    pub hidden: Vec<String>,
     /// Number of coordinates in the batch.
     #[arg(long, default_value_t = 40_000)]
     pub points: usize,

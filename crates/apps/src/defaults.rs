@@ -93,7 +93,7 @@ impl Help {
         Help {
             lr: format!("Learning rate [default: {}]", d.lr),
             epochs: format!("Passes over the training data [default: {epochs}]"),
-            steps: "Optimizer steps, instead of --epochs [default: the steps of --epochs]".into(),
+            steps: "Optimizer steps, instead of --epochs".into(),
             batch: format!("Rows per step, or \"full\" [default: {batch}]"),
             schedule: format!(
                 "Learning-rate schedule [default: {}]",
@@ -113,7 +113,7 @@ impl Help {
 
 /// The command line with each subcommand's own defaults in its `--help`.
 pub fn describe(cmd: Command) -> Command {
-    let full = "full (every row in every step)";
+    let full = "full";
     let mlp = mlp(MLP_FULL_BATCH_ROWS + 1);
     let mlp_batch = format!("{MLP_BATCH}, or full up to {MLP_FULL_BATCH_ROWS} training rows");
     let image = image_fit(IMAGE_BASE_PIXELS);
@@ -123,7 +123,7 @@ pub fn describe(cmd: Command) -> Command {
         steps: format!(
             "Optimizer steps [default: {IMAGE_BASE_STEPS} up to 200x200 pixels, more for larger images (in proportion to the side), at most {IMAGE_MAX_STEPS}]"
         ),
-        batch: format!("Pixels per step, or \"full\" [default: {full}]"),
+        batch: "Pixels per step, or \"full\" [default: full]".into(),
         schedule: format!(
             "Learning-rate schedule [default: {}]",
             schedule_name(image.schedule)

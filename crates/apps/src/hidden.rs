@@ -17,9 +17,17 @@ impl Hidden {
     }
 }
 
+/// What `--hidden` accepts, for error messages.
+pub const USAGE: &str = "expected widths such as 64,64 or WIDTHxDEPTH such as 64x2";
+
+/// Parses the value of `--hidden`; the error is one line naming the option, the value and
+/// the accepted forms.
+pub fn hidden_arg(text: &str) -> anyhow::Result<Hidden> {
+    parse_hidden(text).map_err(|e| anyhow::anyhow!("--hidden {text:?}: {e}; {USAGE}"))
+}
+
 /// Parses comma-separated items, each a width `W` or `WxD` (D layers of width W).
 pub fn parse_hidden(text: &str) -> Result<Hidden, String> {
-    let usage = "expected widths such as 64,64 or WIDTHxDEPTH such as 64x2";
     let mut widths = Vec::new();
     for item in text.split(',') {
         let item = item.trim();
@@ -29,17 +37,17 @@ pub fn parse_hidden(text: &str) -> Result<Hidden, String> {
         };
         let number = |s: &str, what: &str| -> Result<usize, String> {
             match s.parse::<usize>() {
-                Ok(0) => Err(format!("{what} must be at least 1 in {item:?}")),
+                Ok(0) => Err(format!("{what} must be at least 1")),
                 Ok(n) => Ok(n),
-                Err(_) => Err(format!("{item:?} is not a layer size ({usage})")),
+                Err(_) => Err(format!("{item:?} is not a layer size")),
             }
         };
         if item.is_empty() {
-            return Err(format!("empty layer size in {text:?} ({usage})"));
+            return Err("a layer size is empty".into());
         }
         let (w, d) = (number(width, "a width")?, number(depth, "a depth")?);
         if d > MAX_LAYERS || widths.len() + d > MAX_LAYERS {
-            return Err(format!("at most {MAX_LAYERS} hidden layers, got {text:?}"));
+            return Err(format!("at most {MAX_LAYERS} hidden layers"));
         }
         widths.extend(std::iter::repeat_n(w, d));
     }
@@ -84,6 +92,16 @@ mod tests {
             assert_eq!(h.to_string(), text);
             assert_eq!(parse_hidden(&h.to_string()).unwrap(), h);
         }
+    }
+
+    #[test]
+    fn errors_name_the_value_and_the_forms() {
+        let e = hidden_arg("0x3").unwrap_err().to_string();
+        assert!(
+            e.contains("\"0x3\"") && e.contains("WIDTHxDEPTH") && e.contains("at least 1"),
+            "{e}"
+        );
+        assert!(!e.contains('\n'));
     }
 
     #[test]

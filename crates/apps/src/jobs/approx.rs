@@ -81,6 +81,7 @@ impl Job for Approx {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let f = Function::parse(&args.function)?;
+        let hidden = crate::hidden::hidden_arg(&args.hidden)?;
         let (a, b) = parse_range(&args.range)?;
         if args.samples < 10 {
             bail!("--samples must be at least 10");
@@ -115,7 +116,7 @@ impl Job for Approx {
         let n = xs.len();
         let architecture = Mlp::<B>::builder()
             .input(1)
-            .hidden(args.hidden.widths(), Activation::Tanh)
+            .hidden(hidden.widths(), Activation::Tanh)
             .output(1, Activation::Identity)
             .config(args.train.seed)?;
         let xt = matrix(backend, &xs, n, 1)?;
@@ -148,7 +149,7 @@ impl Job for Approx {
                 ),
                 (
                     "options".to_string(),
-                    json!({ "classify": args.classify, "hidden": args.hidden.to_string(), "activation": "tanh" }),
+                    json!({ "classify": args.classify, "hidden": hidden.to_string(), "activation": "tanh" }),
                 ),
             ]),
             loss_units: if args.classify {

@@ -32,8 +32,8 @@ impl Job for BenchTrain {
             );
         }
         for spec in &args.hidden {
-            let hidden = spec.widths();
-            let spec = spec.to_string();
+            let parsed = crate::hidden::hidden_arg(spec)?;
+            let hidden = parsed.widths();
             let mut model = Mlp::builder()
                 .input(2)
                 .hidden(hidden, Activation::Sine { w0: 30.0 })

@@ -177,8 +177,9 @@ impl Job for ImageFit {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
+        let spec = crate::hidden::hidden_arg(&args.hidden)?;
         let (picture, source) = target(args)?;
-        let hidden = args.hidden.widths();
+        let hidden = spec.widths();
         let line_art = picture.is_line_art();
         let dir = run_dir::prepare(args.train.out.as_deref(), "image-fit")?;
         let (w, h, c) = (picture.width, picture.height, picture.channels);
@@ -250,7 +251,7 @@ impl Job for ImageFit {
                     json!({
                         "size": args.size,
                         "arch": format!("{:?}", args.arch).to_lowercase(),
-                        "hidden": args.hidden.to_string(),
+                        "hidden": spec.to_string(),
                         "color": c == 3,
                         "threshold": args.threshold,
                         "supersample": s,
@@ -266,7 +267,7 @@ impl Job for ImageFit {
                 w * h,
                 if c == 3 { "colour" } else { "gray" },
                 format!("{:?}", args.arch).to_lowercase(),
-                args.hidden
+                spec
             );
         }
         let out = run.train(backend, Data::new(&x, &y), None)?;

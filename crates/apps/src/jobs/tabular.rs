@@ -24,8 +24,8 @@ pub enum Model {
     Mlp {
         /// Regression or classification.
         task: TaskArg,
-        /// Hidden widths.
-        hidden: Vec<usize>,
+        /// Hidden widths, as given to --hidden.
+        hidden: String,
         /// Hidden activation.
         activation: ActivationArg,
         /// AdamW's weight decay (0: Adam).
@@ -48,7 +48,7 @@ impl Tabular {
             data: args.data,
             model: Model::Mlp {
                 task: args.task,
-                hidden: args.hidden.0,
+                hidden: args.hidden,
                 activation: args.activation,
                 weight_decay: args.weight_decay,
             },
@@ -166,6 +166,9 @@ impl Job for Tabular {
             seed: a.train.seed,
             ..LoadOptions::default()
         };
+        if a.patience == Some(0) {
+            bail!("--patience must be at least 1 epoch");
+        }
         if !(0.0..1.0).contains(&a.val_fraction) {
             bail!("--val-fraction must be in [0, 1), got {}", a.val_fraction);
         }
@@ -212,7 +215,7 @@ impl Job for Tabular {
                 weight_decay,
                 ..
             } => (
-                hidden.clone(),
+                crate::hidden::hidden_arg(hidden)?.0,
                 hidden_activation(*activation),
                 *weight_decay,
             ),

@@ -22,10 +22,11 @@ impl Job for Xor {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
+        let hidden = crate::hidden::hidden_arg(&args.hidden)?;
         let dir = run_dir::prepare(args.train.out.as_deref(), "xor")?;
         let architecture = Mlp::<B>::builder()
             .input(2)
-            .hidden(args.hidden.widths(), Activation::Tanh)
+            .hidden(hidden.widths(), Activation::Tanh)
             .output(1, Activation::Identity)
             .config(args.train.seed)?;
         let x = matrix(backend, &INPUTS, 4, 2)?;
@@ -43,7 +44,7 @@ impl Job for Xor {
             output_bias: None,
             record: serde_json::Map::from_iter([(
                 "options".to_string(),
-                json!({ "hidden": args.hidden.to_string(), "activation": "tanh" }),
+                json!({ "hidden": hidden.to_string(), "activation": "tanh" }),
             )]),
             loss_units: LossUnits::plain(Loss::BceWithLogits),
             weight_decay: 0.0,
