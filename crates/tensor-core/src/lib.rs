@@ -24,7 +24,7 @@ mod tensor;
 
 pub use activation::{Activation, sigmoid};
 pub use backend::{Backend, Counters};
-pub use error::{Error, Result};
+pub use error::{BackendError, Error, Result, UnavailableKind};
 pub use op::{AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, SgdStep, UnaryOp};
 pub use shape::Shape;
 pub use tensor::Tensor;
