@@ -8,6 +8,7 @@ mod expr;
 mod hidden;
 mod jobs;
 mod monitor;
+mod outcome;
 mod progress;
 mod report;
 mod session;

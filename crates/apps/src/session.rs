@@ -4,14 +4,15 @@
 use crate::checkpoint::{self, RunMeta};
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
 use crate::monitor::{LossUnits, Monitor, gcd, log_interval};
+pub use crate::outcome::Outcome;
+use crate::outcome::{draw_loss, length_text};
 use crate::progress::Progress;
-use crate::report::history::{self, Row};
-use crate::report::plot::{Series, line_chart};
+use crate::report::history;
 use crate::report::run_record;
 use anyhow::{Context, Result, bail};
 use nn::{
-    Control, Data, LrSchedule, Mlp, Optimizer, OptimizerConfig, TrainEvent, TrainLength,
-    TrainReport, Trainer, TrainerConfig,
+    Control, Data, LrSchedule, Mlp, Optimizer, OptimizerConfig, TrainEvent, TrainLength, Trainer,
+    TrainerConfig,
 };
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
@@ -83,66 +84,6 @@ pub struct Run<'a> {
     pub weight_decay: f32,
 }
 
-/// What a finished run hands back.
-pub struct Outcome<B: Backend> {
-    /// The trained model (with early stopping, the best weights).
-    pub model: Mlp<B>,
-    /// The trainer's report.
-    pub report: TrainReport,
-    /// Every logged step of the whole run (`history.csv`), losses in `loss_units`.
-    pub history: Vec<Row>,
-    /// How losses are reported.
-    pub loss_units: LossUnits,
-    /// Seconds of the whole run, resumed parts included.
-    pub elapsed: f64,
-    /// The step this invocation started from (0 for a fresh run).
-    pub first_step: u64,
-    /// With early stopping: the step whose weights were restored and its monitored loss
-    /// (in `loss_units`).
-    pub restored: Option<(u64, f64)>,
-}
-
-impl<B: Backend> Outcome<B> {
-    /// `300 steps in 2.1 s`, or after a resume `300 steps in 3.2 s (200 after resuming at
-    /// step 100)`: the whole run.
-    pub fn summary(&self) -> String {
-        let r = &self.report;
-        let mut s = format!(
-            "{} in {}",
-            crate::jobs::count(r.steps, "step"),
-            crate::jobs::seconds(self.elapsed)
-        );
-        if self.first_step > 0 {
-            s += &format!(
-                " ({} after resuming at step {})",
-                r.steps_run, self.first_step
-            );
-        }
-        if r.stopped_early {
-            s += "; stopped early";
-        }
-        if let Some((step, loss)) = self.restored {
-            s += &format!(
-                "; kept the best weights, of step {step} ({} {} {loss:.4e})",
-                if r.final_val_loss.is_some() {
-                    "validation"
-                } else {
-                    "training"
-                },
-                self.loss_units.label
-            );
-        }
-        s
-    }
-
-    /// The last training loss, in `loss_units`.
-    pub fn final_loss(&self) -> Option<f64> {
-        self.report
-            .final_train_loss
-            .map(|l| f64::from(l) * self.loss_units.scale)
-    }
-}
-
 impl Run<'_> {
     /// The learning rate in use.
     pub fn lr(&self) -> f32 {
@@ -194,7 +135,7 @@ impl Run<'_> {
         };
         let every = self.args.checkpoint_every as u64;
         let interval = log_interval(total_steps);
-        let log_every = self.args.log_every.map(|n| n as u64).filter(|&n| n > 0);
+        let log_every = self.args.log_every.filter(|&n| n > 0);
         let callback_every = gcd(gcd(interval, every), log_every.unwrap_or(0));
         // Evaluations (validation loss, early stopping) at about the logging interval.
         let eval_every = (interval / steps_per_epoch).max(1);
@@ -375,20 +316,6 @@ impl Run<'_> {
     }
 }
 
-/// `4000 steps (400 epochs of 10 batches of 64 rows)`, `300 steps (full batch)`.
-fn length_text(length: TrainLength, total: u64, per_epoch: u64, batch: Option<usize>) -> String {
-    let steps = crate::jobs::count(total, "step");
-    match (length, batch) {
-        (_, None) => format!("{steps} (full batch)"),
-        (TrainLength::Epochs(e), Some(b)) => format!(
-            "{steps} ({} of {} of {b} rows)",
-            crate::jobs::count(e, "epoch"),
-            crate::jobs::count(per_epoch, "batch")
-        ),
-        (TrainLength::Steps(_), Some(b)) => format!("{steps} (batches of {b} rows)"),
-    }
-}
-
 /// Overwrites the bias of the last layer.
 fn set_output_bias<B: Backend>(model: &mut Mlp<B>, bias: &[f32]) -> Result<()> {
     let last = format!("layers.{}.bias", model.config().layer_dims().len() - 1);
@@ -446,35 +373,4 @@ fn resume<B: Backend>(
         trainer.state().step
     );
     Ok((loaded.model, optimizer))
-}
-
-/// Draws `loss.png` from the rows of `history.csv`: training and validation loss per step.
-pub fn draw_loss(dir: &Path, rows: &[Row], units: &LossUnits) -> Result<()> {
-    let train: Vec<(f64, f64)> = rows
-        .iter()
-        .filter_map(|r| r.train_loss.map(|l| (r.step as f64, l)))
-        .collect();
-    let val: Vec<(f64, f64)> = rows
-        .iter()
-        .filter_map(|r| r.val_loss.map(|v| (r.step as f64, v)))
-        .collect();
-    let mut series = vec![Series {
-        name: "training".into(),
-        points: train,
-    }];
-    if !val.is_empty() {
-        series.push(Series {
-            name: "validation".into(),
-            points: val,
-        });
-    }
-    let chart = crate::report::plot::Chart {
-        title: "Loss".into(),
-        x_label: "step".into(),
-        y_label: units.label.clone(),
-        log_y: true,
-        integer_x: true,
-        wide_first: false,
-    };
-    line_chart(&dir.join("loss.png"), &chart, &series)
 }

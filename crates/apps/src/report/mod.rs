@@ -1,5 +1,6 @@
 //! What a run leaves behind: its record, history, metrics, charts and its output folder.
 
+pub mod axis;
 pub mod comparison;
 pub mod history;
 pub mod metrics;

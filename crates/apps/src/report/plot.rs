@@ -2,6 +2,7 @@
 //! round values (whole numbers on step axes), a legend in the emptiest corner, and lines
 //! broken wherever a series has a gap.
 
+use super::axis::{Ticked, log_ticks, nice_ticks, short_number, tick_label};
 use super::output::write_png;
 use anyhow::Result;
 use plotters::prelude::*;
@@ -34,7 +35,6 @@ pub struct Chart {
 
 const WIDTH: u32 = 900;
 const HEIGHT: u32 = 560;
-const MAX_TICKS: usize = 10;
 const COLORS: [RGBColor; 4] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
@@ -171,41 +171,6 @@ pub fn line_chart(path: &Path, chart: &Chart, series: &[Series]) -> Result<()> {
     write_png(path, &buffer, WIDTH, HEIGHT, 3)
 }
 
-/// A linear f64 axis with ticks chosen here (plotters' own choice can fall between whole
-/// numbers on step axes).
-struct Ticked {
-    range: std::ops::Range<f64>,
-    ticks: Vec<f64>,
-}
-
-impl Ranged for Ticked {
-    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
-    type ValueType = f64;
-
-    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        let span = self.range.end - self.range.start;
-        let t = (value - self.range.start) / span;
-        let pixels = f64::from(limit.1 - limit.0);
-        if t.is_finite() {
-            limit.0 + (pixels * t + 1e-3).floor() as i32
-        } else {
-            limit.1
-        }
-    }
-
-    fn key_points<H: plotters::coord::ranged1d::KeyPointHint>(&self, hint: H) -> Vec<f64> {
-        if hint.weight().allow_light_points() {
-            Vec::new()
-        } else {
-            self.ticks.clone()
-        }
-    }
-
-    fn range(&self) -> std::ops::Range<f64> {
-        self.range.clone()
-    }
-}
-
 fn draw_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow::anyhow!("cannot draw chart: {e:?}")
 }
@@ -243,90 +208,6 @@ fn ranges(lines: &[Vec<(f64, f64)>], clip_y: bool) -> (std::ops::Range<f64>, std
     (x0..x1, (y0 - pad)..(y1 + pad))
 }
 
-/// Ticks at multiples of 1, 2 or 5 times a power of ten, at most [`MAX_TICKS`] of them;
-/// whole numbers only with `integer`.
-fn nice_ticks(lo: f64, hi: f64, integer: bool) -> Vec<f64> {
-    let span = (hi - lo).abs().max(f64::MIN_POSITIVE);
-    let raw = span / MAX_TICKS as f64;
-    let power = 10f64.powf(raw.log10().floor());
-    let mut step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * power)
-        .find(|&s| s >= raw)
-        .unwrap_or(10.0 * power);
-    if integer {
-        step = step.max(1.0).round();
-    }
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step).floor() as i64;
-    (first..=last).map(|k| k as f64 * step).collect()
-}
-
-/// Ticks of a log10 axis: 1, 2 and 5 times each power of ten in range (only the powers when
-/// that makes too many), or round values of the exponent when the range spans less than
-/// three of them.
-fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let mut all = Vec::new();
-    let mut decades = Vec::new();
-    for k in lo.floor() as i64..=hi.ceil() as i64 {
-        for m in [1.0f64, 2.0, 5.0] {
-            let t = k as f64 + m.log10();
-            if (lo..=hi).contains(&t) {
-                all.push(t);
-                if m == 1.0 {
-                    decades.push(t);
-                }
-            }
-        }
-    }
-    if all.len() <= MAX_TICKS && all.len() >= 3 {
-        all
-    } else if all.len() > MAX_TICKS {
-        let thin = decades.len().div_ceil(MAX_TICKS).max(1);
-        decades.into_iter().step_by(thin).collect()
-    } else {
-        nice_ticks(lo, hi, false)
-    }
-}
-
-/// A tick label: whole numbers with thousands separators on count axes, otherwise the
-/// shortest clear form.
-fn tick_label(v: f64, integer: bool) -> String {
-    if integer {
-        let n = v.round() as i64;
-        let digits = n.abs().to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        if n < 0 { format!("-{out}") } else { out }
-    } else {
-        short_number(v)
-    }
-}
-
-/// Up to 3 significant digits; exponent form for very small or large magnitudes.
-fn short_number(v: f64) -> String {
-    if v == 0.0 {
-        return "0".into();
-    }
-    let a = v.abs();
-    if !(1e-3..1e5).contains(&a) {
-        let text = format!("{v:.1e}");
-        return text.replace(".0e", "e");
-    }
-    let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
-    let text = format!("{v:.decimals$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
-}
-
 /// The corner of the plot where the legend covers the fewest points.
 fn emptiest_corner(
     lines: &[Vec<(f64, f64)>],
@@ -362,41 +243,6 @@ fn emptiest_corner(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn step_ticks_are_whole_numbers() {
-        for (lo, hi) in [(0.0, 3.0), (1.0, 7.0), (0.0, 300.0), (100.0, 4000.0)] {
-            let t = nice_ticks(lo, hi, true);
-            assert!(!t.is_empty() && t.len() <= MAX_TICKS, "{lo}..{hi}: {t:?}");
-            assert!(
-                t.iter().all(|v| v.fract() == 0.0 && *v >= lo && *v <= hi),
-                "{t:?}"
-            );
-        }
-        assert_eq!(
-            nice_ticks(0.0, 300.0, true),
-            vec![0.0, 50.0, 100.0, 150.0, 200.0, 250.0, 300.0]
-        );
-    }
-
-    #[test]
-    fn log_ticks_fall_on_round_values() {
-        // 1e-4 .. 1: decades with 2 and 5 between would be too many: decades only.
-        let t = log_ticks(-4.0, 0.0);
-        assert_eq!(t, vec![-4.0, -3.0, -2.0, -1.0, 0.0]);
-        // Within one decade: 0.02 and 0.05 and 0.1 are not enough; round exponents instead.
-        let t = log_ticks(0.02f64.log10(), 0.09f64.log10());
-        assert!(t.len() >= 2, "{t:?}");
-    }
-
-    #[test]
-    fn labels_are_short() {
-        assert_eq!(tick_label(12_500.0, true), "12,500");
-        assert_eq!(short_number(0.0312), "0.0312");
-        assert_eq!(short_number(2.0), "2");
-        assert_eq!(short_number(1e-5), "1e-5");
-        assert_eq!(short_number(123.456), "123");
-    }
 
     #[test]
     fn gaps_break_lines() {
