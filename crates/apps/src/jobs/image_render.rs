@@ -106,7 +106,10 @@ impl Job for ImageRender {
             };
             let original = folder.map(|f| f.join("original.png"));
             if let Some(path) = original.filter(|p| p.is_file()) {
-                let base = load_picture(&path, mode)?.resize_bicubic(w, h)?;
+                let mut base = load_picture(&path, mode)?.resize_bicubic(w, h)?;
+                if let Some(t) = args.threshold {
+                    base = base.threshold(t);
+                }
                 println!("bicubic upscaling of {}: {}", path.display(), score(&base)?);
             }
         }
