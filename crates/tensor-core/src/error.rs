@@ -48,6 +48,19 @@ pub enum Error {
         /// The element count supplied.
         got: usize,
     },
+    /// A buffer passed to a backend operation does not hold exactly the number of elements
+    /// the operation's dimensions call for (see the contract in [`Backend`](crate::Backend)).
+    #[error("{op}: buffer `{buffer}` holds {got} elements but {expected} are required")]
+    BufferLength {
+        /// The operation that was attempted.
+        op: &'static str,
+        /// Which of the operation's buffers (`"x"`, `"out"`, `"bias"`, ...).
+        buffer: &'static str,
+        /// The element count the dimensions call for.
+        expected: usize,
+        /// The element count of the buffer.
+        got: usize,
+    },
     /// An operation needs a tensor of a particular rank.
     #[error("{op} needs a tensor of rank {expected}, got shape {shape}")]
     Rank {

@@ -16,11 +16,14 @@
 
 mod activation;
 mod backend;
+pub mod check;
 mod error;
 mod fused;
 mod op;
 mod shape;
 mod tensor;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use activation::{Activation, sigmoid};
 pub use backend::{Backend, Counters};

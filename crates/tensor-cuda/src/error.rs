@@ -146,26 +146,15 @@ pub(crate) fn driver_unavailable(what: &str, call: &str, e: DriverError) -> Erro
     unavailable(kind, format!("{what}{hint}"), CudaError::driver(call, e))
 }
 
-/// A buffer whose length does not fit the operation.
-pub(crate) fn length(op: &'static str, what: &str, got: usize, expected: usize) -> Error {
-    Error::InvalidArgument {
-        op,
-        reason: format!("{what} holds {got} elements but {expected} are needed"),
-    }
-}
-
-/// Checks `got == expected` for a buffer named `what`.
+/// Checks `got == expected` for a buffer named `what` ([`Error::BufferLength`] otherwise,
+/// as the backend contract asks).
 pub(crate) fn check_len(
     op: &'static str,
-    what: &str,
+    what: &'static str,
     got: usize,
     expected: usize,
 ) -> Result<(), Error> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(length(op, what, got, expected))
-    }
+    tensor_core::check::buffer_len(op, what, got, expected)
 }
 
 /// `a * b`, or an error naming `op` when it overflows.
@@ -278,10 +267,7 @@ mod tests {
     #[test]
     fn length_checks_name_the_buffer() {
         let e = check_len("unary", "out", 3, 4).unwrap_err();
-        assert!(
-            e.to_string()
-                .contains("out holds 3 elements but 4 are needed")
-        );
+        assert!(matches!(e, Error::BufferLength { op: "unary", .. }), "{e}");
         assert_eq!(check_len("unary", "out", 4, 4), Ok(()));
         assert!(product("alloc", usize::MAX, 2).is_err());
         assert_eq!(product("alloc", 3, 4), Ok(12));

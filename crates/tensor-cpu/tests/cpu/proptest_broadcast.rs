@@ -2,9 +2,7 @@
 //! multiplication are symmetric, and every element agrees with an f64 reference
 //! (element-wise tolerance, see `common/mod.rs`).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use tensor_core::{BinaryOp, Shape, Tensor};
 

@@ -1,38 +1,9 @@
-//! Matrix products: all four transpose combinations with alpha and beta, on shapes that take
-//! each path of the CPU GEMM (plain loop for tiny products, one `matrixmultiply` call, rows
-//! or columns split over threads). Tolerance: `SUM_TOL` relative to
-//! `|alpha| sum_p |a_ip b_pj| + |beta c_ij|` (see `common/mod.rs`).
+//! `Tensor`'s matrix products: the transpose flags mean what explicit transposes do, small
+//! products are exact, and output shapes are checked. Tolerance: `SUM_TOL` relative to
+//! `|alpha| sum_p |a_ip b_pj| + |beta c_ij|` (see `common.rs`).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tensor_core::{Error, Tensor};
-
-/// (m, k, n): single elements, rows and columns, odd sizes, XOR-sized, medium, large enough
-/// to split by rows (m >= n) and by columns (m < n), and an empty shared dimension.
-const SHAPES: &[(usize, usize, usize)] = &[
-    (1, 1, 1),
-    (1, 5, 1),
-    (1, 33, 7),
-    (7, 33, 1),
-    (7, 33, 5),
-    (4, 2, 3),
-    (4, 3, 1),
-    (1, 1000, 1),
-    (64, 64, 64),
-    (129, 257, 131),
-    (300, 100, 200),
-    (70, 300, 400),
-    (1000, 70, 3),
-    (3, 0, 4),
-    // Matrix-vector products (n = 1), on one thread and split over threads, with the
-    // shared dimension spanning several blocks of rows.
-    (300, 37, 1),
-    (5000, 129, 1),
-    (129, 5000, 1),
-];
-
-const SCALARS: &[(f32, f32)] = &[(1.0, 0.0), (0.5, 2.0), (-1.5, 1.0)];
 
 /// `alpha op(A) op(B) + beta C` in f64, and the error scale of each element.
 #[allow(clippy::too_many_arguments)]
@@ -66,39 +37,6 @@ fn reference(
         }
     }
     (want, scale)
-}
-
-#[test]
-fn all_transposes_with_alpha_and_beta_match_f64() {
-    let mut r = rng(30);
-    for &(m, k, n) in SHAPES {
-        for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
-            for &(alpha, beta) in SCALARS {
-                let a_dims = if ta { [k, m] } else { [m, k] };
-                let b_dims = if tb { [n, k] } else { [k, n] };
-                let a = rand_tensor(&mut r, &a_dims, -1.0, 1.0);
-                let b = rand_tensor(&mut r, &b_dims, -1.0, 1.0);
-                let mut c = rand_tensor(&mut r, &[m, n], -1.0, 1.0);
-                if beta == 0.0 {
-                    // beta = 0 overwrites whatever was there, NaN included.
-                    c.fill(f32::NAN).unwrap();
-                }
-                let (want, scale) = reference(
-                    (m, k, n),
-                    &host(&a),
-                    &host(&b),
-                    &host(&c),
-                    ta,
-                    tb,
-                    alpha,
-                    beta,
-                );
-                Tensor::matmul_into(&a, &b, &mut c, ta, tb, alpha, beta).unwrap();
-                let what = format!("{m}x{k}x{n} ta={ta} tb={tb} alpha={alpha} beta={beta}");
-                assert_close_scaled(&host(&c), &want, &scale, SUM_TOL, &what);
-            }
-        }
-    }
 }
 
 #[test]

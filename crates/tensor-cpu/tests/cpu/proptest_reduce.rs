@@ -2,9 +2,7 @@
 //! the total, means are sums over the axis length, and arg-extremes point at extremes.
 //! Tolerance: `SUM_TOL` relative to the sum of absolute values (see `common/mod.rs`).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use tensor_core::Tensor;
 

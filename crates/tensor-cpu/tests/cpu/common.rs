@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests: seeded data, f64 references, tolerances, and a
-//! backend that keeps `tensor-core`'s default fused operations.
+//! Helpers shared by the tests: seeded data, f64 comparisons, tolerances and index
+//! arithmetic.
 //!
 //! Tolerances (why they are what they are):
 //! - element-wise: `ELEMENT_TOL = 1e-6` relative. Each output is one or a few `f32`
@@ -13,10 +13,6 @@
 //!   1.2e-5, the worst case far above; 1e-4 catches any wrong term (a missing or doubled
 //!   product changes the result by a whole term) while tolerating blocked summation orders.
 
-#![allow(dead_code)]
-
-pub mod defaults;
-
 use tensor_core::Tensor;
 use tensor_core::rand::{Rng, SeedableRng};
 use tensor_core::rand_chacha::ChaCha8Rng;
@@ -26,10 +22,6 @@ use tensor_cpu::CpuBackend;
 pub const ELEMENT_TOL: f64 = 1e-6;
 /// Relative tolerance of reductions and matrix products (see the module docs).
 pub const SUM_TOL: f64 = 1e-4;
-
-/// Elements at which element-wise work goes parallel in `tensor-cpu` (kept in sync by
-/// hand; the tests use sizes on both sides of it).
-pub const PAR_THRESHOLD: usize = 1 << 15;
 
 /// A CPU backend.
 pub fn cpu() -> CpuBackend {

@@ -1,11 +1,8 @@
 //! Whole networks trained on the GPU: the same seeded SIREN trained on the CPU and the GPU
 //! ends with the same loss, and a steady-state trainer step moves no data and allocates
-//! nothing. Needs a CUDA GPU: run with `--include-ignored`.
+//! nothing.
 
-#[path = "../common/mod.rs"]
-mod common;
-
-use common::{cpu, gpu};
+use crate::common::{cpu, gpu};
 use nn::prelude::*;
 use tensor_core::Backend;
 

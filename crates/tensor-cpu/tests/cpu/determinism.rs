@@ -2,9 +2,7 @@
 //! fall on block boundaries, sums use fixed chunks added in order, and element-wise results
 //! do not depend on how the work is cut.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tensor_core::{Activation, AdamStep, Backend, LossKind, ReduceOp, Tensor, UnaryOp};
 
 /// Runs `f` in a rayon pool of `threads` threads and returns what it computed.
