@@ -72,6 +72,8 @@ pub use layer::{ActivationLayer, Layer, Linear, ParamMut, ParamRef, Sequential};
 pub use loss::{Loss, LossOutput};
 pub use model::builder::MlpBuilder;
 pub use model::config::{EncodingConfig, MlpConfig};
+pub use model::hashgrid::HashGridMlp;
+pub use model::hashgrid_config::{GridScale, HashGridMlpConfig};
 pub use model::mlp::Mlp;
 pub use model::state::NamedArray;
 pub use model::{InputSplit, Model};

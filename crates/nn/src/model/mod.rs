@@ -1,9 +1,12 @@
 //! Models: the [`Model`] trait the trainer and checkpoints work with, and its everyday
 //! implementation, the multi-layer perceptron ([`Mlp`](mlp::Mlp)) with its configuration,
-//! builder and state export/import.
+//! builder and state export/import, and the hash-grid encoding followed by a small network
+//! ([`HashGridMlp`](hashgrid::HashGridMlp)).
 
 pub mod builder;
 pub mod config;
+pub mod hashgrid;
+pub mod hashgrid_config;
 pub mod mlp;
 mod predict;
 pub mod state;

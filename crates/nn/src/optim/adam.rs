@@ -49,6 +49,18 @@ impl AdamConfig {
         }
     }
 
+    /// The settings of the Instant-NGP recipe for hash-grid models (Müller et al. 2022):
+    /// `beta2 = 0.99` and `eps = 1e-15`, so that rarely touched table entries still move
+    /// by about the learning rate when they get a gradient.
+    pub fn hash_grid(lr: f32) -> Self {
+        AdamConfig {
+            lr,
+            beta2: 0.99,
+            eps: 1e-15,
+            ..Self::default()
+        }
+    }
+
     /// AdamW with learning rate `lr` and decoupled weight decay (PyTorch's default 0.01).
     pub fn adamw(lr: f32, weight_decay: f32) -> Self {
         AdamConfig {

@@ -147,6 +147,20 @@ fn a_new_model_resumes_bit_identically_mid_epoch() {
 }
 
 #[test]
+fn the_hash_grid_model_resumes_bit_identically() {
+    let config = nn::HashGridMlpConfig {
+        levels: 4,
+        log2_table_size: 8,
+        base_resolution: 2,
+        scale: nn::GridScale::Finest(16),
+        hidden: vec![16],
+        ..nn::HashGridMlpConfig::new(1, 16)
+    };
+    let (straight, resumed) = straight_and_resumed::<nn::HashGridMlp<_>>(&config, Some(40), 14, 7);
+    assert_eq!(straight, resumed);
+}
+
+#[test]
 fn the_same_checkpoint_code_serves_the_mlp() {
     let config = Mlp::<CpuBackend>::builder()
         .input(2)
