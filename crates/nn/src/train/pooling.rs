@@ -17,18 +17,20 @@ pub(crate) struct Pooling<B: Backend> {
 
 impl<B: Backend> Pooling<B> {
     /// The buffers for `rows` prediction rows of `out_dim` columns, or `None` without
-    /// pooling (`pool` 1); an error for the setups pooling does not support.
+    /// pooling (`pool` 1); an error for the setups pooling does not support (mini-batches
+    /// of fixed tensors: a batch source (`sampled`) makes whole groups itself).
     pub(crate) fn new(
         backend: &B,
         cfg: &TrainerConfig,
         rows: usize,
         out_dim: usize,
         has_val: bool,
+        sampled: bool,
     ) -> Result<Option<Self>> {
         if cfg.pool == 1 {
             return Ok(None);
         }
-        if cfg.batch_size.is_some_and(|b| b < rows) {
+        if !sampled && cfg.batch_size.is_some_and(|b| b < rows) {
             return Err(config_err("pooled supervision needs full-batch training"));
         }
         if has_val {

@@ -2,6 +2,7 @@
 //! stopping, a NaN guard, callbacks and a progress bar.
 
 use super::session::{Marks, Session};
+use super::source::TrainData;
 use super::state::{Control, StopReason, TrainEvent, TrainReport, TrainerState};
 use super::{Data, TrainerConfig};
 use crate::Result;
@@ -68,13 +69,14 @@ impl Trainer {
         self.state = state;
     }
 
-    /// Trains without a callback.
-    pub fn fit<B: Backend, M: Model<B>>(
+    /// Trains without a callback, on tensors ([`Data`]) or on batches made per step (a
+    /// [`BatchSource`](super::BatchSource), passed as `&mut source`).
+    pub fn fit<'d, B: Backend, M: Model<B>>(
         &mut self,
         model: &mut M,
         optimizer: &mut dyn Optimizer<B>,
-        train: Data<'_, B>,
-        val: Option<Data<'_, B>>,
+        train: impl Into<TrainData<'d, B>>,
+        val: Option<Data<'d, B>>,
     ) -> Result<TrainReport> {
         self.fit_with(model, optimizer, train, val, |_, _, _, _| {
             Ok(Control::Continue)
@@ -87,12 +89,12 @@ impl Trainer {
     /// The callback gets the event, the model, the optimizer and the trainer state
     /// (everything a checkpoint needs); [`Control::Stop`] ends training cleanly after the
     /// current step, and an error ends it with that error.
-    pub fn fit_with<B: Backend, M: Model<B>, F>(
+    pub fn fit_with<'d, B: Backend, M: Model<B>, F>(
         &mut self,
         model: &mut M,
         optimizer: &mut dyn Optimizer<B>,
-        train: Data<'_, B>,
-        val: Option<Data<'_, B>>,
+        train: impl Into<TrainData<'d, B>>,
+        val: Option<Data<'d, B>>,
         mut callback: F,
     ) -> Result<TrainReport>
     where
@@ -100,6 +102,7 @@ impl Trainer {
     {
         let started = Instant::now();
         let lr = optimizer.lr();
+        let train = train.into();
         let mut session = Session::new(&self.config, &self.state, model, lr, train, val)?;
         let reason = match self.run_steps(&mut session, model, optimizer, &mut callback) {
             Ok(reason) => reason,

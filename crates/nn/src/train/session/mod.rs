@@ -7,11 +7,13 @@ mod step;
 use super::batches::BatchPlan;
 use super::pooling::Pooling;
 use super::progress::Progress;
+use super::source::{BatchSource, TrainData};
 use super::state::TrainerState;
 use super::{Data, TrainLength, TrainerConfig};
-use crate::Result;
+use crate::layer::Layer;
 use crate::model::Model;
 use crate::optim::GradClipper;
+use crate::{Result, config_err};
 use step::encode_once;
 use tensor_core::{Backend, Tensor};
 
@@ -47,7 +49,12 @@ pub(super) struct Marks {
 /// The state of one `fit` call.
 pub(super) struct Session<'d, B: Backend> {
     cfg: TrainerConfig,
-    train: Data<'d, B>,
+    /// The training tensors, or `None` with a batch source.
+    train: Option<Data<'d, B>>,
+    /// The batch source, when batches are made per step.
+    source: Option<&'d mut dyn BatchSource<B>>,
+    /// Whether the batch buffers hold the source's batch (for fixed sources).
+    filled: bool,
     val: Option<Data<'d, B>>,
     rows: usize,
     plan: BatchPlan,
@@ -77,28 +84,49 @@ impl<'d, B: Backend> Session<'d, B> {
         state: &TrainerState,
         model: &mut M,
         lr: f32,
-        train: Data<'d, B>,
+        train: TrainData<'d, B>,
         val: Option<Data<'d, B>>,
     ) -> Result<Self> {
         cfg.validate()?;
-        let rows = train.check(model, "training", cfg.pool)?;
         if let Some(v) = &val {
             v.check(model, "validation", 1)?;
         }
-        let backend = train.x.backend();
         let out_dim = model.output_dim();
-        let pooled = Pooling::new(backend, cfg, rows, out_dim, val.is_some())?;
-        let plan = BatchPlan::new(rows, cfg.batch_size)?;
+        let (train, source, backend, rows, plan) = match train {
+            TrainData::Tensors(t) => {
+                let rows = t.check(model, "training", cfg.pool)?;
+                let plan = BatchPlan::new(rows, cfg.batch_size)?;
+                (Some(t), None, t.x.backend().clone(), rows, plan)
+            }
+            TrainData::Sampled(s) => {
+                let (rows, plan) = sampled_plan(&*s, model, cfg.pool)?;
+                (None, Some(s), model_backend(model)?, rows, plan)
+            }
+        };
+        let backend = &backend;
+        let pooled = Pooling::new(backend, cfg, rows, out_dim, val.is_some(), source.is_some())?;
         let total = match cfg.length {
             TrainLength::Epochs(e) => e.saturating_mul(plan.steps_per_epoch),
             TrainLength::Steps(s) => s,
         };
-        let encoded = match cfg.cache_encoding {
-            true => encode_once(model, train.x, rows)?,
-            false => None,
+        let encoded = match (cfg.cache_encoding, &train) {
+            (true, Some(t)) => encode_once(model, t.x, rows)?,
+            _ => None,
         };
-        let in_width = encoded.as_ref().unwrap_or(train.x).dims()[1];
-        let buf = Buffers::new(backend, &plan, in_width, out_dim, state.epoch_loss_sum)?;
+        let in_width = match (&encoded, &train) {
+            (Some(e), _) => e.dims()[1],
+            (None, Some(t)) => t.x.dims()[1],
+            (None, None) => model.input_dim(),
+        };
+        let targets = rows / cfg.pool;
+        let buf = Buffers::new(
+            backend,
+            &plan,
+            in_width,
+            out_dim,
+            targets,
+            state.epoch_loss_sum,
+        )?;
         let val_bufs = match &val {
             Some(v) => Some((
                 Tensor::uninit(backend, v.y.shape().clone())?,
@@ -114,6 +142,8 @@ impl<'d, B: Backend> Session<'d, B> {
             progress: Progress::new(cfg.progress, total, state.step.min(total)),
             cfg: cfg.clone(),
             train,
+            source,
+            filled: false,
             val,
             rows,
             plan,
@@ -131,19 +161,58 @@ impl<'d, B: Backend> Session<'d, B> {
     }
 }
 
+/// Input rows per step and the batch plan of a batch source, checked against `model`.
+fn sampled_plan<B: Backend>(
+    source: &dyn BatchSource<B>,
+    model: &dyn Layer<B>,
+    pool: usize,
+) -> Result<(usize, BatchPlan)> {
+    let (i, o) = (source.input_dim(), source.output_dim());
+    if (i, o) != (model.input_dim(), model.output_dim()) {
+        return Err(config_err(format!(
+            "the batch source makes {i} inputs and {o} targets per row, the model takes {} and gives {}",
+            model.input_dim(),
+            model.output_dim()
+        )));
+    }
+    let rows = source.batch_rows().saturating_mul(pool);
+    if rows == 0 {
+        return Err(config_err("the batch source makes empty batches"));
+    }
+    let plan = BatchPlan {
+        rows,
+        batch: rows,
+        steps_per_epoch: source.steps_per_epoch().max(1),
+        full_batch: false,
+    };
+    Ok((rows, plan))
+}
+
+/// The backend of a model's parameters.
+fn model_backend<B: Backend>(model: &dyn Layer<B>) -> Result<B> {
+    let mut found = None;
+    model.visit_params(&mut |p| {
+        found.get_or_insert_with(|| p.value.backend().clone());
+        Ok(())
+    })?;
+    found.ok_or_else(|| config_err("a model without parameters cannot be trained"))
+}
+
 impl<B: Backend> Buffers<B> {
     fn new(
         backend: &B,
         plan: &BatchPlan,
         in_width: usize,
         out_dim: usize,
+        targets: usize,
         epoch_loss_sum: f32,
     ) -> Result<Self> {
+        // Mini-batches are never pooled; a batch source's may be (`targets` rows then).
         let batch = match plan.full_batch {
             true => None,
             false => Some((
                 Tensor::uninit(backend, [plan.batch, in_width])?,
-                Tensor::uninit(backend, [plan.batch, out_dim])?,
+                Tensor::uninit(backend, [targets.min(plan.batch), out_dim])?,
             )),
         };
         Ok(Buffers {

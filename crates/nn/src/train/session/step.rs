@@ -8,6 +8,11 @@ use crate::train::batches::epoch_permutation;
 use crate::{Result, config_err};
 use tensor_core::{Backend, BinaryOp, Tensor};
 
+/// The error of a session with neither tensors nor a batch source (cannot happen).
+fn no_data() -> crate::Error {
+    config_err("the training session has no data")
+}
+
 /// Encoded training inputs are cached only up to this many elements (1 GiB of f32).
 const MAX_CACHED_ELEMENTS: usize = 1 << 28;
 
@@ -46,21 +51,29 @@ impl<B: Backend> Session<'_, B> {
         let Some((bx, by)) = self.buf.batch.as_mut() else {
             return Ok(());
         };
+        let Some(train) = self.train else {
+            let source = self.source.as_mut().ok_or_else(no_data)?;
+            if !(self.filled && source.is_fixed()) {
+                source.fill(step, bx, by)?;
+                self.filled = true;
+            }
+            return Ok(());
+        };
         let spe = self.plan.steps_per_epoch;
         let (epoch, start) = (step / spe, (step % spe) as usize * self.plan.batch);
-        let src = self.encoded.as_ref().unwrap_or(self.train.x);
+        let src = self.encoded.as_ref().unwrap_or(train.x);
         if !self.cfg.shuffle {
             src.slice_rows_into(start, bx)?;
-            return Ok(self.train.y.slice_rows_into(start, by)?);
+            return Ok(train.y.slice_rows_into(start, by)?);
         }
         if self.buf.index.as_ref().map(|(e, _)| *e) != Some(epoch) {
             let order = epoch_permutation(self.cfg.seed, epoch, self.rows);
-            let index = self.train.x.backend().upload_indices(&order)?;
+            let index = train.x.backend().upload_indices(&order)?;
             self.buf.index = Some((epoch, index));
         }
         if let Some((_, idx)) = &self.buf.index {
             src.gather_rows_into(idx, start, bx)?;
-            self.train.y.gather_rows_into(idx, start, by)?;
+            train.y.gather_rows_into(idx, start, by)?;
         }
         Ok(())
     }
@@ -68,9 +81,10 @@ impl<B: Backend> Session<'_, B> {
     /// Forward pass, loss and gradient (pooled or not), backward pass to the parameters.
     fn forward_backward<M: Model<B>>(&mut self, model: &mut M) -> Result<()> {
         let encoded = self.encoded.is_some();
-        let (bx, by) = match &self.buf.batch {
-            Some((bx, by)) => (bx, by),
-            None => (self.encoded.as_ref().unwrap_or(self.train.x), self.train.y),
+        let (bx, by) = match (&self.buf.batch, self.train) {
+            (Some((bx, by)), _) => (bx, by),
+            (None, Some(t)) => (self.encoded.as_ref().unwrap_or(t.x), t.y),
+            (None, None) => return Err(no_data()),
         };
         let pred = trainable_part(model, encoded)?.forward(bx)?;
         match &mut self.pooled {

@@ -1,0 +1,223 @@
+//! [`PixelSampler`]: random batches of pixels of an image, coordinates computed from their
+//! indices, targets read from a compact copy of the image.
+
+use super::source::BatchSource;
+use crate::{Result, config_err};
+use tensor_core::rand::{RngCore, SeedableRng};
+use tensor_core::rand_chacha::ChaCha8Rng;
+use tensor_core::{Backend, Tensor};
+
+/// An image's values, one byte (`v / 255`) or one `f32` per channel, row-major.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PixelValues {
+    /// Values `0..=255` standing for `v / 255`.
+    U8(Vec<u8>),
+    /// Values as they are.
+    F32(Vec<f32>),
+}
+
+impl PixelValues {
+    /// The values as bytes when every one is a multiple of 1/255 in `[0, 1]` (an 8-bit
+    /// image, 4 times smaller), as they are otherwise.
+    pub fn compact(values: &[f32]) -> Self {
+        let exact = |v: f32| {
+            let b = (v * 255.0).round();
+            (0.0..=255.0).contains(&b) && (b / 255.0 - v).abs() <= 1e-6
+        };
+        if values.iter().all(|&v| exact(v)) {
+            PixelValues::U8(values.iter().map(|&v| (v * 255.0).round() as u8).collect())
+        } else {
+            PixelValues::F32(values.to_vec())
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            PixelValues::U8(v) => v.len(),
+            PixelValues::F32(v) => v.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> f32 {
+        match self {
+            PixelValues::U8(v) => v[i] as f32 / 255.0,
+            PixelValues::F32(v) => v[i],
+        }
+    }
+}
+
+/// The coordinate of pixel `i` of `n` along one axis: `-1 + 2 i / (n - 1)` (0 for `n = 1`),
+/// the image jobs' convention.
+pub fn pixel_coord(i: usize, n: usize) -> f32 {
+    if n > 1 {
+        -1.0 + 2.0 * i as f32 / (n - 1) as f32
+    } else {
+        0.0
+    }
+}
+
+/// Draws batches of pixels of a `width x height` image with `channels` values per pixel.
+///
+/// Step `k` draws `batch` pixel indices uniformly (with replacement) from a `ChaCha8Rng`
+/// seeded with the seed on stream `k`; an image of at most `batch` pixels is used whole,
+/// in order, at every step. Each pixel gives `s x s` input rows (`s` = `supersample`,
+/// evenly spread inside the pixel, for area supervision with pool `s^2`; the pixel centre
+/// for `s = 1`) and one target row, its values minus `offset`. Host memory: the image and
+/// one batch; device memory: the trainer's batch buffers.
+pub struct PixelSampler {
+    width: usize,
+    height: usize,
+    channels: usize,
+    values: PixelValues,
+    offset: Vec<f32>,
+    batch: usize,
+    supersample: usize,
+    seed: u64,
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+}
+
+impl PixelSampler {
+    /// A sampler of `values` (`width * height * channels`, row-major) with batches of at
+    /// most `batch` pixels.
+    pub fn new(
+        width: usize,
+        height: usize,
+        channels: usize,
+        values: PixelValues,
+        batch: usize,
+        seed: u64,
+    ) -> Result<Self> {
+        let pixels = width.saturating_mul(height);
+        if pixels == 0 || channels == 0 || values.len() != pixels.saturating_mul(channels) {
+            return Err(config_err(format!(
+                "an image of {width}x{height} pixels and {channels} channels needs {} values, got {}",
+                pixels.saturating_mul(channels),
+                values.len()
+            )));
+        }
+        if pixels > u32::MAX as usize {
+            return Err(config_err(format!(
+                "an image of {pixels} pixels is too large to sample (at most {})",
+                u32::MAX
+            )));
+        }
+        if batch == 0 {
+            return Err(config_err("the batch size must be at least 1"));
+        }
+        Ok(PixelSampler {
+            width,
+            height,
+            channels,
+            values,
+            offset: vec![0.0; channels],
+            batch: batch.min(pixels),
+            supersample: 1,
+            seed,
+            xs: Vec::new(),
+            ys: Vec::new(),
+        })
+    }
+
+    /// Subtracts `offset` (one value per channel) from every target.
+    pub fn with_offset(mut self, offset: &[f32]) -> Result<Self> {
+        if offset.len() != self.channels {
+            return Err(config_err(format!(
+                "an offset of {} values for {} channels",
+                offset.len(),
+                self.channels
+            )));
+        }
+        self.offset = offset.to_vec();
+        Ok(self)
+    }
+
+    /// `s x s` input rows per pixel (1 to 16), for area supervision with pool `s^2`.
+    pub fn with_supersample(mut self, s: usize) -> Result<Self> {
+        if !(1..=16).contains(&s) {
+            return Err(config_err(format!(
+                "the supersampling factor must be 1 to 16, got {s}"
+            )));
+        }
+        self.supersample = s;
+        Ok(self)
+    }
+
+    /// Pixels per batch.
+    pub fn batch(&self) -> usize {
+        self.batch
+    }
+
+    /// Whether every step sees the whole image.
+    pub fn whole_image(&self) -> bool {
+        self.batch == self.width * self.height
+    }
+
+    /// Appends the inputs and targets of pixel `p` to the host batch.
+    fn push_pixel(&mut self, p: usize) {
+        let (px, py) = (p % self.width, p / self.width);
+        let (cx, cy) = (pixel_coord(px, self.width), pixel_coord(py, self.height));
+        let s = self.supersample;
+        if s == 1 {
+            self.xs.extend([cx, cy]);
+        } else {
+            let pitch = |n: usize| if n > 1 { 2.0 / (n - 1) as f32 } else { 0.0 };
+            let (dx, dy) = (pitch(self.width), pitch(self.height));
+            let off = |k: usize| (k as f32 + 0.5) / s as f32 - 0.5;
+            for sy in 0..s {
+                for sx in 0..s {
+                    self.xs.extend([cx + off(sx) * dx, cy + off(sy) * dy]);
+                }
+            }
+        }
+        let c = self.channels;
+        for k in 0..c {
+            self.ys.push(self.values.get(p * c + k) - self.offset[k]);
+        }
+    }
+}
+
+impl<B: Backend> BatchSource<B> for PixelSampler {
+    fn batch_rows(&self) -> usize {
+        self.batch
+    }
+
+    fn input_dim(&self) -> usize {
+        2
+    }
+
+    fn output_dim(&self) -> usize {
+        self.channels
+    }
+
+    fn is_fixed(&self) -> bool {
+        self.whole_image()
+    }
+
+    fn steps_per_epoch(&self) -> u64 {
+        (self.width * self.height).div_ceil(self.batch) as u64
+    }
+
+    fn fill(&mut self, step: u64, x: &mut Tensor<B>, y: &mut Tensor<B>) -> Result<()> {
+        let whole = self.whole_image();
+        self.xs.clear();
+        self.ys.clear();
+        if whole {
+            for p in 0..self.batch {
+                self.push_pixel(p);
+            }
+        } else {
+            let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+            rng.set_stream(step);
+            let pixels = (self.width * self.height) as u64;
+            for _ in 0..self.batch {
+                // Multiply-shift: uniform up to a bias below 2^-32 for any image size.
+                let p = ((rng.next_u64() as u128 * pixels as u128) >> 64) as usize;
+                self.push_pixel(p);
+            }
+        }
+        x.upload(&self.xs)?;
+        y.upload(&self.ys)?;
+        Ok(())
+    }
+}
