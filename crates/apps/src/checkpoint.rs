@@ -3,30 +3,62 @@
 
 use anyhow::{Context, Result, anyhow};
 use io::Checkpoint;
-use nn::{Mlp, MlpConfig, NamedArray, Optimizer, OptimizerConfig, OptimizerState, TrainerState};
+use nn::{
+    AdamConfig, HashGridMlp, Mlp, MlpConfig, Model, NamedArray, Optimizer, OptimizerConfig,
+    OptimizerState, TrainerState,
+};
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tensor_core::Backend;
+
+/// A model a run can train and a checkpoint can hold, with the name its checkpoints
+/// record and the optimizer settings it trains with.
+pub trait RunModel<B: Backend>: Model<B> {
+    /// The `model` entry of the checkpoint metadata.
+    const KIND: &'static str;
+
+    /// Adam's settings for learning rate `lr` and AdamW's decoupled `weight_decay`.
+    fn adam(lr: f32, weight_decay: f32) -> AdamConfig {
+        if weight_decay > 0.0 {
+            AdamConfig::adamw(lr, weight_decay)
+        } else {
+            AdamConfig::new(lr)
+        }
+    }
+}
+
+impl<B: Backend> RunModel<B> for Mlp<B> {
+    const KIND: &'static str = "mlp";
+}
+
+impl<B: Backend> RunModel<B> for HashGridMlp<B> {
+    const KIND: &'static str = "hash_grid_mlp";
+
+    /// The Instant-NGP recipe: beta2 0.99, eps 1e-15.
+    fn adam(lr: f32, _weight_decay: f32) -> AdamConfig {
+        AdamConfig::hash_grid(lr)
+    }
+}
 
 /// The checkpoint file name inside a run folder.
 pub const FILE_NAME: &str = "model.safetensors";
 const MODEL_PREFIX: &str = "model.";
 
 /// Everything in a checkpoint besides the tensors.
-pub struct RunMeta {
+pub struct RunMeta<C = MlpConfig> {
     /// The job that wrote it ("image-fit", "linreg", ...).
     pub job: String,
     /// The network architecture.
-    pub architecture: MlpConfig,
+    pub architecture: C,
     /// Job-specific data (normalisation statistics, image size, ...).
     pub extra: Value,
 }
 
 /// Writes model, optimizer and trainer state atomically to `path`.
-pub fn save<B: Backend>(
+pub fn save<B: Backend, M: RunModel<B>>(
     path: &Path,
-    meta: &RunMeta,
-    model: &Mlp<B>,
+    meta: &RunMeta<M::Config>,
+    model: &M,
     optimizer: &dyn Optimizer<B>,
     trainer: &TrainerState,
 ) -> Result<()> {
@@ -34,6 +66,7 @@ pub fn save<B: Backend>(
     let metadata = json!({
         "format": "iron-learn checkpoint v1",
         "job": meta.job,
+        "model": M::KIND,
         "architecture": serde_json::to_value(&meta.architecture)?,
         "optimizer": serde_json::to_value(optimizer.config())?,
         "optimizer_kind": opt_state.kind,
@@ -53,23 +86,50 @@ pub fn save<B: Backend>(
 }
 
 /// A checkpoint read back: its metadata and a model built from it.
-pub struct Loaded<B: Backend> {
+pub struct Loaded<B: Backend, M: RunModel<B> = Mlp<B>> {
     /// Job, architecture and job-specific data.
-    pub meta: RunMeta,
+    pub meta: RunMeta<M::Config>,
     /// The model with its saved parameters.
-    pub model: Mlp<B>,
+    pub model: M,
     checkpoint: Checkpoint,
+    _backend: std::marker::PhantomData<B>,
 }
 
-/// Loads the checkpoint at `path` (or `path/model.safetensors` for a folder) and rebuilds
-/// its model on `backend`.
-pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
+/// Reads the checkpoint at `path` (or `path/model.safetensors` for a folder); returns the
+/// file's path with it.
+pub fn read(path: &Path) -> Result<(PathBuf, Checkpoint)> {
     let path = if path.is_dir() {
         path.join(FILE_NAME)
     } else {
         path.to_path_buf()
     };
     let checkpoint = Checkpoint::load(&path)?;
+    Ok((path, checkpoint))
+}
+
+/// The kind of model a checkpoint holds ([`RunModel::KIND`]; checkpoints written before
+/// there were several kinds hold an MLP).
+pub fn kind(checkpoint: &Checkpoint) -> &str {
+    checkpoint
+        .metadata
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("mlp")
+}
+
+/// Loads the checkpoint at `path` (or `path/model.safetensors` for a folder) and rebuilds
+/// its model on `backend`.
+pub fn load<B: Backend, M: RunModel<B>>(backend: &B, path: &Path) -> Result<Loaded<B, M>> {
+    let (path, checkpoint) = read(path)?;
+    rebuild(backend, &path, checkpoint)
+}
+
+/// Rebuilds the model of a checkpoint read from `path`.
+pub fn rebuild<B: Backend, M: RunModel<B>>(
+    backend: &B,
+    path: &Path,
+    checkpoint: Checkpoint,
+) -> Result<Loaded<B, M>> {
     let md = &checkpoint.metadata;
     let field = |k: &str| {
         md.get(k).cloned().ok_or_else(|| {
@@ -79,11 +139,19 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
             )
         })
     };
-    let architecture: MlpConfig = serde_json::from_value(field("architecture")?)
+    let found = kind(&checkpoint);
+    if found != M::KIND {
+        return Err(anyhow!(
+            "{} holds a `{found}` model, not a `{}` one",
+            path.display(),
+            M::KIND
+        ));
+    }
+    let architecture: M::Config = serde_json::from_value(field("architecture")?)
         .with_context(|| format!("{}: unreadable architecture", path.display()))?;
     let job = field("job")?.as_str().unwrap_or_default().to_string();
     let extra = md.get("extra").cloned().unwrap_or(Value::Null);
-    let mut model = Mlp::from_config(backend, &architecture, 0)?;
+    let mut model = M::from_config(backend, &architecture, 0)?;
     let state: Vec<NamedArray> = checkpoint
         .tensors
         .iter()
@@ -103,10 +171,11 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
         },
         model,
         checkpoint,
+        _backend: std::marker::PhantomData,
     })
 }
 
-impl<B: Backend> Loaded<B> {
+impl<B: Backend, M: RunModel<B>> Loaded<B, M> {
     /// The saved optimizer, with its moments, for the loaded model.
     pub fn optimizer(&self) -> Result<Box<dyn Optimizer<B>>> {
         let md = &self.checkpoint.metadata;

@@ -247,6 +247,9 @@ pub enum ArchArg {
     Fourier,
     /// A plain ReLU network on raw coordinates (for comparison: it learns slowly).
     Relu,
+    /// A multiresolution hash grid (trainable feature tables, Instant-NGP) feeding a small
+    /// ReLU network: the fastest fit of photos and of images at their own size.
+    Hashgrid,
 }
 
 /// Options of `image fit`.
@@ -261,12 +264,30 @@ pub struct ImageFitArgs {
     /// the bundled drawing, else the image's own size].
     #[arg(long)]
     pub size: Option<u32>,
-    /// Network family.
-    #[arg(long, value_enum, default_value_t = ArchArg::Siren)]
-    pub arch: ArchArg,
-    /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256.
-    #[arg(long, default_value = "128x3")]
-    pub hidden: String,
+    /// Network family: hashgrid fits photos and images at their own size fastest; siren
+    /// draws line art best when redrawn larger (with --supersample 2) [default: siren for
+    /// the bundled drawing and line art, hashgrid for other images].
+    #[arg(long, value_enum)]
+    pub arch: Option<ArchArg>,
+    /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256 [default:
+    /// 64x2 for hashgrid, 128x3 otherwise].
+    #[arg(long)]
+    pub hidden: Option<String>,
+    /// Hash grid: resolution levels (1 to 32).
+    #[arg(long, default_value_t = 16, help_heading = "Hash grid")]
+    pub levels: usize,
+    /// Hash grid: features per level (1 to 8).
+    #[arg(long, default_value_t = 2, help_heading = "Hash grid")]
+    pub features: usize,
+    /// Hash grid: log2 of the most table entries per level (1 to 24).
+    #[arg(long, default_value_t = 19, help_heading = "Hash grid")]
+    pub log2_table_size: u32,
+    /// Hash grid: cells per axis of the coarsest level.
+    #[arg(long, default_value_t = 16, help_heading = "Hash grid")]
+    pub base_resolution: u32,
+    /// Hash grid: cells per axis of the finest level [default: the image's longer side].
+    #[arg(long, help_heading = "Hash grid")]
+    pub finest_resolution: Option<u32>,
     /// Fit gray levels, even of a colour image.
     #[arg(long, conflicts_with = "color")]
     pub gray: bool,

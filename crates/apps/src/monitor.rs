@@ -3,7 +3,7 @@
 
 use crate::progress::{Progress, Reading};
 use crate::report::history::Row;
-use nn::{Loss, LrSchedule, Mlp, NamedArray, StopReason, TrainEvent, TrainerState};
+use nn::{Loss, LrSchedule, NamedArray, StopReason, TrainEvent, TrainerState};
 use std::time::Instant;
 use tensor_core::Backend;
 
@@ -121,10 +121,10 @@ impl Monitor {
     }
 
     /// Records an event of the trainer (called from its callback).
-    pub fn observe<B: Backend>(
+    pub fn observe<B: Backend, M: nn::Model<B>>(
         &mut self,
         event: &TrainEvent,
-        model: &Mlp<B>,
+        model: &M,
         state: &TrainerState,
     ) -> nn::Result<()> {
         match *event {

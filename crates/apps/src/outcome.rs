@@ -4,14 +4,13 @@ use crate::monitor::LossUnits;
 use crate::report::history::Row;
 use crate::report::plot::{Chart, Series, line_chart};
 use anyhow::Result;
-use nn::{Mlp, TrainLength, TrainReport};
+use nn::{TrainLength, TrainReport};
 use std::path::Path;
-use tensor_core::Backend;
 
 /// What a finished run hands back.
-pub struct Outcome<B: Backend> {
+pub struct Outcome<M> {
     /// The trained model (with early stopping, the best weights).
-    pub model: Mlp<B>,
+    pub model: M,
     /// The trainer's report.
     pub report: TrainReport,
     /// Every logged step of the whole run (`history.csv`), losses in `loss_units`.
@@ -27,7 +26,7 @@ pub struct Outcome<B: Backend> {
     pub restored: Option<(u64, f64)>,
 }
 
-impl<B: Backend> Outcome<B> {
+impl<M> Outcome<M> {
     /// `300 steps in 2.1 s`, or after a resume `300 steps in 3.2 s (200 after resuming at
     /// step 100)`: the whole run.
     pub fn summary(&self) -> String {

@@ -1,7 +1,7 @@
 //! The training run every job shares: resume, checkpoints, Ctrl-C, the run record, the
 //! history and the loss chart.
 
-use crate::checkpoint::{self, RunMeta};
+use crate::checkpoint::{self, RunMeta, RunModel};
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
 use crate::monitor::{LossUnits, Monitor, gcd, log_interval};
 pub use crate::outcome::Outcome;
@@ -11,9 +11,10 @@ use crate::report::history;
 use crate::report::run_record;
 use anyhow::{Context, Result, bail};
 use nn::{
-    Control, Data, LrSchedule, Mlp, Optimizer, OptimizerConfig, TrainEvent, TrainLength, Trainer,
-    TrainerConfig,
+    Control, Data, LrSchedule, Mlp, MlpConfig, Model, Optimizer, OptimizerConfig, TrainData,
+    TrainEvent, TrainLength, Trainer, TrainerConfig,
 };
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,8 +54,8 @@ pub struct Defaults {
     pub schedule: ScheduleArg,
 }
 
-/// A training run to perform.
-pub struct Run<'a> {
+/// A training run to perform, of a network with configuration `C` (an MLP's by default).
+pub struct Run<'a, C = MlpConfig> {
     /// The job name, for metadata.
     pub job: &'static str,
     /// Output folder (created).
@@ -64,7 +65,7 @@ pub struct Run<'a> {
     /// Defaults the options fall back to.
     pub defaults: Defaults,
     /// The network (ignored when resuming: the checkpoint's is used, and must match).
-    pub architecture: nn::MlpConfig,
+    pub architecture: C,
     /// The loss.
     pub loss: nn::Loss,
     /// Job-specific metadata stored in the checkpoint.
@@ -84,7 +85,19 @@ pub struct Run<'a> {
     pub weight_decay: f32,
 }
 
-impl Run<'_> {
+impl Run<'_, MlpConfig> {
+    /// Trains an MLP (see [`Run::train_model`]).
+    pub fn train<B: Backend>(
+        self,
+        backend: &B,
+        train: Data<'_, B>,
+        val: Option<Data<'_, B>>,
+    ) -> Result<Outcome<Mlp<B>>> {
+        self.train_model::<B, Mlp<B>>(backend, train, val)
+    }
+}
+
+impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     /// The learning rate in use.
     pub fn lr(&self) -> f32 {
         self.args.lr.unwrap_or(self.defaults.lr)
@@ -111,24 +124,37 @@ impl Run<'_> {
     /// Trains on `train` (validating on `val`), resuming from the run folder's checkpoint
     /// with --resume, checkpointing every --checkpoint-every steps, at Ctrl-C and at the end,
     /// and writing `config.json`, `history.csv` and `loss.png`.
-    pub fn train<B: Backend>(
+    ///
+    /// `train` is tensors ([`Data`]) or a batch source (`&mut sampler`), which makes each
+    /// step's batch itself (the batch options then belong to the job that built it).
+    pub fn train_model<'d, B: Backend, M: RunModel<B, Config = C>>(
         self,
         backend: &B,
-        train: Data<'_, B>,
-        val: Option<Data<'_, B>>,
-    ) -> Result<Outcome<B>> {
-        let rows = train.x.dims().first().copied().unwrap_or(0) / self.pool.max(1);
+        train: impl Into<TrainData<'d, B>>,
+        val: Option<Data<'d, B>>,
+    ) -> Result<Outcome<M>> {
+        let train = train.into();
+        let (rows, batch, steps_per_epoch) = match &train {
+            TrainData::Tensors(d) => {
+                let rows = d.x.dims().first().copied().unwrap_or(0) / self.pool.max(1);
+                let batch = match self.args.batch {
+                    Some(BatchArg::Full) => None,
+                    Some(BatchArg::Size(n)) => Some(n),
+                    None => self.defaults.batch,
+                }
+                .filter(|&n| n < rows);
+                (rows, batch, batch.map_or(1, |b| (rows / b).max(1)) as u64)
+            }
+            TrainData::Sampled(s) => {
+                let b = s.batch_rows();
+                (b, Some(b), s.steps_per_epoch().max(1))
+            }
+        };
         if rows == 0 {
             bail!("there are no training rows");
         }
-        let batch = match self.args.batch {
-            Some(BatchArg::Full) => None,
-            Some(BatchArg::Size(n)) => Some(n),
-            None => self.defaults.batch,
-        }
-        .filter(|&n| n < rows);
+        let sampled = matches!(train, TrainData::Sampled(_));
         let length = self.length();
-        let steps_per_epoch = batch.map_or(1, |b| (rows / b).max(1)) as u64;
         let total_steps = match length {
             TrainLength::Epochs(e) => e * steps_per_epoch,
             TrainLength::Steps(s) => s,
@@ -147,7 +173,7 @@ impl Run<'_> {
             loss: self.loss,
             schedule: Some(schedule.clone()),
             length,
-            batch_size: batch,
+            batch_size: if sampled { None } else { batch },
             shuffle: true,
             seed: self.args.seed,
             log_every: callback_every,
@@ -165,16 +191,12 @@ impl Run<'_> {
             architecture: self.architecture.clone(),
             extra: self.extra.clone(),
         };
-        let optimizer_config = if self.weight_decay > 0.0 {
-            OptimizerConfig::Adam(nn::AdamConfig::adamw(self.lr(), self.weight_decay))
-        } else {
-            OptimizerConfig::Adam(nn::AdamConfig::new(self.lr()))
-        };
+        let optimizer_config = OptimizerConfig::Adam(M::adam(self.lr(), self.weight_decay));
         let mut trainer = Trainer::new(config)?;
         let (mut model, mut optimizer) = if self.args.resume {
             resume(backend, &path, &meta, &mut trainer)?
         } else {
-            let mut model = Mlp::from_config(backend, &self.architecture, self.args.seed)?;
+            let mut model = M::from_config(backend, &self.architecture, self.args.seed)?;
             if let Some(bias) = &self.output_bias {
                 set_output_bias(&mut model, bias)?;
             }
@@ -316,12 +338,11 @@ impl Run<'_> {
     }
 }
 
-/// Overwrites the bias of the last layer.
-fn set_output_bias<B: Backend>(model: &mut Mlp<B>, bias: &[f32]) -> Result<()> {
-    let last = format!("layers.{}.bias", model.config().layer_dims().len() - 1);
+/// Overwrites the bias of the last layer (the last parameter named `*bias`).
+fn set_output_bias<B: Backend, M: Model<B>>(model: &mut M, bias: &[f32]) -> Result<()> {
     let mut state = model.export_state()?;
-    let Some(entry) = state.iter_mut().find(|a| a.name == last) else {
-        bail!("the network has no output bias `{last}`");
+    let Some(entry) = state.iter_mut().rev().find(|a| a.name.ends_with("bias")) else {
+        bail!("the network has no output bias");
     };
     if entry.data.len() != bias.len() {
         bail!(
@@ -335,15 +356,15 @@ fn set_output_bias<B: Backend>(model: &mut Mlp<B>, bias: &[f32]) -> Result<()> {
     Ok(())
 }
 
-type Resumed<B> = (Mlp<B>, Box<dyn Optimizer<B>>);
+type Resumed<B, M> = (M, Box<dyn Optimizer<B>>);
 
-fn resume<B: Backend>(
+fn resume<B: Backend, M: RunModel<B>>(
     backend: &B,
     path: &Path,
-    meta: &RunMeta,
+    meta: &RunMeta<M::Config>,
     trainer: &mut Trainer,
-) -> Result<Resumed<B>> {
-    let loaded = checkpoint::load(backend, path)
+) -> Result<Resumed<B, M>> {
+    let loaded = checkpoint::load::<B, M>(backend, path)
         .with_context(|| format!("cannot resume from {}", path.display()))?;
     if loaded.meta.job != meta.job {
         bail!(

@@ -1,6 +1,10 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
-use crate::cli::{ArchArg, ImageFitArgs};
+use super::image_arch::{
+    DEFAULT_BATCH, Footprint, check_memory, default_hidden, hash_grid_config, resolve_arch,
+};
+use crate::checkpoint::RunModel;
+use crate::cli::{ArchArg, BatchArg, ImageFitArgs};
 use crate::device::Job;
 use crate::monitor::LossUnits;
 use crate::report::comparison::write_comparison;
@@ -9,11 +13,10 @@ use crate::report::{run_dir, run_record};
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::image::{
-    ColorMode, coords::coordinate_grid, fit_longest_side, ink_iou, load_picture, pixel_accuracy,
-    psnr, save_png, ssim,
+    ColorMode, fit_longest_side, ink_iou, load_picture, pixel_accuracy, psnr, save_png, ssim,
 };
 use io::{Picture, default_drawing};
-use nn::{Activation, Data, Init, Loss, Mlp, MlpConfig};
+use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler, PixelValues};
 use serde_json::{Map, json};
 use tensor_core::{Backend, Tensor};
 
@@ -43,35 +46,9 @@ pub fn architecture<B: Backend>(
         ArchArg::Fourier => builder
             .fourier_features(256, 8.0)
             .hidden(hidden, Activation::Relu),
-        ArchArg::Relu => builder.hidden(hidden, Activation::Relu),
+        ArchArg::Relu | ArchArg::Hashgrid => builder.hidden(hidden, Activation::Relu),
     };
     Ok(builder.config(seed)?)
-}
-
-/// Coordinates of `s x s` evenly spread samples inside each pixel, pixel after pixel in
-/// row-major order (the samples of one pixel are consecutive); `s = 1` gives the pixel
-/// centres of [`coordinate_grid`].
-pub fn supersampled_grid(width: usize, height: usize, s: usize) -> Vec<f32> {
-    if s <= 1 {
-        return coordinate_grid(width, height);
-    }
-    let pitch = |n: usize| if n > 1 { 2.0 / (n - 1) as f32 } else { 0.0 };
-    let (px, py) = (pitch(width), pitch(height));
-    let offset = |k: usize| (k as f32 + 0.5) / s as f32 - 0.5;
-    let mut grid = Vec::with_capacity(width * height * s * s * 2);
-    for y in 0..height {
-        let cy = io::image::coords::pixel_to_coord(y, height);
-        for x in 0..width {
-            let cx = io::image::coords::pixel_to_coord(x, width);
-            for sy in 0..s {
-                for sx in 0..s {
-                    grid.push(cx + offset(sx) * px);
-                    grid.push(cy + offset(sy) * py);
-                }
-            }
-        }
-    }
-    grid
 }
 
 /// Loss units of image fits: pixel values run from 0 (black) to 1 (white).
@@ -135,14 +112,14 @@ pub fn channel_means(picture: &Picture) -> Vec<f32> {
 
 /// Predicts every pixel of a `width x height` grid, adding back the per-channel `offset`
 /// the network was trained without.
-pub fn predict_picture<B: Backend>(
-    model: &Mlp<B>,
+pub fn predict_picture<B: Backend, M: nn::Model<B>>(
+    backend: &B,
+    model: &M,
     width: usize,
     height: usize,
     offset: &[f32],
 ) -> Result<Picture> {
     let channels = offset.len().max(1);
-    let backend = model.backend();
     let mut data = Vec::with_capacity(width * height * channels);
     let band = (1 << 20) / width.max(1);
     let band = band.clamp(1, height);
@@ -177,116 +154,202 @@ impl Job for ImageFit {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let spec = crate::hidden::hidden_arg(&args.hidden)?;
         let (picture, source) = target(args)?;
-        let hidden = spec.widths();
         let line_art = picture.is_line_art();
-        let dir = run_dir::prepare(args.train.out.as_deref(), "image-fit")?;
+        let arch = resolve_arch(args, line_art);
+        let hidden_text = args.hidden.as_deref().unwrap_or(default_hidden(arch));
+        let spec = crate::hidden::hidden_arg(hidden_text)?;
+        let hidden = spec.widths();
         let (w, h, c) = (picture.width, picture.height, picture.channels);
-        save_png(&picture, dir.join("original.png"))?;
         let s = args.supersample as usize;
         if !(1..=4).contains(&s) {
             bail!("--supersample must be between 1 and 4, got {s}");
         }
+        let output = if s == 1 {
+            Activation::Identity
+        } else {
+            Activation::Sigmoid
+        };
+        let grid = match arch {
+            ArchArg::Hashgrid => Some(hash_grid_config(args, hidden, w.max(h), c, output)?),
+            _ => None,
+        };
+        let mlp = architecture::<B>(arch, hidden, c, output, args.train.seed)?;
+        let batch = match args.train.batch {
+            Some(BatchArg::Full) => w * h,
+            Some(BatchArg::Size(n)) => n,
+            None => DEFAULT_BATCH,
+        }
+        .min(w * h);
+        let (params, widths) = match &grid {
+            Some(g) => {
+                let spec = g.validate()?;
+                let mut dims = vec![spec.output_dim()];
+                dims.extend(hidden);
+                let mlp_params: usize = dims.windows(2).map(|p| (p[0] + 1) * p[1]).sum();
+                let last = hidden.last().copied().unwrap_or(0);
+                let params = spec.param_count() + mlp_params + (last + 1) * c;
+                (params, dims.iter().sum::<usize>())
+            }
+            None => {
+                let dims = mlp.layer_dims();
+                let params = dims.iter().map(|&(i, o, _)| (i + 1) * o).sum();
+                (params, dims.iter().map(|&(i, _, _)| i).sum::<usize>())
+            }
+        };
+        check_memory(&Footprint {
+            pixels: w * h,
+            channels: c,
+            batch,
+            samples: s * s,
+            widths,
+            params,
+        })?;
+        let dir = run_dir::prepare(args.train.out.as_deref(), "image-fit")?;
+        save_png(&picture, dir.join("original.png"))?;
         let means = channel_means(&picture);
         // Point supervision learns `value - mean` through an identity output; area
         // supervision learns coverage through a sigmoid whose bias starts at the logit of
         // the mean, and matches each pixel with the mean of s x s samples inside it.
-        let (offset, targets, output, output_bias) = if s == 1 {
-            let centred: Vec<f32> = picture
-                .data
-                .chunks_exact(c)
-                .flat_map(|px| px.iter().zip(&means).map(|(v, o)| v - o))
-                .collect();
-            (means.clone(), centred, Activation::Identity, None)
+        let (offset, output_bias) = if s == 1 {
+            (means.clone(), None)
         } else {
             let logit = |m: f32| {
                 let m = m.clamp(0.01, 0.99);
                 (m / (1.0 - m)).ln()
             };
-            let bias = means.iter().map(|&m| logit(m)).collect();
             (
                 vec![0.0; c],
-                picture.data.clone(),
-                Activation::Sigmoid,
-                Some(bias),
+                Some(means.iter().map(|&m| logit(m)).collect()),
             )
         };
-        let grid = supersampled_grid(w, h, s);
-        let x = Tensor::from_slice(backend, &grid, [w * h * s * s, 2])?;
-        let y = Tensor::from_slice(backend, &targets, [w * h, c])?;
-        let run = Run {
-            job: "image-fit",
-            dir: dir.clone(),
-            args: &args.train,
-            defaults: crate::defaults::image_fit(w * h),
-            architecture: architecture::<B>(args.arch, hidden, c, output, args.train.seed)?,
-            loss: Loss::Mse,
-            extra: json!({
-                "width": w,
-                "height": h,
-                "channels": c,
-                "threshold": args.threshold,
-                "offset": offset,
-                "supersample": s,
-                "source": source,
+        let values = PixelValues::compact(&picture.data);
+        let sampler = PixelSampler::new(w, h, c, values, batch, args.train.seed)?
+            .with_offset(&offset)?
+            .with_supersample(s)?;
+        let arch_name = format!("{arch:?}").to_lowercase();
+        let mut defaults = crate::defaults::image_fit(w * h);
+        if arch == ArchArg::Hashgrid {
+            defaults.lr = 1e-2;
+        }
+        let record = serde_json::Map::from_iter([
+            ("data".to_string(), {
+                let mut data = match &args.image {
+                    Some(path) => run_record::data_file(path)?,
+                    None => json!({ "source": "bundled drawing" }),
+                };
+                data["width"] = json!(w);
+                data["height"] = json!(h);
+                data["channels"] = json!(c);
+                data["line_art"] = json!(line_art);
+                data
             }),
-            early_stopping: None,
-            pool: s * s,
-            output_bias,
-            record: serde_json::Map::from_iter([
-                ("data".to_string(), {
-                    let mut data = match &args.image {
-                        Some(path) => run_record::data_file(path)?,
-                        None => json!({ "source": "bundled drawing" }),
-                    };
-                    data["width"] = json!(w);
-                    data["height"] = json!(h);
-                    data["channels"] = json!(c);
-                    data["line_art"] = json!(line_art);
-                    data
+            (
+                "options".to_string(),
+                json!({
+                    "size": args.size,
+                    "arch": arch_name,
+                    "hidden": spec.to_string(),
+                    "color": c == 3,
+                    "threshold": args.threshold,
+                    "supersample": s,
+                    "batch_pixels": batch,
                 }),
-                (
-                    "options".to_string(),
-                    json!({
-                        "size": args.size,
-                        "arch": format!("{:?}", args.arch).to_lowercase(),
-                        "hidden": spec.to_string(),
-                        "color": c == 3,
-                        "threshold": args.threshold,
-                        "supersample": s,
-                    }),
-                ),
-            ]),
-            loss_units: pixel_loss_units(),
-            weight_decay: 0.0,
-        };
+            ),
+        ]);
+        let extra = json!({
+            "width": w,
+            "height": h,
+            "channels": c,
+            "threshold": args.threshold,
+            "offset": offset,
+            "supersample": s,
+            "source": source,
+        });
         if !args.train.quiet {
             eprintln!(
-                "fitting {source} ({w}x{h}, {} pixels, {}) with a {} network {}",
+                "fitting {source} ({w}x{h}, {} pixels, {}) with a {arch_name} network {spec}, {}",
                 w * h,
                 if c == 3 { "colour" } else { "gray" },
-                format!("{:?}", args.arch).to_lowercase(),
-                spec
+                if sampler.whole_image() {
+                    "the whole image at every step".to_string()
+                } else {
+                    format!("{batch} random pixels per step")
+                }
             );
         }
-        let out = run.train(backend, Data::new(&x, &y), None)?;
-        let recon = predict_picture(&out.model, w, h, &offset)?;
+        let fit = Fit {
+            picture: &picture,
+            dir: &dir,
+            offset: &offset,
+            line_art,
+            sampler,
+        };
+        macro_rules! run_with {
+            ($architecture:expr, $model:ty) => {
+                fit.train::<B, $model>(
+                    backend,
+                    Run {
+                        job: "image-fit",
+                        dir: dir.clone(),
+                        args: &args.train,
+                        defaults,
+                        architecture: $architecture,
+                        loss: Loss::Mse,
+                        extra,
+                        early_stopping: None,
+                        pool: s * s,
+                        output_bias,
+                        record,
+                        loss_units: pixel_loss_units(),
+                        weight_decay: 0.0,
+                    },
+                )
+            };
+        }
+        match grid {
+            Some(g) => run_with!(g, HashGridMlp<B>),
+            None => run_with!(mlp, Mlp<B>),
+        }
+    }
+}
+
+/// The pieces of a fit that do not depend on the network.
+struct Fit<'a> {
+    picture: &'a Picture,
+    dir: &'a std::path::Path,
+    offset: &'a [f32],
+    line_art: bool,
+    sampler: PixelSampler,
+}
+
+impl Fit<'_> {
+    /// Trains, then writes the reconstruction, the comparison and the metrics.
+    fn train<B: Backend, M: RunModel<B>>(
+        mut self,
+        backend: &B,
+        run: Run<'_, M::Config>,
+    ) -> Result<()> {
+        let out = run.train_model::<B, M>(backend, &mut self.sampler, None)?;
+        drop(self.sampler);
+        let (picture, dir) = (self.picture, self.dir);
+        let (w, h, c) = (picture.width, picture.height, picture.channels);
+        let recon = predict_picture(backend, &out.model, w, h, self.offset)?;
         save_png(&recon, dir.join("reconstruction.png"))?;
         write_comparison(
             &dir.join("comparison.png"),
-            &[("original", &picture), ("reconstruction", &recon)],
+            &[("original", picture), ("reconstruction", &recon)],
         )?;
         let r = &out.report;
         let mut m = Map::new();
-        let p = psnr(&recon, &picture)?;
-        let q = ssim(&recon, &picture)?;
+        let p = psnr(&recon, picture)?;
+        let q = ssim(&recon, picture)?;
         m.insert("psnr".into(), json!(p));
         m.insert("ssim".into(), json!(q));
         let mut summary = format!("PSNR {p:.2} dB, SSIM {q:.4}");
-        if line_art {
-            let acc = pixel_accuracy(&recon, &picture)?;
-            let iou = ink_iou(&recon, &picture)?;
+        if self.line_art {
+            let acc = pixel_accuracy(&recon, picture)?;
+            let iou = ink_iou(&recon, picture)?;
             m.insert("pixel_accuracy".into(), json!(acc));
             m.insert("ink_iou".into(), json!(iou));
             summary += &format!(", pixel accuracy {:.2}%, ink IoU {iou:.4}", acc * 100.0);
@@ -301,7 +364,7 @@ impl Job for ImageFit {
         m.insert("parameters".into(), json!(out.model.num_params()));
         let falling = still_improving(&out.history, 0.1).filter(|&d| d > UNDER_TRAINED);
         m.insert("under_trained".into(), json!(falling.is_some()));
-        run_dir::write_metrics(&dir, &m)?;
+        run_dir::write_metrics(dir, &m)?;
         println!("{}: {summary}; results in {}", out.summary(), dir.display());
         if let Some(drop) = falling
             && r.stop_reason == nn::StopReason::Completed

@@ -1,7 +1,7 @@
 //! `iron-learn image render`: redraw a fitted image at any size.
 
 use super::image_fit::predict_picture;
-use crate::checkpoint;
+use crate::checkpoint::{self, RunModel};
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
 use anyhow::{Result, bail};
@@ -9,6 +9,8 @@ use io::Picture;
 use io::image::{
     ColorMode, fit_longest_side, ink_iou, load_picture, pixel_accuracy, psnr, save_png, ssim,
 };
+use nn::{HashGridMlp, Mlp};
+use std::path::Path;
 use std::time::Instant;
 use tensor_core::Backend;
 
@@ -29,7 +31,39 @@ impl Job for ImageRender {
             bail!("--threshold must be between 0 and 1, got {t}");
         }
         let started = Instant::now();
-        let loaded = checkpoint::load(backend, &args.model)?;
+        let (path, ck) = checkpoint::read(&args.model)?;
+        let mut picture = match checkpoint::kind(&ck) {
+            k if k == <HashGridMlp<B> as RunModel<B>>::KIND => {
+                draw::<B, HashGridMlp<B>>(backend, args, &path, ck)?
+            }
+            _ => draw::<B, Mlp<B>>(backend, args, &path, ck)?,
+        };
+        let (w, h) = (picture.width, picture.height);
+        if let Some(t) = args.threshold {
+            picture = picture.threshold(t);
+        }
+        save_png(&picture, &args.output)?;
+        println!(
+            "rendered {w}x{h} in {:.2} s to {}",
+            started.elapsed().as_secs_f64(),
+            args.output.display()
+        );
+        if let Some(reference) = &args.reference {
+            score_against(args, reference, &picture)?;
+        }
+        Ok(())
+    }
+}
+
+/// Rebuilds the model of checkpoint `ck` and draws it at the requested size.
+fn draw<B: Backend, M: RunModel<B>>(
+    backend: &B,
+    args: &ImageRenderArgs,
+    path: &Path,
+    ck: io::Checkpoint,
+) -> Result<Picture> {
+    let loaded = checkpoint::rebuild::<B, M>(backend, path, ck)?;
+    {
         if loaded.meta.job != "image-fit" {
             bail!(
                 "{} was written by `{}`, not by `image fit`",
@@ -59,17 +93,15 @@ impl Job for ImageRender {
                 offset.len()
             );
         }
-        let mut picture = predict_picture(&loaded.model, w, h, &offset)?;
-        if let Some(t) = args.threshold {
-            picture = picture.threshold(t);
-        }
-        save_png(&picture, &args.output)?;
-        println!(
-            "rendered {w}x{h} in {:.2} s to {}",
-            started.elapsed().as_secs_f64(),
-            args.output.display()
-        );
-        if let Some(reference) = &args.reference {
+        predict_picture(backend, &loaded.model, w, h, &offset)
+    }
+}
+
+/// Scores the render (and bicubic upscaling of the training image) against `reference`.
+fn score_against(args: &ImageRenderArgs, reference: &Path, picture: &Picture) -> Result<()> {
+    let (w, h) = (picture.width, picture.height);
+    {
+        {
             let mode = if picture.channels == 3 {
                 ColorMode::Rgb
             } else {

@@ -2,6 +2,7 @@
 
 pub mod approx;
 pub mod bench;
+pub mod image_arch;
 pub mod image_codec;
 pub mod image_fit;
 pub mod image_render;
