@@ -1,9 +1,10 @@
 """Reference multiresolution hash-grid model in plain PyTorch (no custom kernels).
 
-Run by `cargo xtask bench hashgrid`; two modes:
+Run by `cargo xtask bench hashgrid-train` (the `step` mode); two modes:
 
 - `step`: times one training step (encoding forward, MLP, MSE, backward, Adam) on a random
-  batch, and prints one JSON object with the same fields as `iron-learn bench hashgrid --json`.
+  batch, and prints one JSON object with the same fields as
+  `iron-learn bench train --hashgrid 18 --json`.
 - `fit --image PATH`: fits an image on random pixel batches and prints one JSON line per
   evaluation (`step`, `train_s` excluding evaluation, `psnr`), then a summary with the training
   time at which 30, 35 and 40 dB were first reached.

@@ -285,7 +285,8 @@ pub struct ImageFitArgs {
     /// Hash grid: cells per axis of the coarsest level.
     #[arg(long, default_value_t = 16, help_heading = "Hash grid")]
     pub base_resolution: u32,
-    /// Hash grid: cells per axis of the finest level [default: the image's longer side].
+    /// Hash grid: cells per axis of the finest level [default: the image's longer side, at
+    /// least the base resolution].
     #[arg(long, help_heading = "Hash grid")]
     pub finest_resolution: Option<u32>,
     /// Fit gray levels, even of a colour image.
@@ -386,4 +387,8 @@ pub struct BenchTrainArgs {
     /// Print one JSON object per network instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Time a hash-grid model instead of a SIREN: 16 levels of 2 features, tables of
+    /// 2^LOG2 entries, resolutions 16 to 512, then the --hidden ReLU layers.
+    #[arg(long, value_name = "LOG2")]
+    pub hashgrid: Option<u32>,
 }

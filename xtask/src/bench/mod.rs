@@ -7,6 +7,7 @@
 mod elementwise;
 mod gemm;
 mod hashgrid;
+mod hashgrid_train;
 mod options;
 mod torch;
 mod train;
@@ -18,7 +19,8 @@ use std::time::Instant;
 pub(crate) type BenchResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
 
 /// The one-line description shown by `cargo xtask help`.
-pub const ABOUT: &str = "run a benchmark (gemm, elementwise, hashgrid, train); no name lists them";
+pub const ABOUT: &str =
+    "run a benchmark (gemm, elementwise, hashgrid, hashgrid-train, train); no name lists them";
 
 /// A benchmark: its name, what it measures, and the function that runs it.
 struct Bench {
@@ -42,6 +44,11 @@ const BENCHES: &[Bench] = &[
         name: "hashgrid",
         about: "hash-grid encoding forward + backward, 2^16 points, 16 levels, T = 2^18",
         run: hashgrid::run,
+    },
+    Bench {
+        name: "hashgrid-train",
+        about: "one hash-grid training step (2^16 points, L16 F2 T2^18, MLP 64x2, Adam), vs PyTorch",
+        run: hashgrid_train::run,
     },
     Bench {
         name: "train",

@@ -16,12 +16,13 @@ use std::process::Command;
 const NETWORKS: [&str; 2] = ["256x3", "128x3"];
 const POINTS: &str = "40000";
 
-fn workspace() -> PathBuf {
+/// The workspace root.
+pub(super) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// Builds the release `iron-learn` binary and returns its path.
-fn build_cli() -> BenchResult<PathBuf> {
+pub(super) fn build_cli() -> BenchResult<PathBuf> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(workspace())
         .args([
@@ -41,7 +42,7 @@ fn build_cli() -> BenchResult<PathBuf> {
 }
 
 /// Runs a command that prints one JSON object and returns its median and the device line.
-fn json_line(mut cmd: Command, what: &str) -> BenchResult<(f64, String)> {
+pub(super) fn json_line(mut cmd: Command, what: &str) -> BenchResult<(f64, String)> {
     let out = cmd.output()?;
     if !out.status.success() {
         return Err(format!(

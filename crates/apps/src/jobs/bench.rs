@@ -1,9 +1,13 @@
-//! `iron-learn bench train`: the time of one full training step on a device.
+//! `iron-learn bench train`: the time of one full training step (forward, loss, backward,
+//! Adam) on a device, of SIRENs or of hash-grid models.
 
 use crate::cli::BenchTrainArgs;
 use crate::device::Job;
 use anyhow::Result;
-use nn::{Activation, Adam, AdamConfig, Init, Layer, Loss, Mlp, Optimizer};
+use nn::{
+    Activation, Adam, AdamConfig, GridScale, HashGridMlp, HashGridMlpConfig, Init, Loss, Mlp,
+    Model, Optimizer,
+};
 use serde_json::json;
 use std::time::Instant;
 use tensor_core::rand::SeedableRng;
@@ -22,8 +26,14 @@ impl Job for BenchTrain {
         let args = &self.0;
         let n = args.points.max(1);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let x = Tensor::rand_uniform(backend, [n, 2], -1.0, 1.0, &mut rng)?;
-        let y = Tensor::rand_uniform(backend, [n, 1], 0.0, 1.0, &mut rng)?;
+        // Hash grids take coordinates in [0, 1] and fit colour; SIRENs [-1, 1] and gray.
+        let (lo, outputs) = if args.hashgrid.is_some() {
+            (0.0, 3)
+        } else {
+            (-1.0, 1)
+        };
+        let x = Tensor::rand_uniform(backend, [n, 2], lo, 1.0, &mut rng)?;
+        let y = Tensor::rand_uniform(backend, [n, outputs], 0.0, 1.0, &mut rng)?;
         if !args.json {
             println!("device: {}", backend.name());
             println!(
@@ -34,42 +44,81 @@ impl Job for BenchTrain {
         for spec in &args.hidden {
             let parsed = crate::hidden::hidden_arg(spec)?;
             let hidden = parsed.widths();
-            let mut model = Mlp::builder()
-                .input(2)
-                .hidden(hidden, Activation::Sine { w0: 30.0 })
-                .output(1, Activation::Identity)
-                .init(Init::Siren)
-                .build(backend, 0)?;
-            let mut opt = Adam::<B>::new(AdamConfig::new(1e-4))?;
-            let mut grad = Tensor::zeros(backend, [n, 1])?;
-            let mut loss = Tensor::zeros(backend, [1])?;
-            let mut times = Vec::with_capacity(args.reps);
-            for rep in 0..WARM_UP + args.reps.max(1) {
-                let started = Instant::now();
-                let pred = model.forward(&x)?;
-                Loss::Mse.compute_into(pred, &y, &mut grad, &mut loss)?;
-                model.backward(&x, &grad)?;
-                opt.step(&mut model)?;
-                backend.synchronize()?;
-                if rep >= WARM_UP {
-                    times.push(started.elapsed().as_secs_f64() * 1e3);
+            let (median, min, params) = match args.hashgrid {
+                Some(log2) => {
+                    let config = HashGridMlpConfig {
+                        log2_table_size: log2,
+                        scale: GridScale::Finest(512),
+                        hidden: hidden.to_vec(),
+                        input_range: [0.0, 1.0],
+                        ..HashGridMlpConfig::new(y.dims()[1], 512)
+                    };
+                    let model = HashGridMlp::from_config(backend, &config, 0)?;
+                    let adam = AdamConfig::hash_grid(1e-2);
+                    time_steps(backend, model, adam, &x, &y, args.reps, false)?
                 }
-            }
-            times.sort_by(f64::total_cmp);
-            let median = times[times.len() / 2];
-            let min = times[0];
+                None => {
+                    let model = Mlp::builder()
+                        .input(2)
+                        .hidden(hidden, Activation::Sine { w0: 30.0 })
+                        .output(1, Activation::Identity)
+                        .init(Init::Siren)
+                        .build(backend, 0)?;
+                    time_steps(
+                        backend,
+                        model,
+                        AdamConfig::new(1e-4),
+                        &x,
+                        &y,
+                        args.reps,
+                        true,
+                    )?
+                }
+            };
             if args.json {
                 println!(
                     "{}",
-                    json!({"network": spec, "points": n, "device": backend.name(), "median_ms": median, "min_ms": min, "parameters": model.num_params(), "reps": times.len()})
+                    json!({"network": spec, "points": n, "device": backend.name(), "median_ms": median, "min_ms": min, "parameters": params, "reps": args.reps.max(1), "hashgrid_log2_table": args.hashgrid})
                 );
             } else {
-                println!(
-                    "{spec:<10} {n:>9} {median:>12.2} {min:>12.2} {:>12}",
-                    model.num_params()
-                );
+                println!("{spec:<10} {n:>9} {median:>12.2} {min:>12.2} {params:>12}");
             }
         }
         Ok(())
     }
+}
+
+/// Median and fastest milliseconds of `reps` training steps of `model` (after warm-up),
+/// and its parameter count; `input_grad` also computes the gradient of the inputs (what
+/// the SIREN timing always did).
+fn time_steps<B: Backend, M: Model<B>>(
+    backend: &B,
+    mut model: M,
+    adam: AdamConfig,
+    x: &Tensor<B>,
+    y: &Tensor<B>,
+    reps: usize,
+    input_grad: bool,
+) -> Result<(f64, f64, usize)> {
+    let mut opt = Adam::<B>::new(adam)?;
+    let mut grad = Tensor::zeros(backend, y.shape().clone())?;
+    let mut loss = Tensor::zeros(backend, [1])?;
+    let mut times = Vec::with_capacity(reps);
+    for rep in 0..WARM_UP + reps.max(1) {
+        let started = Instant::now();
+        let pred = model.forward(x)?;
+        Loss::Mse.compute_into(pred, y, &mut grad, &mut loss)?;
+        if input_grad {
+            model.backward(x, &grad)?;
+        } else {
+            model.backward_params(x, &grad)?;
+        }
+        opt.step(&mut model)?;
+        backend.synchronize()?;
+        if rep >= WARM_UP {
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    Ok((times[times.len() / 2], times[0], model.num_params()))
 }

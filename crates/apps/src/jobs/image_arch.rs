@@ -33,9 +33,10 @@ pub fn hash_grid_config(
     channels: usize,
     output: Activation,
 ) -> Result<HashGridMlpConfig> {
+    // By default the finest level has a cell per pixel (at least the coarsest level's).
     let finest = args
         .finest_resolution
-        .unwrap_or(longest.min(u32::MAX as usize) as u32);
+        .unwrap_or((longest.min(u32::MAX as usize) as u32).max(args.base_resolution));
     let config = HashGridMlpConfig {
         levels: args.levels,
         features: args.features,

@@ -127,7 +127,7 @@ fn score_against(args: &ImageRenderArgs, reference: &Path, picture: &Picture) ->
             println!(
                 "against {} at {w}x{h}: {}",
                 reference.display(),
-                score(&picture)?
+                score(picture)?
             );
             // The run folder keeps the image it was trained on: upscaling it with bicubic
             // interpolation is the baseline a fitted network should beat.
