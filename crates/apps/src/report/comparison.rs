@@ -37,10 +37,28 @@ fn layout(pictures: &[(&str, &Picture)], text: bool) -> Layout {
     }
 }
 
-/// Draws the pictures left to right with their labels above and writes an RGB PNG.
+/// The longest side a picture is shown at in a comparison.
+pub const COMPARISON_SIDE: usize = 2048;
+
+/// Draws the pictures left to right with their labels above and writes an RGB PNG
+/// (pictures larger than [`COMPARISON_SIDE`] are shrunk first).
+
 pub fn write_comparison(path: &Path, pictures: &[(&str, &Picture)]) -> Result<()> {
     if pictures.is_empty() {
         bail!("nothing to compare");
+    }
+    // Large images are shown at most COMPARISON_SIDE pixels on their longer side.
+    let longest = pictures.iter().map(|(_, p)| p.width.max(p.height)).max();
+    if longest.is_some_and(|n| n > COMPARISON_SIDE) {
+        let small: Vec<(&str, Picture)> = pictures
+            .iter()
+            .map(|(name, p)| {
+                let (w, h) = io::image::fit_longest_side(p.width, p.height, COMPARISON_SIDE);
+                Ok((*name, p.resize_bicubic(w, h)?))
+            })
+            .collect::<Result<_>>()?;
+        let refs: Vec<(&str, &Picture)> = small.iter().map(|(n, p)| (*n, p)).collect();
+        return write_comparison(path, &refs);
     }
     let text = fonts_available();
     let l = layout(pictures, text);

@@ -84,41 +84,67 @@ const SSIM_SIGMA: f64 = 1.5;
 /// channels. Pictures smaller than 11 pixels use the largest odd window that fits. 1 for
 /// identical pictures; same size and channels required.
 pub fn ssim(prediction: &Picture, reference: &Picture) -> Result<f64> {
+    ssim_in_bands(prediction, reference, SSIM_BAND_VALUES)
+}
+
+/// [`ssim`] computed in bands of about `band_values` output values.
+fn ssim_in_bands(prediction: &Picture, reference: &Picture, band_values: usize) -> Result<f64> {
     same_size("ssim", prediction, reference, true)?;
     let (w, h, c) = (prediction.width, prediction.height, prediction.channels);
     let side = SSIM_WINDOW.min(w).min(h);
     let side = if side % 2 == 0 { side - 1 } else { side };
     let kernel = gaussian(side, SSIM_SIGMA);
-    let (c1, c2) = (0.01f64.powi(2), 0.03f64.powi(2));
-    let mut total = 0.0;
-    let mut count = 0usize;
-    for ch in 0..c {
-        let x: Vec<f64> = (0..w * h)
-            .map(|i| f64::from(prediction.data[i * c + ch]))
-            .collect();
-        let y: Vec<f64> = (0..w * h)
-            .map(|i| f64::from(reference.data[i * c + ch]))
-            .collect();
-        let product =
-            |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).collect::<Vec<_>>();
-        let blur = |v: &[f64]| filter_valid(v, w, h, &kernel);
-        let (mx, my) = (blur(&x), blur(&y));
-        let (sxx, syy, sxy) = (
-            blur(&product(&x, &x)),
-            blur(&product(&y, &y)),
-            blur(&product(&x, &y)),
-        );
-        for i in 0..mx.len() {
-            let (ux, uy) = (mx[i], my[i]);
-            let vx = sxx[i] - ux * ux;
-            let vy = syy[i] - uy * uy;
-            let cov = sxy[i] - ux * uy;
-            total += ((2.0 * ux * uy + c1) * (2.0 * cov + c2))
-                / ((ux * ux + uy * uy + c1) * (vx + vy + c2));
-            count += 1;
+    // In bands of output rows (each reading `side - 1` rows more), so that the f64 planes
+    // stay small for images of any size; the result is the same as in one piece.
+    let (mut total, mut count) = (0.0, 0usize);
+    let out_rows = h + 1 - side;
+    let band = (band_values / w.max(1)).max(1);
+    for y0 in (0..out_rows).step_by(band) {
+        let rows = band.min(out_rows - y0) + side - 1;
+        let plane = |p: &Picture, ch: usize| -> Vec<f64> {
+            (y0 * w..(y0 + rows) * w)
+                .map(|i| f64::from(p.data[i * c + ch]))
+                .collect()
+        };
+        for ch in 0..c {
+            let (t, n) = ssim_plane(
+                &plane(prediction, ch),
+                &plane(reference, ch),
+                w,
+                rows,
+                &kernel,
+            );
+            total += t;
+            count += n;
         }
     }
     Ok(total / count.max(1) as f64)
+}
+
+/// Values per band of SSIM's f64 planes (2^20: 8 MiB a plane).
+const SSIM_BAND_VALUES: usize = 1 << 20;
+
+/// The sum of the SSIM map of two `w x h` planes (valid windows only) and its size.
+fn ssim_plane(x: &[f64], y: &[f64], w: usize, h: usize, kernel: &[f64]) -> (f64, usize) {
+    let (c1, c2) = (0.01f64.powi(2), 0.03f64.powi(2));
+    let product = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).collect::<Vec<_>>();
+    let blur = |v: &[f64]| filter_valid(v, w, h, kernel);
+    let (mx, my) = (blur(x), blur(y));
+    let (sxx, syy, sxy) = (
+        blur(&product(x, x)),
+        blur(&product(y, y)),
+        blur(&product(x, y)),
+    );
+    let mut total = 0.0;
+    for i in 0..mx.len() {
+        let (ux, uy) = (mx[i], my[i]);
+        let vx = sxx[i] - ux * ux;
+        let vy = syy[i] - uy * uy;
+        let cov = sxy[i] - ux * uy;
+        total +=
+            ((2.0 * ux * uy + c1) * (2.0 * cov + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2));
+    }
+    (total, mx.len())
 }
 
 /// A normalised 1-D Gaussian of `side` taps.
@@ -157,4 +183,29 @@ fn filter_valid(v: &[f64], w: usize, h: usize, kernel: &[f64]) -> Vec<f64> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ssim_in_bands_equals_ssim_in_one_piece() {
+        let (w, h) = (23, 41);
+        let a: Vec<f32> = (0..w * h * 3)
+            .map(|i| ((i * 7919) % 256) as f32 / 255.0)
+            .collect();
+        let b: Vec<f32> = a.iter().rev().copied().collect();
+        let pa = Picture::new(w, h, 3, a).unwrap();
+        let pb = Picture::new(w, h, 3, b).unwrap();
+        let whole = ssim_in_bands(&pa, &pb, usize::MAX).unwrap();
+        for values in [1, 30, 100, 500] {
+            let banded = ssim_in_bands(&pa, &pb, values).unwrap();
+            assert!(
+                (banded - whole).abs() < 1e-12,
+                "{values}: {banded} vs {whole}"
+            );
+        }
+        assert!(whole < 0.99);
+    }
 }
