@@ -62,6 +62,9 @@ pub struct Run<'a> {
     pub loss: nn::Loss,
     /// Job-specific metadata stored in the checkpoint.
     pub extra: serde_json::Value,
+    /// What the model predicts (names, standardisation, classes), stored in the checkpoint
+    /// so that `predict` and `export` can use it.
+    pub info: io::ModelInfo,
     /// Early stopping on the validation loss.
     pub early_stopping: Option<nn::EarlyStopping>,
     /// Area supervision: targets matched by the mean of this many consecutive input rows.
@@ -149,6 +152,7 @@ impl Run<'_> {
             job: self.job.to_string(),
             architecture: self.architecture.clone(),
             extra: self.extra.clone(),
+            info: Some(self.info.clone()),
         };
         let mut trainer = Trainer::new(config)?;
         let (mut model, mut optimizer) = if self.args.resume {

@@ -143,7 +143,9 @@ fn activation(g: &mut Graph, h: &str, act: Activation, layer: usize) -> String {
         Activation::Relu => g.node("Relu", &[h], &[]),
         Activation::Tanh => g.node("Tanh", &[h], &[]),
         Activation::Sigmoid => g.node("Sigmoid", &[h], &[]),
-        Activation::LeakyRelu { alpha } => g.node("LeakyRelu", &[h], &[("alpha", Attr::Float(alpha))]),
+        Activation::LeakyRelu { alpha } => {
+            g.node("LeakyRelu", &[h], &[("alpha", Attr::Float(alpha))])
+        }
         Activation::Sine { w0 } => {
             let w0 = g.scalar(&format!("layers_{layer}_w0"), w0);
             let scaled = g.node("Mul", &[h, &w0], &[]);
@@ -180,8 +182,14 @@ fn metadata(info: &ModelInfo, config: &nn::MlpConfig) -> Result<Vec<StringString
     let mut props = vec![
         ("iron_learn_model", json(serde_json::to_string(info))?),
         ("architecture", json(serde_json::to_string(config))?),
-        ("feature_names", json(serde_json::to_string(&info.feature_names))?),
-        ("output_columns", json(serde_json::to_string(&info.output_columns()))?),
+        (
+            "feature_names",
+            json(serde_json::to_string(&info.feature_names))?,
+        ),
+        (
+            "output_columns",
+            json(serde_json::to_string(&info.output_columns()))?,
+        ),
     ];
     if let Some(classes) = info.classes() {
         props.push(("classes", json(serde_json::to_string(classes))?));

@@ -28,7 +28,9 @@ fn run_tract(bytes: &[u8], x: &[f32], features: usize) -> (Vec<f32>, Vec<usize>)
         .into_runnable()
         .unwrap();
     let input = Tensor::from_shape(&[rows, features], x).unwrap();
-    let out = model.run(tvec!(input.into())).expect("tract runs the graph");
+    let out = model
+        .run(tvec!(input.into()))
+        .expect("tract runs the graph");
     let view = out[0].to_array_view::<f32>().unwrap();
     (view.iter().copied().collect(), view.shape().to_vec())
 }
@@ -44,7 +46,11 @@ fn check_within(name: &str, model: &FittedModel<CpuBackend>, x: &[f32], tol: f64
     let f = model.feature_names().len();
     let (got, shape) = run_tract(&bytes, x, f);
     let ours = model.predict(x).unwrap();
-    assert_eq!(shape, vec![ours.rows, ours.columns.len()], "{name}: output shape");
+    assert_eq!(
+        shape,
+        vec![ours.rows, ours.columns.len()],
+        "{name}: output shape"
+    );
     let (mut abs, mut rel) = (0f64, 0f64);
     for (a, b) in got.iter().zip(&ours.values) {
         let d = (*a as f64 - *b as f64).abs();
@@ -55,7 +61,10 @@ fn check_within(name: &str, model: &FittedModel<CpuBackend>, x: &[f32], tol: f64
         "{name}: {} rows, max abs difference {abs:.3e}, max relative {rel:.3e}",
         ours.rows
     );
-    assert!(rel <= tol, "{name}: ONNX and predict differ by {rel:e} (relative)");
+    assert!(
+        rel <= tol,
+        "{name}: ONNX and predict differ by {rel:e} (relative)"
+    );
     (abs, rel)
 }
 
@@ -108,14 +117,17 @@ fn binary_and_multiclass_classifiers_give_probabilities() {
             .output(1, Activation::Identity),
         2,
     );
-    let info = ModelInfo::classification(&names(3), "label", vec![0.0, 1.0]).with_features(
-        Standardizer {
+    let info =
+        ModelInfo::classification(&names(3), "label", vec![0.0, 1.0]).with_features(Standardizer {
             mean: vec![0.5, 0.0, -1.0],
             std: vec![2.0, 1.0, 3.0],
-        },
-    );
+        });
     let model = FittedModel::new(binary, info).unwrap();
-    check("binary leaky-ReLU classifier", &model, &inputs(150, 3, 4.0, 0.0));
+    check(
+        "binary leaky-ReLU classifier",
+        &model,
+        &inputs(150, 3, 4.0, 0.0),
+    );
 
     let multi = net(
         Mlp::builder()
@@ -126,7 +138,11 @@ fn binary_and_multiclass_classifiers_give_probabilities() {
     );
     let info = ModelInfo::classification(&names(2), "k", vec![1.0, 2.0, 3.0, 5.0]);
     let model = FittedModel::new(multi, info).unwrap();
-    check("4-class sigmoid classifier", &model, &inputs(150, 2, 3.0, 0.0));
+    check(
+        "4-class sigmoid classifier",
+        &model,
+        &inputs(150, 2, 3.0, 0.0),
+    );
 
     let relu = net(
         Mlp::builder()
@@ -218,7 +234,11 @@ fn fourier_and_positional_encodings() {
         },
     );
     let model = FittedModel::new(positional, info).unwrap();
-    check("positional encoding with input", &model, &inputs(100, 3, 0.8, 0.0));
+    check(
+        "positional encoding with input",
+        &model,
+        &inputs(100, 3, 0.8, 0.0),
+    );
 }
 
 /// The file carries the names, the classes and a symbolic batch dimension; the protobuf
@@ -236,7 +256,10 @@ fn metadata_and_interface() {
     let model = FittedModel::new(network, info).unwrap();
     let proto = onnx::to_model_proto(&model).unwrap();
     let bytes = onnx::export(&model).unwrap();
-    assert_eq!(onnx::proto::ModelProto::decode(bytes.as_slice()).unwrap(), proto);
+    assert_eq!(
+        onnx::proto::ModelProto::decode(bytes.as_slice()).unwrap(),
+        proto
+    );
     let meta = |k: &str| {
         proto
             .metadata_props
@@ -244,12 +267,21 @@ fn metadata_and_interface() {
             .find(|p| p.key == k)
             .map(|p| p.value.clone())
     };
-    assert_eq!(meta("feature_names").as_deref(), Some(r#"["height","weight"]"#));
+    assert_eq!(
+        meta("feature_names").as_deref(),
+        Some(r#"["height","weight"]"#)
+    );
     assert_eq!(meta("classes").as_deref(), Some("[3.0,8.0]"));
     let graph = proto.graph.unwrap();
     assert_eq!(graph.input[0].name, "input");
     assert_eq!(graph.output[0].name, "probabilities");
-    let dims = &graph.input[0].r#type.as_ref().unwrap().tensor_type.as_ref().unwrap();
+    let dims = &graph.input[0]
+        .r#type
+        .as_ref()
+        .unwrap()
+        .tensor_type
+        .as_ref()
+        .unwrap();
     let dims = &dims.shape.as_ref().unwrap().dim;
     assert_eq!(dims[0].dim_param.as_deref(), Some("N"));
     assert_eq!(dims[1].dim_value, Some(2));
@@ -262,4 +294,3 @@ fn metadata_and_interface() {
         }
     }
 }
-
