@@ -1,47 +1,29 @@
-//! Train, save, load and predict: a fitted model carries its standardisation and column
-//! names, so raw rows go in and answers in user units come out.
-//!
+//! Train, save, load, predict: raw rows in, answers in user units out.
 //! Run: `cargo run --release -p examples --example fitted_model`
-use io::{FittedModel, ModelInfo, Standardizer};
+use io::{FittedModel, ModelInfo, Standardizer as Scaler};
 use nn::prelude::*;
-use tensor_cpu::CpuBackend;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let cpu = CpuBackend::new();
-    // y = 3 a - b / 10 on raw rows (a, b) of very different scales.
-    let raw: Vec<f32> = (0..200)
-        .flat_map(|i| [i as f32 / 20.0, (i * 37 % 200) as f32 * 10.0])
-        .collect();
+    let cpu = tensor_cpu::CpuBackend::new();
+    // y = 3 a - b / 10 on rows of a in [0, 10) and b in [0, 2000).
+    let row = |r: usize| [r as f32 / 20.0, (r * 37 % 200) as f32 * 10.0];
+    let raw: Vec<f32> = (0..200).flat_map(row).collect();
     let y: Vec<f32> = raw.chunks(2).map(|r| 3.0 * r[0] - r[1] / 10.0).collect();
-    let (inputs, targets) = (Standardizer::fit(&raw, 2)?, Standardizer::fit(&y, 1)?);
-    let x = Tensor::from_slice(&cpu, &inputs.transform(&raw)?, [200, 2])?;
-    let t = Tensor::from_slice(&cpu, &targets.transform(&y)?, [200, 1])?;
-    let mut net = Mlp::builder()
-        .input(2)
-        .hidden(&[16], Activation::Tanh)
-        .output(1, Activation::Identity)
-        .build(&cpu, 0)?;
-    let config = TrainerConfig {
-        length: TrainLength::Steps(1000),
-        progress: false,
-        ..TrainerConfig::default()
-    };
-    Trainer::new(config)?.fit(
-        &mut net,
-        &mut Adam::new(AdamConfig::new(0.01))?,
-        Data::new(&x, &t),
-        None,
-    )?;
-    let info = ModelInfo::regression(&["a", "b"], &["y"])
-        .with_features(inputs)
-        .with_targets(targets);
-    let path = std::env::temp_dir().join("iron-learn-fitted-example.safetensors");
+    let (sx, sy) = (Scaler::fit(&raw, 2)?, Scaler::fit(&y, 1)?);
+    let x = Tensor::from_slice(&cpu, &sx.transform(&raw)?, [200, 2])?;
+    let t = Tensor::from_slice(&cpu, &sy.transform(&y)?, [200, 1])?;
+    let net = Mlp::builder().input(2).hidden(&[16], Activation::Tanh);
+    let mut net = net.output(1, Activation::Identity).build(&cpu, 0)?;
+    let mut config = TrainerConfig::default();
+    (config.length, config.progress) = (TrainLength::Steps(2000), false);
+    let mut adam = Adam::new(AdamConfig::new(0.01))?;
+    Trainer::new(config)?.fit(&mut net, &mut adam, Data::new(&x, &t), None)?;
+    let info = ModelInfo::regression(&["a", "b"], &["y"]);
+    let info = info.with_features(sx).with_targets(sy);
+    let path = std::env::temp_dir().join("iron-learn-fitted-model.safetensors");
     FittedModel::new(net, info)?.save(&path)?;
     let model = FittedModel::load(&path, &cpu)?;
-    let answers = model.predict(&[2.0, 500.0, 8.0, 1500.0])?; // two raw rows (a, b)
-    println!(
-        "y(2, 500) = {:.2} (exact -44), y(8, 1500) = {:.2} (exact -126)",
-        answers.values[0], answers.values[1]
-    );
+    let p = model.predict(&[2.0, 500.0, 8.0, 1500.0])?.values; // two raw rows (a, b)
+    println!("y(2, 500), y(8, 1500) = {p:.2?} (exact: [-44, -126])");
     Ok(())
 }
