@@ -2,13 +2,18 @@
 
 mod checkpoint;
 mod cli;
+mod defaults;
 mod device;
 mod expr;
+mod hidden;
 mod jobs;
+mod monitor;
+mod outcome;
+mod progress;
 mod report;
 mod session;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use cli::{BenchCommand, Cli, Command, ImageCommand};
 use jobs::tabular::{Model, Tabular};
 use std::process::ExitCode;
@@ -80,7 +85,8 @@ fn quiet_on_closed_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
-    let cli = Cli::parse();
+    let matches = defaults::describe(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

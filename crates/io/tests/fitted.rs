@@ -193,8 +193,8 @@ fn multiclass_softmax_and_argmax() {
         let z = &raw[r * 3..r * 3 + 3];
         let e: Vec<f64> = z.iter().map(|v| v.exp()).collect();
         let s: f64 = e.iter().sum();
-        for k in 0..3 {
-            assert!(close(p.row(r)[k], e[k] / s, 1e-5));
+        for (got, e) in p.row(r).iter().zip(&e) {
+            assert!(close(*got, e / s, 1e-5));
         }
         let best = (0..3).max_by(|&a, &b| z[a].total_cmp(&z[b])).unwrap();
         assert_eq!(p.labels.as_ref().unwrap()[r], [0.0, 1.0, 7.0][best]);

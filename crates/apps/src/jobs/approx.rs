@@ -1,15 +1,18 @@
 //! `iron-learn approx`: fit a network to a function of x typed by the user.
 
-use super::{matrix, seconds};
-use crate::cli::{ApproxArgs, ScheduleArg};
+use super::matrix;
+use crate::cli::ApproxArgs;
 use crate::device::Job;
 use crate::expr::{Function, parse_range};
-use crate::report::plot::{Series, line_chart};
+use crate::monitor::LossUnits;
+use crate::report::history::number;
+use crate::report::output::write_file;
+use crate::report::plot::{Chart, Series, line_chart};
 use crate::report::{metrics, run_dir};
-use crate::session::{Defaults, Run};
+use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
-use nn::{Activation, Data, Loss, Mlp, TrainLength};
+use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
 
@@ -20,6 +23,8 @@ pub struct Approx(pub ApproxArgs);
 struct Samples {
     x: Vec<f64>,
     y: Vec<f64>,
+    /// The sample index of each kept point (0..n).
+    index: Vec<usize>,
     undefined: usize,
     outliers: usize,
 }
@@ -34,6 +39,7 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Sample
     let mut s = Samples {
         x: Vec::new(),
         y: Vec::new(),
+        index: Vec::new(),
         undefined: 0,
         outliers: 0,
     };
@@ -43,6 +49,7 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Sample
         if y.is_finite() {
             s.x.push(x);
             s.y.push(y);
+            s.index.push(i);
         } else {
             s.undefined += 1;
         }
@@ -63,6 +70,8 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Sample
     s.x.retain(|_| *it.next().unwrap_or(&true));
     let mut it = keep.iter();
     s.y.retain(|_| *it.next().unwrap_or(&true));
+    let mut it = keep.iter();
+    s.index.retain(|_| *it.next().unwrap_or(&true));
     s
 }
 
@@ -72,6 +81,7 @@ impl Job for Approx {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let f = Function::parse(&args.function)?;
+        let hidden = crate::hidden::hidden_arg(&args.hidden)?;
         let (a, b) = parse_range(&args.range)?;
         if args.samples < 10 {
             bail!("--samples must be at least 10");
@@ -111,7 +121,7 @@ impl Job for Approx {
         let n = xs.len();
         let architecture = Mlp::<B>::builder()
             .input(1)
-            .hidden(&args.hidden, Activation::Tanh)
+            .hidden(hidden.widths(), Activation::Tanh)
             .output(1, Activation::Identity)
             .config(args.train.seed)?;
         let xt = matrix(backend, &xs, n, 1)?;
@@ -120,12 +130,7 @@ impl Job for Approx {
             job: "approx",
             dir: dir.clone(),
             args: &args.train,
-            defaults: Defaults {
-                lr: 3e-3,
-                length: TrainLength::Epochs(3000),
-                batch: None,
-                schedule: ScheduleArg::Cosine,
-            },
+            defaults: crate::defaults::APPROX,
             architecture,
             loss: if args.classify {
                 Loss::BceWithLogits
@@ -138,15 +143,37 @@ impl Job for Approx {
             } else {
                 io::ModelInfo::regression(&["x"], &["y"]).with_targets(stats.clone())
             }
-            .with_features(inputs),
+            .with_features(inputs.clone()),
             early_stopping: None,
             pool: 1,
             output_bias: None,
+            record: serde_json::Map::from_iter([
+                (
+                    "data".to_string(),
+                    json!({
+                        "function": f.text(),
+                        "range": [a, b],
+                        "samples": args.samples,
+                        "points_used": n,
+                        "points_left_out": s.undefined + s.outliers,
+                    }),
+                ),
+                (
+                    "options".to_string(),
+                    json!({ "classify": args.classify, "hidden": hidden.to_string(), "activation": "tanh" }),
+                ),
+            ]),
+            loss_units: if args.classify {
+                LossUnits::plain(Loss::BceWithLogits)
+            } else {
+                LossUnits::target_mse(stats.std[0])
+            },
+            weight_decay: 0.0,
         };
         let out = run.train(backend, Data::new(&xt, &yt), None)?;
         let pred = out.model.predict(&xt)?.to_vec()?;
         let mut m = Map::new();
-        let (fit, truth): (Vec<f32>, Vec<f32>) = if args.classify {
+        let truth: Vec<f32> = if args.classify {
             let p: Vec<f32> = pred
                 .iter()
                 .map(|&z| if z > 0.0 { 1.0 } else { 0.0 })
@@ -160,10 +187,7 @@ impl Job for Approx {
             );
             m.insert("accuracy".into(), json!(c.accuracy));
             m.insert("baseline_accuracy".into(), json!(c.baseline_accuracy));
-            (
-                pred.iter().map(|&z| tensor_core::sigmoid(z)).collect(),
-                ys.clone(),
-            )
+            ys.clone()
         } else {
             let p = stats.inverse_transform(&pred)?;
             let r = metrics::regression(&p, &raw);
@@ -183,32 +207,84 @@ impl Job for Approx {
             m.insert("mae".into(), json!(r.mae));
             m.insert("max_error".into(), json!(max_err));
             m.insert("r2".into(), json!(r.r2));
-            (p, raw.clone())
+            raw.clone()
         };
-        let points = |v: &[f32]| s.x.iter().zip(v).map(|(&x, &y)| (x, y as f64)).collect();
+        // Every sample point, in order: the target where the function was kept, the
+        // network's value everywhere; lines break where points were left out (a pole).
+        let all_x: Vec<f64> = (0..args.samples)
+            .map(|i| a + (b - a) * i as f64 / (args.samples - 1) as f64)
+            .collect();
+        let all_scaled = inputs.transform(&all_x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
+        let all_pred = out
+            .model
+            .predict(&matrix(backend, &all_scaled, all_x.len(), 1)?)?
+            .to_vec()?;
+        let all_fit: Vec<f32> = if args.classify {
+            all_pred.iter().map(|&z| tensor_core::sigmoid(z)).collect()
+        } else {
+            stats.inverse_transform(&all_pred)?
+        };
+        let mut target = vec![f64::NAN; all_x.len()];
+        for (&i, &t) in s.index.iter().zip(&truth) {
+            target[i] = f64::from(t);
+        }
+        let mut csv = String::from("x,target,prediction\n");
+        for ((x, t), p) in all_x.iter().zip(&target).zip(&all_fit) {
+            let t = if t.is_finite() {
+                number(*t)
+            } else {
+                String::new()
+            };
+            csv += &format!("{},{t},{}\n", number(*x), number(f64::from(*p)));
+        }
+        write_file(&dir.join("points.csv"), csv.as_bytes())?;
+        let line = |v: &dyn Fn(usize) -> f64| -> Vec<(f64, f64)> {
+            all_x
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    (
+                        x,
+                        if target[i].is_finite() {
+                            v(i)
+                        } else {
+                            f64::NAN
+                        },
+                    )
+                })
+                .collect()
+        };
         let series = [
             Series {
-                name: "function".into(),
-                points: points(&truth),
+                name: if args.classify { "f(x) > 0" } else { "f(x)" }.into(),
+                points: line(&|i| target[i]),
             },
             Series {
                 name: "network".into(),
-                points: points(&fit),
+                points: line(&|i| f64::from(all_fit[i])),
             },
         ];
-        line_chart(&dir.join("fit.png"), f.text(), "x", "y", &series, false)?;
+        let chart = Chart {
+            title: format!("f(x) = {}", f.text()),
+            x_label: "x".into(),
+            y_label: if args.classify {
+                "probability that f(x) > 0".into()
+            } else {
+                "f(x)".into()
+            },
+            log_y: false,
+            integer_x: false,
+            wide_first: true,
+        };
+        line_chart(&dir.join("fit.png"), &chart, &series)?;
         let r = &out.report;
-        println!(
-            "{} steps in {}; results in {}",
-            r.steps,
-            seconds(r.seconds),
-            dir.display()
-        );
+        println!("{}; results in {}", out.summary(), dir.display());
         m.insert("points_used".into(), json!(n));
         m.insert("points_left_out".into(), json!(s.undefined + s.outliers));
-        m.insert("final_loss".into(), json!(r.final_train_loss));
+        m.insert("final_loss".into(), json!(out.final_loss()));
+        m.insert("loss_units".into(), json!(out.loss_units.label));
         m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(r.seconds));
+        m.insert("seconds".into(), json!(out.elapsed));
         m.insert("parameters".into(), json!(out.model.num_params()));
         run_dir::write_metrics(&dir, &m)
     }

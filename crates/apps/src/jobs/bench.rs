@@ -1,6 +1,5 @@
 //! `iron-learn bench train`: the time of one full training step on a device.
 
-use super::image_fit::parse_hidden;
 use crate::cli::BenchTrainArgs;
 use crate::device::Job;
 use anyhow::Result;
@@ -33,10 +32,11 @@ impl Job for BenchTrain {
             );
         }
         for spec in &args.hidden {
-            let hidden = parse_hidden(spec)?;
+            let parsed = crate::hidden::hidden_arg(spec)?;
+            let hidden = parsed.widths();
             let mut model = Mlp::builder()
                 .input(2)
-                .hidden(&hidden, Activation::Sine { w0: 30.0 })
+                .hidden(hidden, Activation::Sine { w0: 30.0 })
                 .output(1, Activation::Identity)
                 .init(Init::Siren)
                 .build(backend, 0)?;

@@ -14,10 +14,14 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
             bail!("--threshold must be between 0 and 1, got {t}")
         }
         (Some(t), false) => ColorMode::BlackAndWhite(t),
-        (None, true) => ColorMode::Rgb,
-        (None, false) => ColorMode::Grayscale,
+        (None, _) if args.gray => ColorMode::Grayscale,
+        (None, _) => ColorMode::Rgb,
     };
-    let picture = load_picture(&args.image, mode)?;
+    let mut picture = load_picture(&args.image, mode)?;
+    // The image's own channels: gray images (even stored as RGB) stay gray, unless --color.
+    if mode == ColorMode::Rgb && !args.color && !picture.has_color() {
+        picture = picture.to_grayscale();
+    }
     write_pixel_csv(&picture, &args.output, PixelValues::Bytes)?;
     println!(
         "wrote {} rows ({}x{}, {}) to {}",

@@ -31,3 +31,12 @@ pub fn seconds(s: f64) -> String {
         format!("{s:.1} s")
     }
 }
+
+/// `1 step`, `300 steps`: a count with its noun, plural when it is not one.
+pub fn count(n: u64, noun: &str) -> String {
+    match (n, noun) {
+        (1, _) => format!("1 {noun}"),
+        (_, "batch") => format!("{n} batches"),
+        _ => format!("{n} {noun}s"),
+    }
+}

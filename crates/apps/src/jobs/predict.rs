@@ -2,7 +2,8 @@
 
 use crate::cli::PredictArgs;
 use crate::device::Job;
-use anyhow::{Context, Result, bail};
+use crate::report::output::write_file;
+use anyhow::{Result, bail};
 use io::fitted::{FittedModel, Task, load_inputs};
 use std::path::Path;
 use tensor_core::Backend;
@@ -34,8 +35,7 @@ pub fn write_predictions<B: Backend>(
     }
     let mut bytes = Vec::new();
     predictions.write_csv(&mut bytes, Some((&names, &values)))?;
-    io::checkpoint::write_atomic(path, &bytes)
-        .with_context(|| format!("cannot write {}", path.display()))
+    write_file(path, &bytes)
 }
 
 impl Job for Predict {
@@ -87,8 +87,7 @@ impl Job for Predict {
             Some(path) => {
                 let mut bytes = Vec::new();
                 predictions.write_csv(&mut bytes, leading)?;
-                io::checkpoint::write_atomic(path, &bytes)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                write_file(path, &bytes)?;
                 eprintln!(
                     "predicted {} rows into {}",
                     predictions.rows,

@@ -1,15 +1,16 @@
 //! `linreg`, `logreg` and `mlp`: models of tabular data, with test-set reports.
 
+use super::matrix;
 use super::predict::write_predictions;
-use super::{matrix, seconds};
-use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, ScheduleArg, TaskArg};
+use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
-use crate::report::{metrics, run_dir};
-use crate::session::{Defaults, Run};
+use crate::monitor::LossUnits;
+use crate::report::{metrics, run_dir, run_record};
+use crate::session::Run;
 use anyhow::{Result, bail};
-use io::dataset::{CsvOptions, LoadOptions, load_dataset};
+use io::dataset::{CsvOptions, LoadOptions, load_dataset, train_test_split};
 use io::{Dataset, Standardizer};
-use nn::{Activation, Data, Loss, Mlp, TrainLength};
+use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
 
@@ -24,10 +25,12 @@ pub enum Model {
     Mlp {
         /// Regression or classification.
         task: TaskArg,
-        /// Hidden widths.
-        hidden: Vec<usize>,
+        /// Hidden widths, as given to --hidden.
+        hidden: String,
         /// Hidden activation.
         activation: ActivationArg,
+        /// AdamW's weight decay (0: Adam).
+        weight_decay: f32,
     },
 }
 
@@ -48,6 +51,7 @@ impl Tabular {
                 task: args.task,
                 hidden: args.hidden,
                 activation: args.activation,
+                weight_decay: args.weight_decay,
             },
         }
     }
@@ -130,6 +134,21 @@ fn hidden_activation(a: ActivationArg) -> Activation {
     }
 }
 
+/// Splits `fraction` of the training rows off for validation (seeded; none when that is less
+/// than one row).
+fn split_validation(
+    train: Dataset,
+    fraction: f32,
+    seed: u64,
+) -> Result<(Dataset, Option<Dataset>)> {
+    let rows = (train.rows as f64 * f64::from(fraction)).round() as usize;
+    if fraction == 0.0 || rows == 0 || train.rows < 4 {
+        return Ok((train, None));
+    }
+    let split = train_test_split(&train, fraction, seed.wrapping_add(1))?;
+    Ok((split.train, split.test))
+}
+
 impl Job for Tabular {
     type Output = ();
 
@@ -148,12 +167,21 @@ impl Job for Tabular {
             seed: a.train.seed,
             ..LoadOptions::default()
         };
-        let split = load_dataset(&a.data, &options)?;
-        let train = split.train;
-        if train.n_targets != 1 {
-            bail!("expected one target column, found {}", train.n_targets);
+        if a.patience == Some(0) {
+            bail!("--patience must be at least 1 epoch");
         }
-        let test = split.test.unwrap_or_else(|| train.clone());
+        if !(0.0..1.0).contains(&a.val_fraction) {
+            bail!("--val-fraction must be in [0, 1), got {}", a.val_fraction);
+        }
+        let split = load_dataset(&a.data, &options)?;
+        if split.train.n_targets != 1 {
+            bail!(
+                "expected one target column, found {}",
+                split.train.n_targets
+            );
+        }
+        let test = split.test.unwrap_or_else(|| split.train.clone());
+        let (train, val) = split_validation(split.train, a.val_fraction, a.train.seed)?;
         let job = self.job();
         let dir = run_dir::prepare(a.train.out.as_deref(), job)?;
         let features = Standardizer::fit(&train.x, train.n_features)?;
@@ -176,14 +204,27 @@ impl Job for Tabular {
                 _ => unreachable!("either classes or target statistics exist"),
             }
         };
-        let (y_train, y_test) = (encode(&train.y)?, encode(&test.y)?);
+        let y_train = encode(&train.y)?;
+        // Every test label must be one the model can predict.
+        encode(&test.y)?;
+        let y_val = val.as_ref().map(|v| encode(&v.y)).transpose()?;
         let out_dim = classes.as_ref().map_or(1, Classes::width);
-        let (hidden, act) = match &self.model {
+        let (hidden, act, weight_decay) = match &self.model {
             Model::Mlp {
-                hidden, activation, ..
-            } => (hidden.clone(), hidden_activation(*activation)),
-            _ => (Vec::new(), Activation::Identity),
+                hidden,
+                activation,
+                weight_decay,
+                ..
+            } => (
+                crate::hidden::hidden_arg(hidden)?.0,
+                hidden_activation(*activation),
+                *weight_decay,
+            ),
+            _ => (Vec::new(), Activation::Identity, 0.0),
         };
+        if !(weight_decay.is_finite() && weight_decay >= 0.0) {
+            bail!("--weight-decay must be 0 or more, got {weight_decay}");
+        }
         let architecture = Mlp::<B>::builder()
             .input(train.n_features)
             .hidden(&hidden, act)
@@ -209,21 +250,45 @@ impl Job for Tabular {
         let xt = matrix(backend, &x_train, train.rows, train.n_features)?;
         let yt = matrix(backend, &y_train, train.rows, out_dim)?;
         let xv = matrix(backend, &x_test, test.rows, test.n_features)?;
-        let yv = matrix(backend, &y_test, test.rows, out_dim)?;
+        let validation = match (&val, &y_val) {
+            (Some(v), Some(y)) => Some((
+                matrix(backend, &features.transform(&v.x)?, v.rows, v.n_features)?,
+                matrix(backend, y, v.rows, out_dim)?,
+            )),
+            _ => None,
+        };
         let deep = !hidden.is_empty();
+        let val_rows = val.as_ref().map_or(0, |v| v.rows);
+        let mut record = serde_json::Map::new();
+        let mut data = run_record::data_file(&a.data)?;
+        data["rows"] = json!({ "train": train.rows, "validation": val_rows, "test": test.rows });
+        data["target"] = json!(train.target_names.first());
+        record.insert("data".into(), data);
+        record.insert(
+            "options".into(),
+            json!({
+                "test_fraction": a.test_fraction,
+                "val_fraction": a.val_fraction,
+                "drop_missing": a.drop_missing,
+                "patience_epochs": a.patience,
+                "task": if classes.is_some() { "classification" } else { "regression" },
+                "hidden": crate::hidden::Hidden(hidden.clone()).to_string(),
+                "activation": format!("{act:?}").to_lowercase(),
+                "weight_decay": weight_decay,
+            }),
+        );
+        let loss_units = match &targets {
+            Some(t) => LossUnits::target_mse(t.std[0]),
+            None => LossUnits::plain(loss),
+        };
         let run = Run {
             job,
             dir: dir.clone(),
             args: &a.train,
-            defaults: Defaults {
-                lr: if deep { 3e-3 } else { 0.05 },
-                length: TrainLength::Epochs(if deep { 400 } else { 2000 }),
-                batch: if deep && train.rows > 256 {
-                    Some(64)
-                } else {
-                    None
-                },
-                schedule: ScheduleArg::Cosine,
+            defaults: if deep {
+                crate::defaults::mlp(train.rows)
+            } else {
+                crate::defaults::LINEAR
             },
             architecture,
             loss,
@@ -235,11 +300,15 @@ impl Job for Tabular {
                 "target_name": train.target_names.first(),
             }),
             info: info.clone(),
-            early_stopping: None,
+            early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
             pool: 1,
             output_bias: None,
+            record,
+            loss_units,
+            weight_decay,
         };
-        let out = run.train(backend, Data::new(&xt, &yt), Some(Data::new(&xv, &yv)))?;
+        let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
+        let out = run.train(backend, Data::new(&xt, &yt), val_data)?;
         let raw = out.model.predict(&xv)?.to_vec()?;
         let mut m = Map::new();
         match (&classes, &targets) {
@@ -248,17 +317,25 @@ impl Job for Tabular {
             _ => unreachable!(),
         }
         let r = &out.report;
-        println!(
-            "{} steps in {}; results in {}",
-            r.steps,
-            seconds(r.seconds),
-            dir.display()
-        );
+        println!("{}; results in {}", out.summary(), dir.display());
         m.insert("train_rows".into(), json!(train.rows));
+        m.insert("validation_rows".into(), json!(val_rows));
         m.insert("test_rows".into(), json!(test.rows));
-        m.insert("final_train_loss".into(), json!(r.final_train_loss));
+        m.insert("final_train_loss".into(), json!(out.final_loss()));
+        m.insert(
+            "final_val_loss".into(),
+            json!(
+                r.final_val_loss
+                    .map(|v| f64::from(v) * out.loss_units.scale)
+            ),
+        );
+        m.insert("loss_units".into(), json!(out.loss_units.label));
         m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(r.seconds));
+        m.insert("seconds".into(), json!(out.elapsed));
+        if let Some((step, loss)) = out.restored {
+            m.insert("restored_step".into(), json!(step));
+            m.insert("restored_val_loss".into(), json!(loss));
+        }
         m.insert("parameters".into(), json!(out.model.num_params()));
         // The fitted model's answers for the test rows (beside their targets), and for the
         // rows a JSON file gives without targets.

@@ -33,7 +33,7 @@ fn timestamp() -> String {
 }
 
 /// Year, month, day of a count of days since 1970-01-01 (proleptic Gregorian calendar).
-fn civil_date(days: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_date(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
