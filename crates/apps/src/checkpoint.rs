@@ -10,7 +10,7 @@ use tensor_core::Backend;
 
 /// The checkpoint file name inside a run folder.
 pub const FILE_NAME: &str = "model.safetensors";
-const MODEL_PREFIX: &str = "model.";
+const MODEL_PREFIX: &str = io::fitted::TENSOR_PREFIX;
 
 /// Everything in a checkpoint besides the tensors.
 pub struct RunMeta {
@@ -20,6 +20,9 @@ pub struct RunMeta {
     pub architecture: MlpConfig,
     /// Job-specific data (normalisation statistics, image size, ...).
     pub extra: Value,
+    /// What the model predicts, for `predict` and `export` (`None` in checkpoints written
+    /// before models carried it).
+    pub info: Option<io::ModelInfo>,
 }
 
 /// Writes model, optimizer and trainer state atomically to `path`.
@@ -40,6 +43,7 @@ pub fn save<B: Backend>(
         "optimizer_step": opt_state.step,
         "trainer": serde_json::to_value(trainer)?,
         "extra": meta.extra,
+        io::fitted::INFO_KEY: serde_json::to_value(&meta.info)?,
     });
     let mut ck = Checkpoint::new(metadata);
     for a in model.export_state()? {
@@ -83,6 +87,9 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
         .with_context(|| format!("{}: unreadable architecture", path.display()))?;
     let job = field("job")?.as_str().unwrap_or_default().to_string();
     let extra = md.get("extra").cloned().unwrap_or(Value::Null);
+    let info = md
+        .get(io::fitted::INFO_KEY)
+        .and_then(|v| serde_json::from_value(v.clone()).ok());
     let mut model = Mlp::from_config(backend, &architecture, 0)?;
     let state: Vec<NamedArray> = checkpoint
         .tensors
@@ -100,6 +107,7 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
             job,
             architecture,
             extra,
+            info,
         },
         model,
         checkpoint,

@@ -69,6 +69,9 @@ pub struct Run<'a> {
     pub loss: nn::Loss,
     /// Job-specific metadata stored in the checkpoint.
     pub extra: serde_json::Value,
+    /// What the model predicts (names, standardisation, classes), stored in the checkpoint
+    /// so that `predict` and `export` can use it.
+    pub info: io::ModelInfo,
     /// Early stopping on the validation loss, its patience counted in epochs; the weights
     /// of the best evaluation are restored at the end.
     pub early_stopping: Option<nn::EarlyStopping>,
@@ -164,6 +167,7 @@ impl Run<'_> {
             job: self.job.to_string(),
             architecture: self.architecture.clone(),
             extra: self.extra.clone(),
+            info: Some(self.info.clone()),
         };
         let optimizer_config = if self.weight_decay > 0.0 {
             OptimizerConfig::Adam(nn::AdamConfig::adamw(self.lr(), self.weight_decay))

@@ -231,6 +231,19 @@ impl Job for ImageFit {
                 "supersample": s,
                 "source": source,
             }),
+            info: io::ModelInfo::image(
+                w,
+                h,
+                if c == 3 {
+                    &["r", "g", "b"][..]
+                } else {
+                    &["value"]
+                },
+            )
+            .with_targets(io::Standardizer {
+                mean: offset.clone(),
+                std: vec![1.0; c],
+            }),
             early_stopping: None,
             pool: s * s,
             output_bias,
