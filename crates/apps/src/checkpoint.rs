@@ -14,7 +14,7 @@ use tensor_core::Backend;
 /// A model a run can train and a checkpoint can hold, with the name its checkpoints
 /// record and the optimizer settings it trains with.
 pub trait RunModel<B: Backend>: Model<B> {
-    /// The `model` entry of the checkpoint metadata.
+    /// The `model_kind` entry of the checkpoint metadata.
     const KIND: &'static str;
 
     /// Adam's settings for learning rate `lr` and AdamW's decoupled `weight_decay`.
@@ -42,7 +42,7 @@ impl<B: Backend> RunModel<B> for HashGridMlp<B> {
 
 /// The checkpoint file name inside a run folder.
 pub const FILE_NAME: &str = "model.safetensors";
-const MODEL_PREFIX: &str = "model.";
+const MODEL_PREFIX: &str = io::fitted::TENSOR_PREFIX;
 
 /// Everything in a checkpoint besides the tensors.
 pub struct RunMeta<C = MlpConfig> {
@@ -52,6 +52,9 @@ pub struct RunMeta<C = MlpConfig> {
     pub architecture: C,
     /// Job-specific data (normalisation statistics, image size, ...).
     pub extra: Value,
+    /// What the model predicts, for `predict` and `export` (`None` in checkpoints written
+    /// before models carried it).
+    pub info: Option<io::ModelInfo>,
 }
 
 /// Writes model, optimizer and trainer state atomically to `path`.
@@ -66,13 +69,14 @@ pub fn save<B: Backend, M: RunModel<B>>(
     let metadata = json!({
         "format": "iron-learn checkpoint v1",
         "job": meta.job,
-        "model": M::KIND,
+        "model_kind": M::KIND,
         "architecture": serde_json::to_value(&meta.architecture)?,
         "optimizer": serde_json::to_value(optimizer.config())?,
         "optimizer_kind": opt_state.kind,
         "optimizer_step": opt_state.step,
         "trainer": serde_json::to_value(trainer)?,
         "extra": meta.extra,
+        io::fitted::INFO_KEY: serde_json::to_value(&meta.info)?,
     });
     let mut ck = Checkpoint::new(metadata);
     for a in model.export_state()? {
@@ -112,7 +116,7 @@ pub fn read(path: &Path) -> Result<(PathBuf, Checkpoint)> {
 pub fn kind(checkpoint: &Checkpoint) -> &str {
     checkpoint
         .metadata
-        .get("model")
+        .get("model_kind")
         .and_then(Value::as_str)
         .unwrap_or("mlp")
 }
@@ -151,6 +155,9 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
         .with_context(|| format!("{}: unreadable architecture", path.display()))?;
     let job = field("job")?.as_str().unwrap_or_default().to_string();
     let extra = md.get("extra").cloned().unwrap_or(Value::Null);
+    let info = md
+        .get(io::fitted::INFO_KEY)
+        .and_then(|v| serde_json::from_value(v.clone()).ok());
     let mut model = M::from_config(backend, &architecture, 0)?;
     let state: Vec<NamedArray> = checkpoint
         .tensors
@@ -168,6 +175,7 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
             job,
             architecture,
             extra,
+            info,
         },
         model,
         checkpoint,

@@ -29,6 +29,10 @@ pub enum Command {
     /// Fit images as functions of pixel coordinates, redraw them at any size, convert them.
     #[command(subcommand)]
     Image(ImageCommand),
+    /// Predict new rows with a trained model (CSV or JSON file, or points given with --x).
+    Predict(PredictArgs),
+    /// Write a trained model for use elsewhere: ONNX, or safetensors without optimizer state.
+    Export(ExportArgs),
     /// Time training steps and matrix products on a device (used by `cargo xtask bench`).
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -391,4 +395,47 @@ pub struct BenchTrainArgs {
     /// 2^LOG2 entries, resolutions 16 to 512, then the --hidden ReLU layers.
     #[arg(long, value_name = "LOG2")]
     pub hashgrid: Option<u32>,
+}
+
+/// Options of `predict`.
+#[derive(Debug, Clone, Args)]
+pub struct PredictArgs {
+    /// A run folder, its model.safetensors, or a model written by `export`.
+    pub model: PathBuf,
+    /// Rows to predict: CSV with a header (columns matched by name, in any order; others
+    /// ignored), or JSON {n, x} / {n, x_test} (the rows of x_test when present).
+    #[arg(long, required_unless_present = "x", conflicts_with = "x")]
+    pub data: Option<PathBuf>,
+    /// Points to predict with a model of one input (approx), comma-separated: --x 0.5,1.5.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, num_args = 1)]
+    pub x: Option<Vec<f32>>,
+    /// CSV file to write [default: standard output].
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Device to compute on.
+    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    pub device: DeviceArg,
+}
+
+/// File formats `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// An ONNX graph: raw inputs in, answers in user units out (standardisation inside).
+    Onnx,
+    /// The model as safetensors, without the optimizer and trainer state (a smaller file
+    /// that `predict` and the library's `FittedModel::load` read).
+    Safetensors,
+}
+
+/// Options of `export`.
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// A run folder, its model.safetensors, or a model written by `export`.
+    pub model: PathBuf,
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Onnx)]
+    pub format: ExportFormat,
+    /// The file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
 }

@@ -61,6 +61,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Image(ImageCommand::Render(a)) => {
             device::dispatch(a.device, false, jobs::image_render::ImageRender(a))
         }
+        Command::Predict(a) => device::dispatch(a.device, false, jobs::predict::Predict(a)),
+        Command::Export(a) => jobs::export::export(&a),
         Command::Image(ImageCommand::Encode(a)) => jobs::image_codec::encode(&a),
         Command::Image(ImageCommand::Decode(a)) => jobs::image_codec::decode(&a),
         Command::Bench(BenchCommand::Train(a)) => {

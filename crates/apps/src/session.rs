@@ -70,6 +70,9 @@ pub struct Run<'a, C = MlpConfig> {
     pub loss: nn::Loss,
     /// Job-specific metadata stored in the checkpoint.
     pub extra: serde_json::Value,
+    /// What the model predicts (names, standardisation, classes), stored in the checkpoint
+    /// so that `predict` and `export` can use it.
+    pub info: io::ModelInfo,
     /// Early stopping on the validation loss, its patience counted in epochs; the weights
     /// of the best evaluation are restored at the end.
     pub early_stopping: Option<nn::EarlyStopping>,
@@ -190,6 +193,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             job: self.job.to_string(),
             architecture: self.architecture.clone(),
             extra: self.extra.clone(),
+            info: Some(self.info.clone()),
         };
         let optimizer_config = OptimizerConfig::Adam(M::adam(self.lr(), self.weight_decay));
         let mut trainer = Trainer::new(config)?;

@@ -10,8 +10,11 @@
 //!   at any size (the ground truth for super-resolution).
 //! - [`checkpoint`]: named f32 tensors and JSON metadata in one `safetensors` file, written
 //!   atomically, with clear errors when loading a bad or mismatched file.
+//! - [`fitted`]: a [`FittedModel`] — network, configuration, standardisation, class labels
+//!   and feature names — with `save`, `load` and `predict` on raw rows.
 //!
-//! This crate depends on `tensor-core` only and never on a concrete backend.
+//! This crate depends on `tensor-core` and `nn` (for the fitted model's network) and never
+//! on a concrete backend.
 //!
 //! ```
 //! use io::dataset::{read_csv, CsvOptions, train_test_split, Standardizer};
@@ -45,10 +48,12 @@ pub mod checkpoint;
 pub mod dataset;
 pub mod drawing;
 mod error;
+pub mod fitted;
 pub mod image;
 
 pub use checkpoint::{Checkpoint, NamedTensor};
 pub use dataset::{DataSplit, Dataset, Standardization, Standardizer};
 pub use drawing::{Drawing, default_drawing};
 pub use error::{Error, Result};
+pub use fitted::{FittedModel, ModelInfo, Predictions, Task};
 pub use image::{ColorMode, Picture};

@@ -102,8 +102,13 @@ impl Job for Approx {
             );
         }
         let dir = run_dir::prepare(args.train.out.as_deref(), "approx")?;
-        let scale = |x: f64| (2.0 * (x - a) / (b - a) - 1.0) as f32;
-        let xs: Vec<f32> = s.x.iter().map(|&x| scale(x)).collect();
+        // Inputs map [a, b] onto [-1, 1]: a standardisation with centre and half-width, stored
+        // with the model so that predictions apply the same transform.
+        let inputs = Standardizer {
+            mean: vec![((a + b) / 2.0) as f32],
+            std: vec![((b - a) / 2.0) as f32],
+        };
+        let xs = inputs.transform(&s.x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
         let raw: Vec<f32> = s.y.iter().map(|&y| y as f32).collect();
         let stats = Standardizer::fit(&raw, 1)?;
         let ys = if args.classify {
@@ -133,6 +138,12 @@ impl Job for Approx {
                 Loss::Mse
             },
             extra: json!({ "function": f.text(), "range": [a, b], "targets": stats, "classify": args.classify }),
+            info: if args.classify {
+                io::ModelInfo::classification(&["x"], "positive", vec![0.0, 1.0])
+            } else {
+                io::ModelInfo::regression(&["x"], &["y"]).with_targets(stats.clone())
+            }
+            .with_features(inputs.clone()),
             early_stopping: None,
             pool: 1,
             output_bias: None,
@@ -203,7 +214,7 @@ impl Job for Approx {
         let all_x: Vec<f64> = (0..args.samples)
             .map(|i| a + (b - a) * i as f64 / (args.samples - 1) as f64)
             .collect();
-        let all_scaled: Vec<f32> = all_x.iter().map(|&x| scale(x)).collect();
+        let all_scaled = inputs.transform(&all_x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
         let all_pred = out
             .model
             .predict(&matrix(backend, &all_scaled, all_x.len(), 1)?)?

@@ -297,6 +297,19 @@ impl Job for ImageFit {
                         architecture: $architecture,
                         loss: Loss::Mse,
                         extra,
+                        info: io::ModelInfo::image(
+                            w,
+                            h,
+                            if c == 3 {
+                                &["r", "g", "b"][..]
+                            } else {
+                                &["value"]
+                            },
+                        )
+                        .with_targets(io::Standardizer {
+                            mean: offset.clone(),
+                            std: vec![1.0; c],
+                        }),
                         early_stopping: None,
                         pool: s * s,
                         output_bias,

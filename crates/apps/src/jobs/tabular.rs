@@ -1,6 +1,7 @@
 //! `linreg`, `logreg` and `mlp`: models of tabular data, with test-set reports.
 
 use super::matrix;
+use super::predict::write_predictions;
 use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
 use crate::monitor::LossUnits;
@@ -229,6 +230,18 @@ impl Job for Tabular {
             .hidden(&hidden, act)
             .output(out_dim, Activation::Identity)
             .config(a.train.seed)?;
+        let target_name = train.target_names.first().map_or("target", String::as_str);
+        let info = match (&classes, &targets) {
+            (Some(c), _) => {
+                io::ModelInfo::classification(&train.feature_names, target_name, c.0.clone())
+            }
+            (None, Some(t)) => {
+                io::ModelInfo::regression(&train.feature_names, &[target_name.to_string()])
+                    .with_targets(t.clone())
+            }
+            _ => unreachable!("either classes or target statistics exist"),
+        }
+        .with_features(features.clone());
         let loss = match out_dim {
             _ if classes.is_none() => Loss::Mse,
             1 => Loss::BceWithLogits,
@@ -286,6 +299,7 @@ impl Job for Tabular {
                 "feature_names": train.feature_names,
                 "target_name": train.target_names.first(),
             }),
+            info: info.clone(),
             early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
             pool: 1,
             output_bias: None,
@@ -323,6 +337,25 @@ impl Job for Tabular {
             m.insert("restored_val_loss".into(), json!(loss));
         }
         m.insert("parameters".into(), json!(out.model.num_params()));
+        // The fitted model's answers for the test rows (beside their targets), and for the
+        // rows a JSON file gives without targets.
+        let fitted = io::FittedModel::new(out.model, info)?;
+        let truth = (target_name, test.y.as_slice());
+        write_predictions(
+            &dir.join("test_predictions.csv"),
+            &fitted,
+            &test.x,
+            Some(truth),
+        )?;
+        if let Some(x) = &split.unlabeled_x {
+            let path = dir.join("predictions.csv");
+            write_predictions(&path, &fitted, x, None)?;
+            println!(
+                "predicted the {} rows given without targets: {}",
+                x.len() / train.n_features,
+                path.display()
+            );
+        }
         run_dir::write_metrics(&dir, &m)
     }
 }

@@ -39,6 +39,7 @@ impl Job for Xor {
             architecture,
             loss: Loss::BceWithLogits,
             extra: json!({}),
+            info: io::ModelInfo::classification(&["a", "b"], "xor", vec![0.0, 1.0]),
             early_stopping: None,
             pool: 1,
             output_bias: None,

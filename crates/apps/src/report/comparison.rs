@@ -42,7 +42,6 @@ pub const COMPARISON_SIDE: usize = 2048;
 
 /// Draws the pictures left to right with their labels above and writes an RGB PNG
 /// (pictures larger than [`COMPARISON_SIDE`] are shrunk first).
-
 pub fn write_comparison(path: &Path, pictures: &[(&str, &Picture)]) -> Result<()> {
     if pictures.is_empty() {
         bail!("nothing to compare");
