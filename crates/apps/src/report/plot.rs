@@ -116,8 +116,17 @@ pub fn line_chart(
         }
         root.present().map_err(draw_err)?;
     }
-    image::save_buffer(path, &buffer, WIDTH, HEIGHT, image::ColorType::Rgb8)
-        .with_context(|| format!("cannot write {}", path.display()))
+    // Encoded in memory, then written atomically: a full disk is an error, never a torn PNG.
+    let mut png = Vec::new();
+    image::ImageEncoder::write_image(
+        image::codecs::png::PngEncoder::new(&mut png),
+        &buffer,
+        WIDTH,
+        HEIGHT,
+        image::ExtendedColorType::Rgb8,
+    )
+    .with_context(|| format!("cannot encode {}", path.display()))?;
+    super::atomic_write::write_bytes(path, &png)
 }
 
 fn draw_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
