@@ -74,6 +74,10 @@ pub struct TrainArgs {
     /// Continue from the checkpoint in --out (its model.safetensors).
     #[arg(long, requires = "out")]
     pub resume: bool,
+    /// Start afresh in an --out that holds another run's checkpoint (overwriting it), or
+    /// resume with different data than the checkpoint was trained on.
+    #[arg(long)]
+    pub force: bool,
     /// Learning rate [default: chosen per job].
     #[arg(long)]
     pub lr: Option<f32>,

@@ -3,13 +3,16 @@
 mod checkpoint;
 mod cli;
 mod device;
-mod expr;
 mod jobs;
 mod report;
+mod run_lock;
 mod session;
+mod signals;
 
 use clap::Parser;
+// The expression parser lives in the library part of the package (the fuzz targets reach it).
 use cli::{BenchCommand, Cli, Command, ImageCommand};
+use iron_learn::expr;
 use jobs::tabular::{Model, Tabular};
 use std::process::ExitCode;
 
@@ -79,8 +82,14 @@ fn quiet_on_closed_pipe() {
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
     let cli = Cli::parse();
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+    let result = run(cli);
+    report::run_dir::release_all(result.is_ok());
+    match result {
+        // A run stopped by Ctrl-C or SIGTERM saved its work; its status says it was stopped.
+        Ok(()) => match signals::received() {
+            Some(i) => ExitCode::from(i.exit_code()),
+            None => ExitCode::SUCCESS,
+        },
         Err(e) => {
             // One line: the error and its causes, never a backtrace.
             let mut line = format!("error: {e}");

@@ -1,4 +1,4 @@
-//! The training run every job shares: resume, checkpoints, Ctrl-C, the loss chart.
+//! The training run every job shares: resume, checkpoints, Ctrl-C and SIGTERM, the loss chart.
 
 use crate::checkpoint::{self, RunMeta};
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
@@ -9,29 +9,7 @@ use nn::{
     TrainReport, Trainer, TrainerConfig,
 };
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock, Once};
 use tensor_core::Backend;
-
-/// Set by the first Ctrl-C; the trainer checks it after every step.
-static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
-
-/// Installs the Ctrl-C handler once and returns the flag it sets: the first Ctrl-C makes the
-/// run stop after its current step (with a checkpoint), a second one exits at once.
-fn watch_ctrl_c() -> Arc<AtomicBool> {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!(
-                "\ninterrupted: saving a checkpoint, then stopping (Ctrl-C again to quit now)"
-            );
-        });
-    });
-    Arc::clone(&INTERRUPTED)
-}
 
 /// Per-job defaults for the common training options.
 #[derive(Debug, Clone, Copy)]
@@ -167,7 +145,7 @@ impl Run<'_> {
                 trainer.state().step
             );
         }
-        trainer.set_stop_flag(watch_ctrl_c());
+        trainer.set_stop_flag(crate::signals::watch());
         // The trainer ends every run, interrupted or not, with an `End` event: the final
         // checkpoint is written there.
         let report = trainer.fit_with(
@@ -190,6 +168,7 @@ impl Run<'_> {
         )?;
         draw_loss(&self.dir, &report)?;
         if report.stop_reason == nn::StopReason::Interrupted {
+            crate::signals::note_stopped_at(report.steps);
             eprintln!(
                 "stopped at step {}; continue with --resume --out {}",
                 report.steps,

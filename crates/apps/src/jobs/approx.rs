@@ -91,7 +91,7 @@ impl Job for Approx {
                 s.undefined, s.outliers
             );
         }
-        let dir = run_dir::prepare(args.train.out.as_deref(), "approx")?;
+        let dir = run_dir::prepare(&args.train, "approx")?;
         let scale = |x: f64| (2.0 * (x - a) / (b - a) - 1.0) as f32;
         let xs: Vec<f32> = s.x.iter().map(|&x| scale(x)).collect();
         let raw: Vec<f32> = s.y.iter().map(|&y| y as f32).collect();

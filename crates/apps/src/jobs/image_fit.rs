@@ -189,13 +189,13 @@ impl Job for ImageFit {
         let args = &self.0;
         let (picture, gray, source) = target(args)?;
         let hidden = parse_hidden(&args.hidden)?;
-        let dir = run_dir::prepare(args.train.out.as_deref(), "image-fit")?;
-        let (w, h, c) = (picture.width, picture.height, picture.channels);
-        save_png(&picture, dir.join("original.png"))?;
         let s = args.supersample as usize;
         if !(1..=4).contains(&s) {
             bail!("--supersample must be between 1 and 4, got {s}");
         }
+        let dir = run_dir::prepare(&args.train, "image-fit")?;
+        let (w, h, c) = (picture.width, picture.height, picture.channels);
+        save_png(&picture, dir.join("original.png"))?;
         let means = channel_means(&picture);
         // Point supervision learns `value - mean` through an identity output; area
         // supervision learns coverage through a sigmoid whose bias starts at the logit of

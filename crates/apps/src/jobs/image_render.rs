@@ -4,9 +4,10 @@ use super::image_fit::predict_picture;
 use crate::checkpoint;
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
+use crate::report::atomic_write::write_picture;
 use anyhow::{Result, bail};
 use io::Picture;
-use io::image::{ColorMode, ink_iou, load_picture, pixel_accuracy, psnr, save_png};
+use io::image::{ColorMode, ink_iou, load_picture, pixel_accuracy, psnr};
 use std::time::Instant;
 use tensor_core::Backend;
 
@@ -21,6 +22,7 @@ impl Job for ImageRender {
         if args.size < 1 || args.size > 16_384 {
             bail!("--size must be between 1 and 16384, got {}", args.size);
         }
+        io::image::ImageFileFormat::from_path(&args.output)?;
         let started = Instant::now();
         let loaded = checkpoint::load(backend, &args.model)?;
         if loaded.meta.job != "image-fit" {
@@ -54,7 +56,7 @@ impl Job for ImageRender {
             );
         }
         let picture = predict_picture(&loaded.model, w, h, &offset)?;
-        save_png(&picture, &args.output)?;
+        write_picture(&args.output, &picture)?;
         println!(
             "rendered {w}x{h} in {:.2} s to {}",
             started.elapsed().as_secs_f64(),

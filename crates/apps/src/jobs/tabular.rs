@@ -154,7 +154,7 @@ impl Job for Tabular {
         }
         let test = split.test.unwrap_or_else(|| train.clone());
         let job = self.job();
-        let dir = run_dir::prepare(a.train.out.as_deref(), job)?;
+        let dir = run_dir::prepare(&a.train, job)?;
         let features = Standardizer::fit(&train.x, train.n_features)?;
         let x_train = features.transform(&train.x)?;
         let x_test = features.transform(&test.x)?;

@@ -21,7 +21,7 @@ impl Job for Xor {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let dir = run_dir::prepare(args.train.out.as_deref(), "xor")?;
+        let dir = run_dir::prepare(&args.train, "xor")?;
         let architecture = Mlp::<B>::builder()
             .input(2)
             .hidden(&[args.hidden], Activation::Tanh)
