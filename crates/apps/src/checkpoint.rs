@@ -1,8 +1,9 @@
 //! Saving and restoring a whole training run (model, optimizer, trainer) in one
 //! safetensors checkpoint.
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use io::Checkpoint;
+use io::checkpoint::DataFingerprint;
 use nn::{Mlp, MlpConfig, NamedArray, Optimizer, OptimizerConfig, OptimizerState, TrainerState};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -20,6 +21,34 @@ pub struct RunMeta {
     pub architecture: MlpConfig,
     /// Job-specific data (normalisation statistics, image size, ...).
     pub extra: Value,
+    /// What the model was trained on (absent in checkpoints of older versions).
+    pub data: Option<DataFingerprint>,
+}
+
+/// The fingerprint of a training set (inputs `x`, targets `y`, as read back from `data`):
+/// column names from the job's metadata (`feature_names` and `target_name`, when it has
+/// them), the shape `[rows, inputs, outputs]` and a hash of every value.
+pub fn fingerprint<B: Backend>(
+    x: &[f32],
+    y: &[f32],
+    data: nn::Data<'_, B>,
+    extra: &Value,
+) -> DataFingerprint {
+    let mut names: Vec<String> = extra
+        .get("feature_names")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(target) = extra.get("target_name").and_then(Value::as_str) {
+        names.push(target.to_string());
+    }
+    let dims = |t: &tensor_core::Tensor<B>| t.dims().to_vec();
+    let shape = [dims(data.x), dims(data.y)[1..].to_vec()].concat();
+    DataFingerprint::new(names, shape, [x, y])
 }
 
 /// Writes model, optimizer and trainer state atomically to `path`.
@@ -40,6 +69,7 @@ pub fn save<B: Backend>(
         "optimizer_step": opt_state.step,
         "trainer": serde_json::to_value(trainer)?,
         "extra": meta.extra,
+        (io::checkpoint::DATA_KEY): meta.data,
     });
     let mut ck = Checkpoint::new(metadata);
     for a in model.export_state()? {
@@ -70,6 +100,13 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
         path.to_path_buf()
     };
     let checkpoint = Checkpoint::load(&path)?;
+    if let Some((name, index, value)) = checkpoint.first_non_finite(MODEL_PREFIX) {
+        bail!(
+            "{} holds non-finite weights ({}[{index}] is {value}): the run diverged before it was saved; train afresh, with a lower --lr",
+            path.display(),
+            name.trim_start_matches(MODEL_PREFIX)
+        );
+    }
     let md = &checkpoint.metadata;
     let field = |k: &str| {
         md.get(k).cloned().ok_or_else(|| {
@@ -83,6 +120,9 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
         .with_context(|| format!("{}: unreadable architecture", path.display()))?;
     let job = field("job")?.as_str().unwrap_or_default().to_string();
     let extra = md.get("extra").cloned().unwrap_or(Value::Null);
+    let data = checkpoint
+        .data_fingerprint()
+        .with_context(|| format!("{}", path.display()))?;
     let mut model = Mlp::from_config(backend, &architecture, 0)?;
     let state: Vec<NamedArray> = checkpoint
         .tensors
@@ -100,6 +140,7 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
             job,
             architecture,
             extra,
+            data,
         },
         model,
         checkpoint,

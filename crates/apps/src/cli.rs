@@ -1,5 +1,6 @@
 //! Command-line definitions (clap derive).
 
+use crate::cli_values;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -65,8 +66,9 @@ pub struct TrainArgs {
     /// Allow TF32 tensor-core math for matrix products on the GPU (faster, ~1e-3 precision).
     #[arg(long)]
     pub tf32: bool,
-    /// Seed for initialisation, data splits and mini-batch order.
-    #[arg(long, default_value_t = 42)]
+    /// Seed for initialisation, data splits and mini-batch order (negative seeds wrap to 64
+    /// bits, as in PyTorch).
+    #[arg(long, default_value_t = 42, value_parser = cli_values::seed)]
     pub seed: u64,
     /// Output folder for metrics, plots and the checkpoint [default: runs/<job>-<time>].
     #[arg(long)]
@@ -79,13 +81,13 @@ pub struct TrainArgs {
     #[arg(long)]
     pub force: bool,
     /// Learning rate [default: chosen per job].
-    #[arg(long)]
+    #[arg(long, value_parser = cli_values::positive_f32)]
     pub lr: Option<f32>,
     /// Number of passes over the training data [default: chosen per job].
-    #[arg(long, conflicts_with = "steps")]
+    #[arg(long, conflicts_with = "steps", value_parser = cli_values::positive_count)]
     pub epochs: Option<usize>,
     /// Number of optimizer steps [default: chosen per job].
-    #[arg(long)]
+    #[arg(long, value_parser = cli_values::positive_count)]
     pub steps: Option<usize>,
     /// Mini-batch size, or "full" for full-batch training [default: chosen per job].
     #[arg(long, value_parser = parse_batch)]
@@ -94,7 +96,7 @@ pub struct TrainArgs {
     #[arg(long, value_enum)]
     pub schedule: Option<ScheduleArg>,
     /// Write a checkpoint every N steps (0: only at the end).
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = cli_values::count)]
     pub checkpoint_every: usize,
     /// No progress bar.
     #[arg(long)]
@@ -128,7 +130,7 @@ pub struct XorArgs {
     #[command(flatten)]
     pub train: TrainArgs,
     /// Hidden units of the single hidden layer.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = cli_values::positive_count)]
     pub hidden: usize,
 }
 
@@ -204,7 +206,7 @@ pub struct ApproxArgs {
     #[arg(long, default_value = "-3:3", allow_hyphen_values = true)]
     pub range: String,
     /// Number of sample points.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = cli_values::positive_count)]
     pub samples: usize,
     /// Learn the sign of the function (a classifier) instead of its value.
     #[arg(long)]
@@ -247,7 +249,7 @@ pub struct ImageFitArgs {
     /// Image file (PNG, JPEG, WebP, ...) [default: the bundled drawing].
     pub image: Option<PathBuf>,
     /// Resize to N x N before fitting [default: 200 for the bundled drawing, else the image's own size].
-    #[arg(long)]
+    #[arg(long, value_parser = cli_values::positive_u32)]
     pub size: Option<u32>,
     /// Network family.
     #[arg(long, value_enum, default_value_t = ArchArg::Siren)]
@@ -261,7 +263,7 @@ pub struct ImageFitArgs {
     /// Area supervision for redrawing larger: each pixel is matched by the mean of N x N
     /// samples inside it, through a sigmoid output (N from 1 to 4; 2 is a good choice for
     /// line drawings that are to be rendered at a higher resolution; costs N^2 per step).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = cli_values::positive_u32)]
     pub supersample: u32,
     /// Fit a black-and-white version: pixels darker than this gray level (0..1) become
     /// black (best for line drawings that are to be redrawn larger).
@@ -275,9 +277,9 @@ pub struct ImageRenderArgs {
     /// The checkpoint written by `image fit` (model.safetensors), or its folder.
     pub model: PathBuf,
     /// Output size N (N x N pixels).
-    #[arg(long, default_value_t = 512)]
+    #[arg(long, default_value_t = 512, value_parser = cli_values::positive_u32)]
     pub size: u32,
-    /// Output image file.
+    /// Output image file; its extension picks the format (.png, .jpg, .webp, .bmp).
     #[arg(short, long, default_value = "render.png")]
     pub output: PathBuf,
     /// Reference image to score against (resized to N x N): PSNR, pixel accuracy, ink IoU.
@@ -309,7 +311,7 @@ pub struct ImageEncodeArgs {
 pub struct ImageDecodeArgs {
     /// CSV file of x,y,value or x,y,r,g,b rows.
     pub csv: PathBuf,
-    /// Image file to write (PNG).
+    /// Image file to write; its extension picks the format (.png, .jpg, .webp, .bmp).
     #[arg(short, long)]
     pub output: PathBuf,
 }
@@ -331,10 +333,10 @@ pub struct BenchTrainArgs {
     #[arg(long, default_value = "256x3,128x3", value_delimiter = ',')]
     pub hidden: Vec<String>,
     /// Number of coordinates in the batch.
-    #[arg(long, default_value_t = 40_000)]
+    #[arg(long, default_value_t = 40_000, value_parser = cli_values::positive_count)]
     pub points: usize,
     /// Timed repetitions (after warm-up).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = cli_values::positive_count)]
     pub reps: usize,
     /// Allow TF32 on the GPU.
     #[arg(long)]

@@ -2,18 +2,23 @@
 
 mod checkpoint;
 mod cli;
+mod cli_parse;
+mod cli_values;
 mod device;
+mod divergence;
 mod jobs;
+mod memory_budget;
 mod report;
 mod run_lock;
 mod session;
 mod signals;
+mod stdout_errors;
 
-use clap::Parser;
 // The expression parser lives in the library part of the package (the fuzz targets reach it).
 use cli::{BenchCommand, Cli, Command, ImageCommand};
 use iron_learn::expr;
 use jobs::tabular::{Model, Tabular};
+use std::io::Write;
 use std::process::ExitCode;
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -81,8 +86,18 @@ fn quiet_on_closed_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
-    let cli = Cli::parse();
-    let result = run(cli);
+    stdout_errors::install_hook();
+    let cli = match cli_parse::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))) {
+        Ok(result) => result,
+        Err(payload) => match stdout_errors::failure(&*payload) {
+            Some((stream, reason)) => Err(anyhow::anyhow!("cannot write to {stream}: {reason}")),
+            None => std::panic::resume_unwind(payload),
+        },
+    };
     report::run_dir::release_all(result.is_ok());
     match result {
         // A run stopped by Ctrl-C or SIGTERM saved its work; its status says it was stopped.
@@ -100,7 +115,8 @@ fn main() -> ExitCode {
                     line.push_str(&text);
                 }
             }
-            eprintln!("{}", line.replace('\n', " "));
+            // Not eprintln!: when stderr itself cannot be written, exit quietly.
+            let _ = writeln!(std::io::stderr(), "{}", line.replace('\n', " "));
             ExitCode::FAILURE
         }
     }

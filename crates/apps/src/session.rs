@@ -2,6 +2,8 @@
 
 use crate::checkpoint::{self, RunMeta};
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
+use crate::divergence::{Diverged, Watch};
+use crate::memory_budget::Estimate;
 use crate::report::plot::{Series, line_chart};
 use anyhow::{Context, Result, bail};
 use nn::{
@@ -99,6 +101,11 @@ impl Run<'_> {
             None => self.defaults.batch,
         }
         .filter(|&n| n < rows);
+        // Refuse what cannot fit before the model and its buffers are allocated.
+        let targets_rows = train.y.dims().first().copied().unwrap_or(0);
+        let eval_rows = val.map_or(0, |v| v.x.dims().first().copied().unwrap_or(0));
+        Estimate::training(&self.architecture, rows, targets_rows, batch, eval_rows)
+            .check(self.job)?;
         let length = self.length();
         let steps_per_epoch = batch.map_or(1, |b| (rows / b).max(1)) as u64;
         let total_steps = match length {
@@ -123,14 +130,21 @@ impl Run<'_> {
             pool: self.pool,
         };
         let path = self.dir.join(checkpoint::FILE_NAME);
+        // One read-back of the training data: its fingerprint goes into the checkpoint (and
+        // is compared on --resume), its targets set the divergence threshold.
+        let targets = train.y.to_vec()?;
+        let fingerprint = checkpoint::fingerprint(&train.x.to_vec()?, &targets, train, &self.extra);
+        let watch = Watch::new(self.loss, &targets, train.y.dims()[1], self.lr());
+        drop(targets);
         let meta = RunMeta {
             job: self.job.to_string(),
             architecture: self.architecture.clone(),
             extra: self.extra.clone(),
+            data: Some(fingerprint),
         };
         let mut trainer = Trainer::new(config)?;
         let (mut model, mut optimizer) = if self.args.resume {
-            resume(backend, &path, &meta, &mut trainer)?
+            resume(backend, &path, &meta, self.args.force, &mut trainer)?
         } else {
             let mut model = Mlp::from_config(backend, &self.architecture, self.args.seed)?;
             if let Some(bias) = &self.output_bias {
@@ -154,6 +168,17 @@ impl Run<'_> {
             train,
             val,
             |event, model, opt, state| {
+                let seen = match *event {
+                    TrainEvent::Step { step, loss, .. } => Some((step, loss)),
+                    TrainEvent::Epoch(m) => Some((m.step, m.train_loss)),
+                    TrainEvent::End { .. } => None,
+                };
+                if let Some((step, loss)) = seen {
+                    // Checked before saving: a diverged model is never checkpointed.
+                    watch
+                        .check(step, loss)
+                        .map_err(|e| nn::Error::Callback(Box::new(e)))?;
+                }
                 let save = match event {
                     TrainEvent::Step { step, .. } => every > 0 && step % every == 0,
                     TrainEvent::End { .. } => true,
@@ -165,7 +190,13 @@ impl Run<'_> {
                 }
                 Ok(Control::Continue)
             },
-        )?;
+        );
+        let report = match report {
+            Ok(r) => r,
+            // Divergence is the run's own finding, not a failing callback: say it plainly.
+            Err(nn::Error::Callback(e)) if e.is::<Diverged>() => return Err(anyhow::anyhow!(e)),
+            Err(e) => return Err(e.into()),
+        };
         draw_loss(&self.dir, &report)?;
         if report.stop_reason == nn::StopReason::Interrupted {
             crate::signals::note_stopped_at(report.steps);
@@ -204,6 +235,7 @@ fn resume<B: Backend>(
     backend: &B,
     path: &Path,
     meta: &RunMeta,
+    force: bool,
     trainer: &mut Trainer,
 ) -> Result<Resumed<B>> {
     let loaded = checkpoint::load(backend, path)
@@ -227,6 +259,17 @@ fn resume<B: Backend>(
             "{} holds a different network (first difference: architecture.{field} is {theirs} in the checkpoint, {ours} with these options); resume with the options it was trained with",
             path.display()
         );
+    }
+    if let (Some(now), Some(stored)) = (&meta.data, &loaded.meta.data)
+        && let Some(difference) = now.difference(stored)
+    {
+        if !force {
+            bail!(
+                "{} was trained on other data: {difference} (--seed and --test-fraction also choose the training rows); resume with the same data, or pass --force to continue on this data",
+                path.display()
+            );
+        }
+        eprintln!("note: resuming on other data than the checkpoint's (--force): {difference}");
     }
     let optimizer = loaded.optimizer()?;
     trainer.import_state(loaded.trainer_state()?);

@@ -3,6 +3,7 @@
 use super::image_fit::parse_hidden;
 use crate::cli::BenchTrainArgs;
 use crate::device::Job;
+use crate::memory_budget::Estimate;
 use anyhow::Result;
 use nn::{Activation, Adam, AdamConfig, Init, Layer, Loss, Mlp, Optimizer};
 use serde_json::json;
@@ -22,6 +23,15 @@ impl Job for BenchTrain {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let n = args.points.max(1);
+        for spec in &args.hidden {
+            let hidden = parse_hidden(spec)?;
+            let config = Mlp::<B>::builder()
+                .input(2)
+                .hidden(&hidden, Activation::Sine { w0: 30.0 })
+                .output(1, Activation::Identity)
+                .config(0)?;
+            Estimate::training(&config, n, n, None, 0).check("bench train")?;
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let x = Tensor::rand_uniform(backend, [n, 2], -1.0, 1.0, &mut rng)?;
         let y = Tensor::rand_uniform(backend, [n, 1], 0.0, 1.0, &mut rng)?;

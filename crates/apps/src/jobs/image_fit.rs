@@ -3,6 +3,7 @@
 use super::seconds;
 use crate::cli::{ArchArg, ImageFitArgs, ScheduleArg};
 use crate::device::Job;
+use crate::memory_budget::Estimate;
 use crate::report::run_dir;
 use crate::session::{Defaults, Run};
 use anyhow::{Context, Result, bail};
@@ -16,6 +17,9 @@ use tensor_core::{Backend, Tensor};
 
 /// Training size of the bundled drawing.
 pub const DEFAULT_SIZE: u32 = 200;
+
+/// Largest `--size`, for user images as for the bundled drawing.
+pub const MAX_SIZE: u32 = 16_384;
 
 /// Fits an image.
 pub struct ImageFit(pub ImageFitArgs);
@@ -84,12 +88,20 @@ pub fn supersampled_grid(width: usize, height: usize, s: usize) -> Vec<f32> {
 /// Loads the image to fit (or renders the bundled drawing) at the requested size, with
 /// whether it has one channel (then it is also scored by pixel accuracy and ink IoU) and a
 /// name for messages.
-fn target(args: &ImageFitArgs) -> Result<(Picture, bool, String)> {
+///
+/// `fits(width, height)` is asked before a picture of that size is made.
+fn target(
+    args: &ImageFitArgs,
+    fits: &dyn Fn(usize, usize) -> Result<()>,
+) -> Result<(Picture, bool, String)> {
+    if let Some(n) = args.size
+        && !(2..=MAX_SIZE).contains(&n)
+    {
+        bail!("--size must be between 2 and {MAX_SIZE}, got {n}");
+    }
     let Some(path) = &args.image else {
         let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
-        if n < 2 {
-            bail!("--size must be at least 2");
-        }
+        fits(n, n)?;
         return Ok((default_drawing().render(n)?, true, "bundled drawing".into()));
     };
     let mode = if args.color {
@@ -99,10 +111,10 @@ fn target(args: &ImageFitArgs) -> Result<(Picture, bool, String)> {
     };
     let mut picture = load_picture(path, mode)?;
     if let Some(n) = args.size {
-        if n < 2 {
-            bail!("--size must be at least 2");
-        }
+        fits(n as usize, n as usize)?;
         picture = picture.resize_bicubic(n as usize, n as usize)?;
+    } else {
+        fits(picture.width, picture.height)?;
     }
     if let Some(t) = args.threshold {
         if !(0.0..=1.0).contains(&t) {
@@ -187,12 +199,21 @@ impl Job for ImageFit {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let (picture, gray, source) = target(args)?;
         let hidden = parse_hidden(&args.hidden)?;
         let s = args.supersample as usize;
         if !(1..=4).contains(&s) {
             bail!("--supersample must be between 1 and 4, got {s}");
         }
+        // Full-batch training on every pixel (s x s samples each): refuse what cannot fit
+        // before the picture is made.
+        let fits = |w: usize, h: usize| -> Result<()> {
+            let c = if args.color { 3 } else { 1 };
+            let config = architecture::<B>(args.arch, &hidden, c, Activation::Identity, 0)?;
+            let pixels = w.saturating_mul(h);
+            Estimate::training(&config, pixels.saturating_mul(s * s), pixels, None, 0)
+                .check("image fit")
+        };
+        let (picture, gray, source) = target(args, &fits)?;
         let dir = run_dir::prepare(&args.train, "image-fit")?;
         let (w, h, c) = (picture.width, picture.height, picture.channels);
         save_png(&picture, dir.join("original.png"))?;

@@ -3,7 +3,7 @@
 use super::{matrix, seconds};
 use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, ScheduleArg, TaskArg};
 use crate::device::Job;
-use crate::report::{metrics, run_dir};
+use crate::report::{lstsq, metrics, run_dir};
 use crate::session::{Defaults, Run};
 use anyhow::{Result, bail};
 use io::dataset::{CsvOptions, LoadOptions, load_dataset};
@@ -148,6 +148,12 @@ impl Job for Tabular {
             ..LoadOptions::default()
         };
         let split = load_dataset(&a.data, &options)?;
+        if split.test.is_none() {
+            bail!(
+                "--test-fraction 0 leaves no rows to test on ({} has no test part); use a fraction such as 0.2",
+                a.data.display()
+            );
+        }
         let train = split.train;
         if train.n_targets != 1 {
             bail!("expected one target column, found {}", train.n_targets);
@@ -163,6 +169,26 @@ impl Job for Tabular {
         } else {
             None
         };
+        let target_name = train.target_names.first().map_or("target", String::as_str);
+        if let (Model::Logistic, Some(c)) = (&self.model, &classes)
+            && c.0.len() != 2
+        {
+            let shown: Vec<String> = c.0.iter().take(6).map(f32::to_string).collect();
+            bail!(
+                "logreg is binary but the column `{target_name}` has {} distinct values ({}{}); use `mlp --task classification` for more classes",
+                c.0.len(),
+                shown.join(", "),
+                if c.0.len() > 6 { ", ..." } else { "" }
+            );
+        }
+        if classes.is_none()
+            && let Some(&first) = train.y.first()
+            && train.y.iter().all(|&v| v == first)
+        {
+            bail!(
+                "the target column `{target_name}` is constant (every training row holds {first}); there is nothing to learn"
+            );
+        }
         let targets = if classes.is_none() {
             Some(Standardizer::fit(&train.y, 1)?)
         } else {
@@ -260,22 +286,29 @@ fn report_regression(
 ) -> Result<()> {
     let pred = targets.inverse_transform(raw)?;
     let ours = metrics::regression(&pred, &test.y);
-    let closed =
-        metrics::least_squares(&train.x, &train.y, train.rows, train.n_features).map(|c| {
-            metrics::regression(
-                &metrics::linear_predict(&c, &test.x, test.n_features),
-                &test.y,
-            )
-        });
+    let cols = train.n_features;
+    let closed = lstsq::least_squares(&train.x, &train.y, train.rows, cols);
+    if train.rows <= cols {
+        println!(
+            "note: {cols} features but only {} training rows: the problem is underdetermined (many weight vectors fit the training rows exactly), so expect overfitting",
+            train.rows
+        );
+    }
     println!("test set ({} rows):", test.rows);
     println!(
         "  {:<22} {:>12} {:>10} {:>10} {:>8}",
         "", "MSE", "RMSE", "MAE", "R^2"
     );
     let row = |name: &str, r: &metrics::RegressionMetrics| {
+        // R^2 is undefined (NaN) when the test targets are constant.
+        let r2 = if r.r2.is_nan() {
+            "n/a".to_string()
+        } else {
+            format!("{:.4}", r.r2)
+        };
         println!(
-            "  {name:<22} {:>12.4} {:>10.4} {:>10.4} {:>8.4}",
-            r.mse, r.rmse, r.mae, r.r2
+            "  {name:<22} {:>12.4} {:>10.4} {:>10.4} {r2:>8}",
+            r.mse, r.rmse, r.mae
         )
     };
     row(
@@ -286,13 +319,38 @@ fn report_regression(
         },
         &ours,
     );
-    if let Some(c) = &closed {
-        row("least squares (exact)", c);
-        if linear {
-            let gap = (ours.mse - c.mse) / c.mse.max(1e-12) * 100.0;
-            println!("  gradient descent is {gap:+.2}% from the closed-form test MSE");
+    if ours.r2.is_nan() {
+        println!("  (R^2 is undefined: the test rows' target is constant)");
+    }
+    match &closed {
+        Ok(fit) => {
+            let c = metrics::regression(
+                &metrics::linear_predict(&fit.coef, &test.x, test.n_features),
+                &test.y,
+            );
+            let name = if fit.underdetermined {
+                "least squares (min-norm)"
+            } else {
+                "least squares (exact)"
+            };
+            row(name, &c);
+            // A percentage of a (near) zero MSE means nothing: compare with the spread of
+            // the test targets instead.
+            let spread = ours.mse.max(1e-30);
+            if linear && c.mse > 1e-9 * spread {
+                let gap = (ours.mse - c.mse) / c.mse * 100.0;
+                println!("  gradient descent is {gap:+.2}% from the closed-form test MSE");
+            } else if linear {
+                println!("  the closed form fits the test rows exactly; compare the MSE columns");
+            }
+            m.insert("closed_form_test_mse".into(), json!(c.mse));
         }
-        m.insert("closed_form_test_mse".into(), json!(c.mse));
+        Err(lstsq::Skipped::Singular) => {
+            println!("  (no closed-form reference: the features are linearly dependent)");
+        }
+        Err(lstsq::Skipped::TooCostly { side }) => {
+            println!("  (no closed-form reference: a {side}x{side} solve would take too long)");
+        }
     }
     m.insert("test_mse".into(), json!(ours.mse));
     m.insert("test_rmse".into(), json!(ours.rmse));
