@@ -34,10 +34,12 @@ __device__ __forceinline__ float binary_apply(int op, float a, float b) {
         return a * b;
     case BIN_DIV:
         return a / b;
+    // NaN when either is NaN, as torch.maximum and torch.minimum (fmaxf and fminf would
+    // drop it).
     case BIN_MAXIMUM:
-        return fmaxf(a, b);
+        return (a > b || a != a) ? a : b;
     case BIN_MINIMUM:
-        return fminf(a, b);
+        return (a < b || a != a) ? a : b;
     case BIN_POW:
         return powf(a, b);
     case BIN_GT:

@@ -71,7 +71,8 @@ __device__ __forceinline__ float act_forward(int act, float p, float x) {
     case ACT_TANH:
         return tanhf(x);
     case ACT_RELU:
-        return fmaxf(x, 0.0f);
+        // Not fmaxf(x, 0), which drops NaN: NaN stays NaN, as in torch.relu.
+        return x < 0.0f ? 0.0f : x;
     case ACT_LEAKY_RELU:
         return x > 0.0f ? x : p * x;
     case ACT_SINE:
@@ -127,7 +128,8 @@ __device__ __forceinline__ float unary_apply(int op, int act, float p0, float p1
     case UN_RECIP:
         return 1.0f / x;
     case UN_CLAMP:
-        return fminf(fmaxf(x, p0), p1);
+        // NaN stays NaN (fminf and fmaxf would drop it), as in torch.clamp.
+        return x != x ? x : fminf(fmaxf(x, p0), p1);
     case UN_AFFINE:
         return x * p0 + p1;
     case UN_SOFTPLUS:

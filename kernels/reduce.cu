@@ -10,7 +10,8 @@
 // into `chunks` pieces: the first pass writes one partial (value and index) per piece, laid
 // out `outer x chunks x inner`, and a second pass reduces those into the output. With
 // chunks == 1 a kernel writes the final result (Mean divides by `divisor`; ArgMax/ArgMin
-// write the index as f32, the first index on ties).
+// write the index as f32, the first index on ties). NaN wins, as in PyTorch: Max and Min of
+// values holding a NaN are NaN, and ArgMax and ArgMin point at the first NaN.
 
 #include "common.cuh"
 
@@ -44,13 +45,28 @@ __device__ __forceinline__ Acc acc_identity(int op) {
     return make_acc(0.0f, NO_INDEX);
 }
 
-// Combines two partial results; arg reductions keep the smaller index on ties.
+// Of two partial arg results (both with an index), the one to keep: a NaN beats any number
+// and the earlier of two NaNs wins; otherwise `b_beats` decides and the smaller index wins
+// a tie.
+__device__ __forceinline__ Acc arg_pick(bool b_beats, Acc a, Acc b) {
+    bool a_nan = a.v != a.v;
+    bool b_nan = b.v != b.v;
+    bool take_b;
+    if (a_nan || b_nan) {
+        take_b = b_nan && (!a_nan || b.i < a.i);
+    } else {
+        take_b = b_beats || (b.v == a.v && b.i < a.i);
+    }
+    return take_b ? b : a;
+}
+
+// Combines two partial results; NaN wins, and arg reductions keep the smaller index on ties.
 __device__ __forceinline__ Acc acc_combine(int op, Acc a, Acc b) {
     switch (op) {
     case RED_MAX:
-        return make_acc(fmaxf(a.v, b.v), a.i);
+        return a.v != a.v ? a : (b.v != b.v ? b : make_acc(fmaxf(a.v, b.v), a.i));
     case RED_MIN:
-        return make_acc(fminf(a.v, b.v), a.i);
+        return a.v != a.v ? a : (b.v != b.v ? b : make_acc(fminf(a.v, b.v), a.i));
     case RED_ARGMAX:
         if (b.i == NO_INDEX) {
             return a;
@@ -58,7 +74,7 @@ __device__ __forceinline__ Acc acc_combine(int op, Acc a, Acc b) {
         if (a.i == NO_INDEX) {
             return b;
         }
-        return (b.v > a.v || (b.v == a.v && b.i < a.i)) ? b : a;
+        return arg_pick(b.v > a.v, a, b);
     case RED_ARGMIN:
         if (b.i == NO_INDEX) {
             return a;
@@ -66,7 +82,7 @@ __device__ __forceinline__ Acc acc_combine(int op, Acc a, Acc b) {
         if (a.i == NO_INDEX) {
             return b;
         }
-        return (b.v < a.v || (b.v == a.v && b.i < a.i)) ? b : a;
+        return arg_pick(b.v < a.v, a, b);
     default:
         return make_acc(a.v + b.v, a.i);
     }

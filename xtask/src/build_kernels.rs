@@ -1,14 +1,21 @@
 //! `cargo xtask build-kernels`: compiles `kernels/*.cu` to `kernels/ptx/*.ptx`.
 //!
-//! The compiler is nvcc when one is found (`PATH`, `$CUDA_HOME/bin`, `/usr/local/cuda/bin`),
-//! else NVRTC loaded at run time from the `nvidia-cuda-nvrtc-cu12` Python wheel (or the file
-//! named by `NVRTC_LIBRARY`). Every kernel targets the virtual architecture `compute_70`
-//! with `--fmad=false`; a CUDA 12.4 compiler writes PTX ISA 8.4, which drivers from CUDA 12.4
-//! on load. Each PTX file starts with a line recording the FNV-1a hash of its source (the
-//! `.cu` file followed by the `.cuh` headers it includes), which the tensor-cuda tests check.
-//! When `ptxas` is found (also from the `nvidia-cuda-nvcc-cu12` wheel), every PTX file is
-//! then assembled for a real GPU (sm_90 by default) and its registers and spills reported.
+//! The files compiled are those of the kernel manifest (`crates/tensor-cuda/src/manifest.rs`,
+//! included here by path, as the library and its freshness test use it). The compiler is
+//! nvcc when one is found (`PATH`, `$CUDA_HOME/bin`, `/usr/local/cuda/bin`), else NVRTC
+//! loaded at run time from the `nvidia-cuda-nvrtc-cu12` Python wheel (or the file named by
+//! `NVRTC_LIBRARY`). Every kernel targets the virtual architecture `compute_70` with
+//! `--fmad=false`. The compiler writes its own PTX ISA version (8.4 for CUDA 12.4, which
+//! only drivers from CUDA 12.4 on load); the task replaces it with the manifest's
+//! `PTX_ISA_VERSION`, the lowest the kernels need, so that older drivers load them too. Each
+//! PTX file starts with a line recording the FNV-1a hash of its source (the `.cu` file
+//! followed by the `.cuh` headers it includes), which the tensor-cuda tests check. When
+//! `ptxas` is found (also from the `nvidia-cuda-nvcc-cu12` wheel), every PTX file is then
+//! assembled for a real GPU (sm_90 by default), which also checks that nothing in it needs a
+//! newer PTX ISA than declared, and its registers and spills are reported.
 
+#[path = "../../crates/tensor-cuda/src/manifest.rs"]
+mod manifest;
 mod nvcc;
 mod nvrtc;
 mod ptxas;
@@ -24,13 +31,14 @@ pub const ABOUT: &str =
     "compile kernels/*.cu to kernels/ptx/*.ptx (nvcc or NVRTC), check with ptxas";
 
 /// The virtual architecture every kernel is compiled for.
-pub const VIRTUAL_ARCH: &str = "compute_70";
+pub use manifest::VIRTUAL_ARCH;
 
 const USAGE: &str = "usage: cargo xtask build-kernels [options]
 
 options:
   --compiler auto|nvcc|nvrtc  which compiler to use (default auto: nvcc if found, else NVRTC)
-  --check                     compile nothing; fail if a PTX file is missing or older than its source
+  --check                     compile nothing; fail if a PTX file is missing, older than its
+                              source or declares another PTX ISA version than the manifest
   --ptxas-arch ARCH           the real architecture ptxas checks against (default sm_90)
   --no-ptxas                  skip the ptxas check
   -h, --help                  this text
@@ -151,9 +159,10 @@ pub fn run(args: &[String]) -> TaskResult {
 
     let compiler = pick_compiler(opts.compiler)?;
     println!(
-        "compiling {} kernel files with {}",
+        "compiling {} kernel files with {} (declaring PTX ISA {})",
         kernels.len(),
-        compiler.describe()
+        compiler.describe(),
+        manifest::PTX_ISA_VERSION
     );
     std::fs::create_dir_all(&ptx_dir)?;
     let mut outputs = Vec::new();
@@ -161,11 +170,10 @@ pub fn run(args: &[String]) -> TaskResult {
         let ptx = compiler
             .compile(kernel, &dir)
             .map_err(|e| format!("{}: {e}", kernel.file_name()))?;
-        let text = format!(
-            "{}\n{}",
-            kernel.header_line(&compiler.describe()),
-            ptx.trim_end_matches('\0')
-        );
+        let ptx = source::relative_file_names(ptx.trim_end_matches('\0'));
+        let ptx = manifest::declare_isa_version(&ptx)
+            .map_err(|e| format!("{}: {e}", kernel.file_name()))?;
+        let text = format!("{}\n{ptx}", kernel.header_line(&compiler.describe()));
         let out = ptx_dir.join(format!("{}.ptx", kernel.stem));
         let unchanged = std::fs::read_to_string(&out).is_ok_and(|old| old == text);
         if !unchanged {

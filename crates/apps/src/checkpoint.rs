@@ -11,7 +11,7 @@ use tensor_core::Backend;
 
 /// The checkpoint file name inside a run folder.
 pub const FILE_NAME: &str = "model.safetensors";
-const MODEL_PREFIX: &str = "model.";
+const MODEL_PREFIX: &str = io::fitted::TENSOR_PREFIX;
 
 /// Everything in a checkpoint besides the tensors.
 pub struct RunMeta {
@@ -21,6 +21,9 @@ pub struct RunMeta {
     pub architecture: MlpConfig,
     /// Job-specific data (normalisation statistics, image size, ...).
     pub extra: Value,
+    /// What the model predicts, for `predict` and `export` (`None` in checkpoints written
+    /// before models carried it).
+    pub info: Option<io::ModelInfo>,
     /// What the model was trained on (absent in checkpoints of older versions).
     pub data: Option<DataFingerprint>,
 }
@@ -69,6 +72,7 @@ pub fn save<B: Backend>(
         "optimizer_step": opt_state.step,
         "trainer": serde_json::to_value(trainer)?,
         "extra": meta.extra,
+        io::fitted::INFO_KEY: serde_json::to_value(&meta.info)?,
         (io::checkpoint::DATA_KEY): meta.data,
     });
     let mut ck = Checkpoint::new(metadata);
@@ -120,6 +124,9 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
         .with_context(|| format!("{}: unreadable architecture", path.display()))?;
     let job = field("job")?.as_str().unwrap_or_default().to_string();
     let extra = md.get("extra").cloned().unwrap_or(Value::Null);
+    let info = md
+        .get(io::fitted::INFO_KEY)
+        .and_then(|v| serde_json::from_value(v.clone()).ok());
     let data = checkpoint
         .data_fingerprint()
         .with_context(|| format!("{}", path.display()))?;
@@ -140,6 +147,7 @@ pub fn load<B: Backend>(backend: &B, path: &Path) -> Result<Loaded<B>> {
             job,
             architecture,
             extra,
+            info,
             data,
         },
         model,

@@ -30,6 +30,10 @@ pub enum Command {
     /// Fit images as functions of pixel coordinates, redraw them at any size, convert them.
     #[command(subcommand)]
     Image(ImageCommand),
+    /// Predict new rows with a trained model (CSV or JSON file, or points given with --x).
+    Predict(PredictArgs),
+    /// Write a trained model for use elsewhere: ONNX, or safetensors without optimizer state.
+    Export(ExportArgs),
     /// Time training steps and matrix products on a device (used by `cargo xtask bench`).
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -61,17 +65,17 @@ pub enum ScheduleArg {
 #[derive(Debug, Clone, Args)]
 pub struct TrainArgs {
     /// Device to train on.
-    #[arg(long, value_enum, default_value_t = DeviceArg::Auto)]
+    #[arg(short, long, value_enum, default_value_t = DeviceArg::Auto)]
     pub device: DeviceArg,
     /// Allow TF32 tensor-core math for matrix products on the GPU (faster, ~1e-3 precision).
     #[arg(long)]
     pub tf32: bool,
     /// Seed for initialisation, data splits and mini-batch order (negative seeds wrap to 64
     /// bits, as in PyTorch).
-    #[arg(long, default_value_t = 42, value_parser = cli_values::seed)]
+    #[arg(short, long, default_value_t = 42, value_parser = cli_values::seed)]
     pub seed: u64,
-    /// Output folder for metrics, plots and the checkpoint [default: runs/<job>-<time>].
-    #[arg(long)]
+    /// Output folder for the record, metrics, plots and the checkpoint [default: runs/<job>-<time>].
+    #[arg(short, long)]
     pub out: Option<PathBuf>,
     /// Continue from the checkpoint in --out (its model.safetensors).
     #[arg(long, requires = "out")]
@@ -98,9 +102,13 @@ pub struct TrainArgs {
     /// Write a checkpoint every N steps (0: only at the end).
     #[arg(long, default_value_t = 500, value_parser = cli_values::count)]
     pub checkpoint_every: usize,
-    /// No progress bar.
-    #[arg(long)]
+    /// No progress output.
+    #[arg(short, long)]
     pub quiet: bool,
+    /// Print a plain progress line every N steps instead of a bar (when stderr is not a
+    /// terminal, a line every few seconds is the default).
+    #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
+    pub log_every: Option<u64>,
 }
 
 /// A mini-batch size or the whole training set.
@@ -129,9 +137,9 @@ pub struct XorArgs {
     /// Training options.
     #[command(flatten)]
     pub train: TrainArgs,
-    /// Hidden units of the single hidden layer.
-    #[arg(long, default_value_t = 4, value_parser = cli_values::positive_count)]
-    pub hidden: usize,
+    /// Hidden layers: widths such as 4 or 8,8, or WIDTHxDEPTH such as 8x2.
+    #[arg(long, default_value = "4")]
+    pub hidden: String,
 }
 
 /// Options of `linreg` and `logreg`.
@@ -149,6 +157,14 @@ pub struct RegressionArgs {
     /// Share of rows held out for testing when the file has no test part.
     #[arg(long, default_value_t = 0.2)]
     pub test_fraction: f32,
+    /// Share of the training rows held out for validation (the loss curve and early
+    /// stopping); 0 for none. The test rows are never used in training.
+    #[arg(long, default_value_t = 0.1)]
+    pub val_fraction: f32,
+    /// Stop when the validation loss has not improved for N epochs, and keep the weights of
+    /// the best epoch [default: no early stopping].
+    #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
+    pub patience: Option<u64>,
     /// Drop CSV rows with missing values instead of stopping with an error.
     #[arg(long)]
     pub drop_missing: bool,
@@ -185,12 +201,15 @@ pub struct MlpArgs {
     /// Regression or classification.
     #[arg(long, value_enum, default_value_t = TaskArg::Regression)]
     pub task: TaskArg,
-    /// Hidden layer sizes, comma-separated.
-    #[arg(long, default_value = "64,64", value_delimiter = ',')]
-    pub hidden: Vec<usize>,
+    /// Hidden layers: widths such as 64,64, or WIDTHxDEPTH such as 64x2.
+    #[arg(long, default_value = "64,64")]
+    pub hidden: String,
     /// Hidden activation.
     #[arg(long, value_enum, default_value_t = ActivationArg::Relu)]
     pub activation: ActivationArg,
+    /// Decoupled weight decay (AdamW); 0 trains with plain Adam.
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
 }
 
 /// Options of `approx`.
@@ -211,9 +230,9 @@ pub struct ApproxArgs {
     /// Learn the sign of the function (a classifier) instead of its value.
     #[arg(long)]
     pub classify: bool,
-    /// Hidden layer sizes, comma-separated.
-    #[arg(long, default_value = "64,64,64", value_delimiter = ',')]
-    pub hidden: Vec<usize>,
+    /// Hidden layers: widths such as 64,64,64, or WIDTHxDEPTH such as 64x3.
+    #[arg(long, default_value = "64x3")]
+    pub hidden: String,
 }
 
 /// Image jobs.
@@ -248,16 +267,20 @@ pub struct ImageFitArgs {
     pub train: TrainArgs,
     /// Image file (PNG, JPEG, WebP, ...) [default: the bundled drawing].
     pub image: Option<PathBuf>,
-    /// Resize to N x N before fitting [default: 200 for the bundled drawing, else the image's own size].
+    /// Resize so that the longer side is N pixels, keeping the aspect ratio [default: 200 for
+    /// the bundled drawing, else the image's own size].
     #[arg(long, value_parser = cli_values::positive_u32)]
     pub size: Option<u32>,
     /// Network family.
     #[arg(long, value_enum, default_value_t = ArchArg::Siren)]
     pub arch: ArchArg,
-    /// Hidden layers as WIDTHxDEPTH, e.g. 256x3.
+    /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256.
     #[arg(long, default_value = "128x3")]
     pub hidden: String,
-    /// Fit colours (RGB) instead of gray levels.
+    /// Fit gray levels, even of a colour image.
+    #[arg(long, conflicts_with = "color")]
+    pub gray: bool,
+    /// Fit colours (RGB) even of a gray image [default: colour images in colour].
     #[arg(long, conflicts_with = "threshold")]
     pub color: bool,
     /// Area supervision for redrawing larger: each pixel is matched by the mean of N x N
@@ -276,17 +299,21 @@ pub struct ImageFitArgs {
 pub struct ImageRenderArgs {
     /// The checkpoint written by `image fit` (model.safetensors), or its folder.
     pub model: PathBuf,
-    /// Output size N (N x N pixels).
+    /// Output size: the longer side in pixels (the fitted image's aspect ratio is kept).
     #[arg(long, default_value_t = 512, value_parser = cli_values::positive_u32)]
     pub size: u32,
     /// Output image file; its extension picks the format (.png, .jpg, .webp, .bmp).
     #[arg(short, long, default_value = "render.png")]
     pub output: PathBuf,
-    /// Reference image to score against (resized to N x N): PSNR, pixel accuracy, ink IoU.
+    /// Reference image to score against (resized to the output size): PSNR and SSIM, and for
+    /// line art pixel accuracy and ink IoU.
     #[arg(long)]
     pub reference: Option<PathBuf>,
+    /// Draw black and white: pixels darker than this gray level (0..1) become black.
+    #[arg(long)]
+    pub threshold: Option<f32>,
     /// Device to render on.
-    #[arg(long, value_enum, default_value_t = DeviceArg::Auto)]
+    #[arg(short, long, value_enum, default_value_t = DeviceArg::Auto)]
     pub device: DeviceArg,
 }
 
@@ -298,7 +325,10 @@ pub struct ImageEncodeArgs {
     /// CSV file to write.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Write x,y,r,g,b rows instead of gray levels.
+    /// Write gray levels (x,y,value), even of a colour image.
+    #[arg(long, conflicts_with = "color")]
+    pub gray: bool,
+    /// Write x,y,r,g,b rows even of a gray image [default: the image's own channels].
     #[arg(long)]
     pub color: bool,
     /// Black and white: pixels darker than this gray level (0..1) become 0, others 1.
@@ -327,10 +357,11 @@ pub enum BenchCommand {
 #[derive(Debug, Clone, Args)]
 pub struct BenchTrainArgs {
     /// Device to time.
-    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    #[arg(short, long, value_enum, default_value_t = DeviceArg::Cpu)]
     pub device: DeviceArg,
-    /// Hidden layers as WIDTHxDEPTH (several: comma-separated).
-    #[arg(long, default_value = "256x3,128x3", value_delimiter = ',')]
+    /// Hidden layers of a network to time: WIDTHxDEPTH such as 256x3, or widths such as
+    /// 256,256,256; repeat the option to time several networks.
+    #[arg(long, default_values = ["256x3", "128x3"])]
     pub hidden: Vec<String>,
     /// Number of coordinates in the batch.
     #[arg(long, default_value_t = 40_000, value_parser = cli_values::positive_count)]
@@ -344,4 +375,47 @@ pub struct BenchTrainArgs {
     /// Print one JSON object per network instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Options of `predict`.
+#[derive(Debug, Clone, Args)]
+pub struct PredictArgs {
+    /// A run folder, its model.safetensors, or a model written by `export`.
+    pub model: PathBuf,
+    /// Rows to predict: CSV with a header (columns matched by name, in any order; others
+    /// ignored), or JSON {n, x} / {n, x_test} (the rows of x_test when present).
+    #[arg(long, required_unless_present = "x", conflicts_with = "x")]
+    pub data: Option<PathBuf>,
+    /// Points to predict with a model of one input (approx), comma-separated: --x 0.5,1.5.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, num_args = 1)]
+    pub x: Option<Vec<f32>>,
+    /// CSV file to write [default: standard output].
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Device to compute on.
+    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    pub device: DeviceArg,
+}
+
+/// File formats `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// An ONNX graph: raw inputs in, answers in user units out (standardisation inside).
+    Onnx,
+    /// The model as safetensors, without the optimizer and trainer state (a smaller file
+    /// that `predict` and the library's `FittedModel::load` read).
+    Safetensors,
+}
+
+/// Options of `export`.
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// A run folder, its model.safetensors, or a model written by `export`.
+    pub model: PathBuf,
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Onnx)]
+    pub format: ExportFormat,
+    /// The file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
 }

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 /// Parses the process arguments; on `--help`, `--version` or a usage error the output is
 /// already printed and the exit code is returned instead.
 pub fn parse() -> Result<Cli, ExitCode> {
-    let command = negative_numbers_as_values(Cli::command());
+    // Each subcommand's own defaults in its --help, then negative numbers as values.
+    let command = negative_numbers_as_values(crate::defaults::describe(Cli::command()));
     let parsed = command
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m));

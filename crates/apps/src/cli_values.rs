@@ -26,6 +26,11 @@ pub fn positive_count(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A count of at least 1, as a u64 (intervals, patience).
+pub fn positive_u64(s: &str) -> Result<u64, String> {
+    positive_count(s).map(|n| n as u64)
+}
+
 /// A size in pixels: at least 1.
 pub fn positive_u32(s: &str) -> Result<u32, String> {
     match whole(s).map_err(|e| not_positive(s, e))? {

@@ -1,8 +1,8 @@
 //! Picking the backend once, at the top, and running a generic job on it.
 
 use crate::cli::DeviceArg;
-use anyhow::{Result, bail};
-use tensor_core::Backend;
+use anyhow::{Result, anyhow};
+use tensor_core::{Backend, Error};
 use tensor_cpu::CpuBackend;
 use tensor_cuda::CudaBackend;
 
@@ -14,34 +14,130 @@ pub trait Job {
     fn run<B: Backend>(self, backend: &B) -> Result<Self::Output>;
 }
 
+/// The advice for a GPU that cannot be used.
+pub const USE_CPU: &str = "run on the CPU with `--device cpu`";
+
+/// `e` and its causes on one line, each cause once ("a: b: c").
+fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        cause = c.source();
+    }
+    line
+}
+
+/// The error `--device cuda` ends with when the GPU could not be opened: a device that is
+/// unavailable (no driver, no device, no cuBLAS, a driver too old) gets the advice to use the
+/// CPU; any other failure is reported as it is.
+pub fn cuda_open_error(e: Error) -> anyhow::Error {
+    match e {
+        Error::DeviceUnavailable { .. } => anyhow!("{}; {USE_CPU}", one_line(&e)),
+        other => anyhow::Error::new(other).context("cannot use CUDA device 0"),
+    }
+}
+
+/// The one-line notice of `--device auto` when it falls back to the CPU.
+pub fn fallback_notice(e: &Error) -> String {
+    let why = match e {
+        Error::DeviceUnavailable { kind, .. } => kind.to_string(),
+        other => one_line(other),
+    };
+    format!("note: no usable CUDA GPU ({why}); using the CPU")
+}
+
+/// Device 0 with TF32 set as asked, its warnings printed to stderr.
+fn open_gpu(tf32: bool) -> std::result::Result<CudaBackend, Error> {
+    let gpu = CudaBackend::new(0)?;
+    gpu.set_tf32(tf32);
+    for warning in gpu.warnings() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(gpu)
+}
+
 /// Runs `job` on the device the user asked for. `auto` uses CUDA when a GPU is usable and
 /// otherwise the CPU, saying so in one line on stderr.
 pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Output> {
     match device {
         DeviceArg::Cpu => job.run(&CpuBackend::new()),
-        DeviceArg::Cuda => match CudaBackend::new(0) {
-            Ok(gpu) => {
-                gpu.set_tf32(tf32);
-                job.run(&gpu)
-            }
-            // The backend's error may already suggest the CPU; say it once.
-            Err(e) if e.to_string().contains("--device cpu") => bail!("{e}"),
-            Err(e) => bail!("{e} (use --device cpu to train on the CPU)"),
-        },
-        DeviceArg::Auto => match CudaBackend::new(0) {
-            Ok(gpu) => {
-                gpu.set_tf32(tf32);
-                job.run(&gpu)
-            }
+        DeviceArg::Cuda => job.run(&open_gpu(tf32).map_err(cuda_open_error)?),
+        DeviceArg::Auto => match open_gpu(tf32) {
+            Ok(gpu) => job.run(&gpu),
             Err(e) => {
-                // The first clause of the reason is enough for a notice; --device cuda
-                // shows all of it.
-                let reason = e.to_string();
-                let reason = reason.trim_start_matches("device unavailable: ");
-                let short = reason.split([':', ';']).next().unwrap_or(reason).trim();
-                eprintln!("note: no usable CUDA GPU ({short}); using the CPU");
+                eprintln!("{}", fallback_notice(&e));
                 job.run(&CpuBackend::new())
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tensor_core::UnavailableKind;
+
+    /// A driver's own error, as a backend keeps it.
+    #[derive(Debug)]
+    struct DriverSaid;
+
+    impl std::fmt::Display for DriverSaid {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("cuInit failed: CUDA_ERROR_NO_DEVICE")
+        }
+    }
+
+    impl std::error::Error for DriverSaid {}
+
+    fn unavailable(kind: UnavailableKind) -> Error {
+        Error::unavailable(kind, "the CUDA driver did not initialise").with_source(DriverSaid)
+    }
+
+    #[test]
+    fn an_unavailable_device_gets_the_advice_after_the_reason_and_its_cause() {
+        let text = format!(
+            "{:#}",
+            cuda_open_error(unavailable(UnavailableKind::NoDevice))
+        );
+        assert_eq!(
+            text,
+            "device unavailable: the CUDA driver did not initialise: cuInit failed: \
+             CUDA_ERROR_NO_DEVICE; run on the CPU with `--device cpu`"
+        );
+    }
+
+    #[test]
+    fn the_advice_follows_the_variant_not_the_words() {
+        // Every kind of unavailability gets it, whatever the reason says.
+        let e = Error::unavailable(UnavailableKind::MissingLibrary, "x");
+        assert!(format!("{:#}", cuda_open_error(e)).ends_with(USE_CPU));
+        // A device failure is not a missing device: no advice, even if its text mentions
+        // the CPU flag.
+        let e = Error::device("load kernels", "see --device cpu").with_source(DriverSaid);
+        let text = format!("{:#}", cuda_open_error(e));
+        assert!(!text.contains(USE_CPU), "{text}");
+        assert!(
+            text.starts_with("cannot use CUDA device 0: device error"),
+            "{text}"
+        );
+        assert!(text.contains("CUDA_ERROR_NO_DEVICE"), "{text}");
+    }
+
+    #[test]
+    fn the_fallback_notice_names_the_kind_in_a_few_words() {
+        assert_eq!(
+            fallback_notice(&unavailable(UnavailableKind::NoDriver)),
+            "note: no usable CUDA GPU (no usable driver); using the CPU"
+        );
+        let other = Error::device("alloc", "allocating 4 floats");
+        assert_eq!(
+            fallback_notice(&other),
+            "note: no usable CUDA GPU (device error in alloc: allocating 4 floats); using the CPU"
+        );
     }
 }

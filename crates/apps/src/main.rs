@@ -4,10 +4,15 @@ mod checkpoint;
 mod cli;
 mod cli_parse;
 mod cli_values;
+mod defaults;
 mod device;
 mod divergence;
+mod hidden;
 mod jobs;
 mod memory_budget;
+mod monitor;
+mod outcome;
+mod progress;
 mod report;
 mod run_lock;
 mod session;
@@ -64,6 +69,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Image(ImageCommand::Render(a)) => {
             device::dispatch(a.device, false, jobs::image_render::ImageRender(a))
         }
+        Command::Predict(a) => device::dispatch(a.device, false, jobs::predict::Predict(a)),
+        Command::Export(a) => jobs::export::export(&a),
         Command::Image(ImageCommand::Encode(a)) => jobs::image_codec::encode(&a),
         Command::Image(ImageCommand::Decode(a)) => jobs::image_codec::decode(&a),
         Command::Bench(BenchCommand::Train(a)) => {

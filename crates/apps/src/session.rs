@@ -1,15 +1,22 @@
-//! The training run every job shares: resume, checkpoints, Ctrl-C and SIGTERM, the loss chart.
+//! The training run every job shares: resume, checkpoints, Ctrl-C and SIGTERM, the run
+//! record, the history and the loss chart.
 
 use crate::checkpoint::{self, RunMeta};
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
 use crate::divergence::{Diverged, Watch};
 use crate::memory_budget::Estimate;
-use crate::report::plot::{Series, line_chart};
+use crate::monitor::{LossUnits, Monitor, gcd, log_interval};
+pub use crate::outcome::Outcome;
+use crate::outcome::{draw_loss, length_text};
+use crate::progress::Progress;
+use crate::report::history;
+use crate::report::run_record;
 use anyhow::{Context, Result, bail};
 use nn::{
-    Control, Data, LrSchedule, Mlp, Optimizer, OptimizerConfig, TrainEvent, TrainLength,
-    TrainReport, Trainer, TrainerConfig,
+    Control, Data, LrSchedule, Mlp, Optimizer, OptimizerConfig, TrainEvent, TrainLength, Trainer,
+    TrainerConfig,
 };
+use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use tensor_core::Backend;
 
@@ -42,20 +49,22 @@ pub struct Run<'a> {
     pub loss: nn::Loss,
     /// Job-specific metadata stored in the checkpoint.
     pub extra: serde_json::Value,
-    /// Early stopping on the validation loss.
+    /// What the model predicts (names, standardisation, classes), stored in the checkpoint
+    /// so that `predict` and `export` can use it.
+    pub info: io::ModelInfo,
+    /// Early stopping on the validation loss, its patience counted in epochs; the weights
+    /// of the best evaluation are restored at the end.
     pub early_stopping: Option<nn::EarlyStopping>,
     /// Area supervision: targets matched by the mean of this many consecutive input rows.
     pub pool: usize,
     /// Initial output-layer bias of a fresh model (e.g. the logit of the mean target).
     pub output_bias: Option<Vec<f32>>,
-}
-
-/// What a finished run hands back.
-pub struct Outcome<B: Backend> {
-    /// The trained model.
-    pub model: Mlp<B>,
-    /// The trainer's report.
-    pub report: TrainReport,
+    /// Job-specific entries of `config.json` (the data read, the job's own options).
+    pub record: Map<String, Value>,
+    /// How the loss is reported (progress, `history.csv`, `loss.png`, metrics).
+    pub loss_units: LossUnits,
+    /// AdamW's decoupled weight decay (0: Adam without decay).
+    pub weight_decay: f32,
 }
 
 impl Run<'_> {
@@ -84,14 +93,14 @@ impl Run<'_> {
 
     /// Trains on `train` (validating on `val`), resuming from the run folder's checkpoint
     /// with --resume, checkpointing every --checkpoint-every steps, at Ctrl-C and at the end,
-    /// and drawing `loss.png`.
+    /// and writing `config.json`, `history.csv` and `loss.png`.
     pub fn train<B: Backend>(
         self,
         backend: &B,
         train: Data<'_, B>,
         val: Option<Data<'_, B>>,
     ) -> Result<Outcome<B>> {
-        let rows = train.x.dims().first().copied().unwrap_or(0);
+        let rows = train.x.dims().first().copied().unwrap_or(0) / self.pool.max(1);
         if rows == 0 {
             bail!("there are no training rows");
         }
@@ -113,19 +122,28 @@ impl Run<'_> {
             TrainLength::Steps(s) => s,
         };
         let every = self.args.checkpoint_every as u64;
+        let interval = log_interval(total_steps);
+        let log_every = self.args.log_every.filter(|&n| n > 0);
+        let callback_every = gcd(gcd(interval, every), log_every.unwrap_or(0));
+        // Evaluations (validation loss, early stopping) at about the logging interval.
+        let eval_every = (interval / steps_per_epoch).max(1);
+        let early_stopping = self.early_stopping.map(|es| {
+            nn::EarlyStopping::new(es.patience.div_ceil(eval_every).max(1), es.min_delta)
+        });
+        let schedule = self.schedule(total_steps);
         let config = TrainerConfig {
             loss: self.loss,
-            schedule: Some(self.schedule(total_steps)),
+            schedule: Some(schedule.clone()),
             length,
             batch_size: batch,
             shuffle: true,
             seed: self.args.seed,
-            log_every: 25,
-            eval_every: if batch.is_none() { 25 } else { 1 },
-            callback_every: if every > 0 { every.min(50) } else { 50 },
-            early_stopping: self.early_stopping,
+            log_every: callback_every,
+            eval_every,
+            callback_every,
+            early_stopping,
             clip_grad_norm: None,
-            progress: !self.args.quiet,
+            progress: false,
             cache_encoding: true,
             pool: self.pool,
         };
@@ -141,6 +159,12 @@ impl Run<'_> {
             architecture: self.architecture.clone(),
             extra: self.extra.clone(),
             data: Some(fingerprint),
+            info: Some(self.info.clone()),
+        };
+        let optimizer_config = if self.weight_decay > 0.0 {
+            OptimizerConfig::Adam(nn::AdamConfig::adamw(self.lr(), self.weight_decay))
+        } else {
+            OptimizerConfig::Adam(nn::AdamConfig::new(self.lr()))
         };
         let mut trainer = Trainer::new(config)?;
         let (mut model, mut optimizer) = if self.args.resume {
@@ -150,19 +174,93 @@ impl Run<'_> {
             if let Some(bias) = &self.output_bias {
                 set_output_bias(&mut model, bias)?;
             }
-            let opt = OptimizerConfig::Adam(nn::AdamConfig::new(self.lr())).build::<B>()?;
-            (model, opt)
+            (model, optimizer_config.build::<B>()?)
         };
-        if trainer.state().step >= total_steps {
+        let first_step = trainer.state().step;
+        if first_step >= total_steps {
             eprintln!(
-                "note: the checkpoint is already at step {} of {total_steps}; nothing to train (raise --steps or --epochs)",
-                trainer.state().step
+                "note: the checkpoint is already at step {first_step} of {total_steps}; nothing to train (raise --steps or --epochs)"
             );
         }
+
+        // The run record, before any training, so that even a crashed run has one.
+        let mut record = run_record::header();
+        record.insert("job".into(), json!(self.job));
+        record.insert("device".into(), json!(backend.name()));
+        record.insert("seed".into(), json!(self.args.seed));
+        let schedule_name = self.args.schedule.unwrap_or(self.defaults.schedule);
+        let training = json!({
+            "optimizer": optimizer.config(),
+            "lr": self.lr(),
+            "schedule": {
+                "name": format!("{schedule_name:?}").to_lowercase(),
+                "detail": schedule,
+            },
+            "length": length,
+            "total_steps": total_steps,
+            "steps_per_epoch": steps_per_epoch,
+            "batch": batch.map_or(json!("full"), |b| json!(b)),
+            "train_rows": rows,
+            "validation_rows": val.map(|v| v.y.dims()[0]),
+            "loss": self.loss,
+            "loss_units": self.loss_units.label,
+            "early_stopping": self.early_stopping.map(|es| json!({
+                "patience_epochs": es.patience,
+                "patience_evaluations": early_stopping.map(|e| e.patience),
+                "restore_best_weights": true,
+            })),
+            "log_every_steps": interval,
+            "eval_every_epochs": eval_every,
+            "checkpoint_every_steps": every,
+            "area_supervision": self.pool,
+        });
+        record.insert("training".into(), training.clone());
+        record.insert(
+            "architecture".into(),
+            serde_json::to_value(&self.architecture)?,
+        );
+        record.extend(self.record.clone());
+        if self.args.resume {
+            let mut entry = run_record::header();
+            entry.remove("tool");
+            entry.insert("step".into(), json!(first_step));
+            entry.insert("device".into(), json!(backend.name()));
+            entry.insert("training".into(), training);
+            run_record::append_resume(&self.dir, Value::Object(entry), &record)?;
+        } else {
+            run_record::write_new(&self.dir, &record)?;
+        }
+
+        let earlier = if self.args.resume {
+            history::read_until(&self.dir, first_step)
+        } else {
+            Vec::new()
+        };
+        if !self.args.quiet && first_step < total_steps {
+            eprintln!(
+                "training {}: {}, lr {} ({} schedule), {}; loss: {}; record in {}",
+                self.job,
+                length_text(length, total_steps, steps_per_epoch, batch),
+                self.lr(),
+                format!("{schedule_name:?}").to_lowercase(),
+                backend.name(),
+                self.loss_units.label,
+                self.dir.join(run_record::FILE_NAME).display()
+            );
+        }
+        let progress = Progress::new(self.args.quiet, log_every, total_steps, first_step);
+        let mut monitor = Monitor::new(
+            earlier,
+            self.loss_units.clone(),
+            steps_per_epoch,
+            schedule,
+            progress,
+            self.early_stopping.is_some(),
+        );
         trainer.set_stop_flag(crate::signals::watch());
         // The trainer ends every run, interrupted or not, with an `End` event: the final
         // checkpoint is written there.
-        let report = trainer.fit_with(
+        let fitted = trainer.fit_with(
             &mut model,
             optimizer.as_mut(),
             train,
@@ -179,6 +277,7 @@ impl Run<'_> {
                         .check(step, loss)
                         .map_err(|e| nn::Error::Callback(Box::new(e)))?;
                 }
+                monitor.observe(event, model, state)?;
                 let save = match event {
                     TrainEvent::Step { step, .. } => every > 0 && step % every == 0,
                     TrainEvent::End { .. } => true,
@@ -191,13 +290,25 @@ impl Run<'_> {
                 Ok(Control::Continue)
             },
         );
-        let report = match report {
+        monitor.finish();
+        let report = match fitted {
             Ok(r) => r,
             // Divergence is the run's own finding, not a failing callback: say it plainly.
             Err(nn::Error::Callback(e)) if e.is::<Diverged>() => return Err(anyhow::anyhow!(e)),
             Err(e) => return Err(e.into()),
         };
-        draw_loss(&self.dir, &report)?;
+        let restored = match monitor.take_best() {
+            Some(best) if best.step != report.steps => {
+                model.import_state(&best.state)?;
+                checkpoint::save(&path, &meta, &model, optimizer.as_ref(), trainer.state())?;
+                Some((best.step, f64::from(best.loss) * self.loss_units.scale))
+            }
+            _ => None,
+        };
+        let elapsed = monitor.elapsed();
+        let rows = monitor.into_rows();
+        history::write(&self.dir, &rows)?;
+        draw_loss(&self.dir, &rows, &self.loss_units)?;
         if report.stop_reason == nn::StopReason::Interrupted {
             crate::signals::note_stopped_at(report.steps);
             eprintln!(
@@ -206,7 +317,15 @@ impl Run<'_> {
                 self.dir.display()
             );
         }
-        Ok(Outcome { model, report })
+        Ok(Outcome {
+            model,
+            report,
+            history: rows,
+            loss_units: self.loss_units,
+            elapsed,
+            first_step,
+            restored,
+        })
     }
 }
 
@@ -265,7 +384,7 @@ fn resume<B: Backend>(
     {
         if !force {
             bail!(
-                "{} was trained on other data: {difference} (--seed and --test-fraction also choose the training rows); resume with the same data, or pass --force to continue on this data",
+                "{} was trained on other data: {difference} (--seed, --test-fraction and --val-fraction also choose the training rows); resume with the same data, or pass --force to continue on this data",
                 path.display()
             );
         }
@@ -279,29 +398,4 @@ fn resume<B: Backend>(
         trainer.state().step
     );
     Ok((loaded.model, optimizer))
-}
-
-/// Draws `loss.png`: training (and validation) loss per evaluation.
-pub fn draw_loss(dir: &Path, report: &TrainReport) -> Result<()> {
-    let train: Vec<(f64, f64)> = report
-        .history
-        .iter()
-        .map(|m| (m.step as f64, m.train_loss as f64))
-        .collect();
-    let val: Vec<(f64, f64)> = report
-        .history
-        .iter()
-        .filter_map(|m| m.val_loss.map(|v| (m.step as f64, v as f64)))
-        .collect();
-    let mut series = vec![Series {
-        name: "train".into(),
-        points: train,
-    }];
-    if !val.is_empty() {
-        series.push(Series {
-            name: "validation".into(),
-            points: val,
-        });
-    }
-    line_chart(&dir.join("loss.png"), "Loss", "step", "loss", &series, true)
 }

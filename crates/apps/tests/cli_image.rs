@@ -26,8 +26,9 @@ fn fit_then_render_larger() {
     for f in ["original.png", "reconstruction.png"] {
         assert_eq!(png_size(&dir.path().join(f)), (48, 48), "{f}");
     }
+    // Side by side, enlarged to be seen, under a band of labels.
     let (cw, ch) = png_size(&dir.path().join("comparison.png"));
-    assert!(cw > 96 && ch == 48, "comparison.png is {cw}x{ch}");
+    assert!(cw > 2 * 48 && ch > 48, "comparison.png is {cw}x{ch}");
     assert!(num(&m, "psnr") > 20.0, "{m}");
     assert!(num(&m, "pixel_accuracy") > 0.95, "{m}");
     assert!(num(&m, "ink_iou") > 0.9, "{m}");

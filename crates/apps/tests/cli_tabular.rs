@@ -39,7 +39,8 @@ fn linreg_matches_the_closed_form_fit() {
     );
     // The noise has sd 0.1, so a correct fit has a test MSE near 0.01.
     assert!(ours < 0.02, "{m}");
-    assert_eq!(num(&m, "test_rows") + num(&m, "train_rows"), 500.0, "{m}");
+    let rows = num(&m, "test_rows") + num(&m, "validation_rows") + num(&m, "train_rows");
+    assert_eq!(rows, 500.0, "{m}");
 }
 
 /// Logistic regression on nearly separable data beats the majority-class baseline by a wide

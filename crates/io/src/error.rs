@@ -264,6 +264,20 @@ pub enum Error {
     /// An argument that the caller supplied is out of range or inconsistent.
     #[error("{0}")]
     InvalidArgument(String),
+
+    /// A file that should hold a fitted model does not describe one usable model.
+    #[error("`{}` is not a usable iron-learn model: {detail}", path.display())]
+    NotAModel {
+        /// The file.
+        path: PathBuf,
+        /// What is missing or inconsistent.
+        detail: String,
+    },
+
+    /// The network failed (building it from its configuration, restoring its parameters, or
+    /// running it).
+    #[error(transparent)]
+    Network(#[from] nn::Error),
 }
 
 impl Error {

@@ -12,8 +12,11 @@
 //!   failure an error), and the clean-up of temporaries that killed writers leave behind.
 //! - [`checkpoint`]: named f32 tensors and JSON metadata in one `safetensors` file, written
 //!   atomically, with clear errors when loading a bad or mismatched file.
+//! - [`fitted`]: a [`FittedModel`] — network, configuration, standardisation, class labels
+//!   and feature names — with `save`, `load` and `predict` on raw rows.
 //!
-//! This crate depends on `tensor-core` only and never on a concrete backend.
+//! This crate depends on `tensor-core` and `nn` (for the fitted model's network) and never
+//! on a concrete backend.
 //!
 //! ```
 //! use io::dataset::{read_csv, CsvOptions, train_test_split, Standardizer};
@@ -47,6 +50,7 @@ pub mod checkpoint;
 pub mod dataset;
 pub mod drawing;
 mod error;
+pub mod fitted;
 pub mod image;
 pub mod output;
 
@@ -54,5 +58,6 @@ pub use checkpoint::{Checkpoint, NamedTensor};
 pub use dataset::{DataSplit, Dataset, Standardization, Standardizer};
 pub use drawing::{Drawing, default_drawing};
 pub use error::{Error, Result};
+pub use fitted::{FittedModel, ModelInfo, Predictions, Task};
 pub use image::{ColorMode, Picture};
 pub use output::{write_atomic, write_file};

@@ -330,7 +330,11 @@ fn metadata_floats_round_trip_exactly() {
         let again = back.metadata["v"].as_f64().unwrap();
         assert_eq!(again.to_bits(), v.to_bits(), "{text}");
         // The parse itself is exact: it matches Rust's correctly rounded parser.
-        assert_eq!(v.to_bits(), text.parse::<f64>().unwrap().to_bits(), "{text}");
+        assert_eq!(
+            v.to_bits(),
+            text.parse::<f64>().unwrap().to_bits(),
+            "{text}"
+        );
     }
     // The file the fuzzer found loads and round-trips.
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

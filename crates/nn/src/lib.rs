@@ -6,13 +6,21 @@
 //!   gradient returned, parameter gradients overwritten — or accumulated when asked),
 //!   parameters visited by stable name (`layers.0.weight`). [`Linear`] fuses its
 //!   activation; [`ActivationLayer`], [`Sequential`] and the [`Encoding`]s complete the set.
+//! - [`Model`]: the extension point for architectures. A model is a [`Layer`] with a
+//!   serialisable configuration it can be rebuilt from, host-side state for checkpoints and
+//!   chunked prediction; the [`Trainer`], the optimizers and checkpoints work with any
+//!   model, so a new architecture needs no change to them (see the trait's example).
 //! - [`Mlp`]: the everyday model, built with [`Mlp::builder`] or rebuilt from an
 //!   [`MlpConfig`] (serialisable), with host-side [`Mlp::export_state`] /
 //!   [`Mlp::import_state`] for checkpoints and chunked [`Mlp::predict`].
 //! - [`Loss`], optimizers ([`Sgd`], [`Adam`], AdamW) behind the [`Optimizer`] trait,
 //!   [`GradClipper`], [`LrSchedule`].
-//! - [`Trainer`]: full-batch or shuffled mini-batches, validation, early stopping, a NaN
-//!   guard, callbacks, progress bar, exact resume through [`TrainerState`].
+//! - [`Trainer`]: trains any [`Model`] on full batches or shuffled mini-batches, with
+//!   validation, early stopping, a NaN guard, callbacks, progress bar, exact resume through
+//!   [`TrainerState`].
+//!
+//! `nn` reaches the backend only through [`Tensor`]'s checked methods, so every shape is
+//! verified before a buffer reaches a device.
 //!
 //! Learning XOR:
 //!
@@ -66,6 +74,7 @@ pub use model::builder::MlpBuilder;
 pub use model::config::{EncodingConfig, MlpConfig};
 pub use model::mlp::Mlp;
 pub use model::state::NamedArray;
+pub use model::{InputSplit, Model};
 pub use optim::{
     Adam, AdamConfig, GradClipper, Optimizer, OptimizerConfig, OptimizerState, Sgd, SgdConfig,
 };
@@ -80,7 +89,7 @@ pub use train::{
 pub mod prelude {
     pub use crate::{
         Activation, Adam, AdamConfig, Backend, Control, Data, EarlyStopping, EncodingConfig, Init,
-        Layer, Loss, LrSchedule, Mlp, MlpConfig, NamedArray, Optimizer, Sgd, SgdConfig, StopReason,
-        Tensor, TrainEvent, TrainLength, Trainer, TrainerConfig, TrainerState,
+        Layer, Loss, LrSchedule, Mlp, MlpConfig, Model, NamedArray, Optimizer, Sgd, SgdConfig,
+        StopReason, Tensor, TrainEvent, TrainLength, Trainer, TrainerConfig, TrainerState,
     };
 }

@@ -10,7 +10,6 @@
 //! The value stays on the device (a one-element tensor); nothing is read back unless asked.
 
 use crate::Result;
-use crate::layer::check_matrix;
 use serde::{Deserialize, Serialize};
 use tensor_core::{Backend, LossKind, Tensor};
 
@@ -56,28 +55,7 @@ impl Loss {
         grad: &mut Tensor<B>,
         loss: &mut Tensor<B>,
     ) -> Result<()> {
-        let (rows, cols) = pred.shape().as_matrix("loss")?;
-        check_matrix(target, rows, cols, "loss (target)")?;
-        check_matrix(grad, rows, cols, "loss (gradient)")?;
-        if loss.numel() != 1 {
-            return Err(tensor_core::Error::ElementCount {
-                op: "loss",
-                shape: loss.shape().clone(),
-                expected: 1,
-                got: loss.numel(),
-            }
-            .into());
-        }
-        pred.backend().loss_grad(
-            self.kind(),
-            pred.storage(),
-            target.storage(),
-            rows,
-            cols,
-            grad.storage_mut(),
-            loss.storage_mut(),
-        )?;
-        Ok(())
+        Ok(pred.loss_grad_into(self.kind(), target, grad, loss)?)
     }
 
     /// The loss and its gradient in new tensors.

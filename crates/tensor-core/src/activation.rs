@@ -9,7 +9,7 @@ pub enum Activation {
     Sigmoid,
     /// Hyperbolic tangent.
     Tanh,
-    /// `max(x, 0)`.
+    /// `max(x, 0)`; NaN stays NaN (as `torch.relu`).
     Relu,
     /// `x` for positive `x`, `alpha * x` otherwise.
     LeakyRelu {
@@ -31,7 +31,13 @@ impl Activation {
             Activation::Identity => x,
             Activation::Sigmoid => sigmoid(x),
             Activation::Tanh => x.tanh(),
-            Activation::Relu => x.max(0.0),
+            Activation::Relu => {
+                if x < 0.0 {
+                    0.0
+                } else {
+                    x
+                }
+            }
             Activation::LeakyRelu { alpha } => {
                 if x > 0.0 {
                     x

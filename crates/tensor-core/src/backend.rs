@@ -1,6 +1,7 @@
 //! The `Backend` trait: device memory and the primitive operations on it.
 
 use crate::fused;
+use crate::hashgrid::{self, FeatureLayout, HashGridSpec};
 use crate::{
     Activation, AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp,
 };
@@ -25,6 +26,58 @@ pub struct Counters {
 /// [`Tensor`](crate::Tensor). Output buffers are passed in by the caller so that hot
 /// paths can reuse them. Fused operations have default implementations composed from
 /// primitives; a backend overrides them with single-pass kernels.
+///
+/// # The contract
+///
+/// Every backend follows these rules; the conformance suite (`tensor_core::testing`, behind
+/// the `testing` feature) checks each of them against f64 references, and every backend's
+/// tests run it.
+///
+/// **Buffer lengths are exact.** Each buffer must hold exactly the number of elements the
+/// operation's dimensions call for (`m * k` for GEMM's `a`, `outer * inner` for a
+/// reduction's `out`, one element for a loss, ...); a longer buffer is as wrong as a
+/// shorter one. A wrong length is refused with [`Error::BufferLength`](crate::Error)
+/// (naming the operation in `op` and the buffer), before anything is written. The
+/// exceptions are ranges into a buffer: [`copy_slice`](Backend::copy_slice) reads and writes
+/// `len` elements at offsets in buffers of any length, [`copy_block`](Backend::copy_block)'s
+/// columns must fit in `dst_cols`, and [`gather_rows`](Backend::gather_rows) reads
+/// `index[start..start + count]` from an index buffer of any length and row numbers below
+/// `src_rows`; a range or row outside its buffer is [`Error::OutOfBounds`](crate::Error).
+/// Dimensions whose product overflows `usize` are [`Error::InvalidArgument`](crate::Error).
+/// Errors name the trait method in `op`. No input makes a backend panic.
+///
+/// **Shapes.** [`binary`](Backend::binary) needs operands that broadcast
+/// ([`Error::Broadcast`](crate::Error) otherwise) and an `out_shape` that is their broadcast;
+/// [`binary_assign`](Backend::binary_assign) needs `b` to broadcast to `a_shape` exactly.
+/// A wrong result shape is [`Error::ShapeMismatch`](crate::Error).
+///
+/// **Empty inputs** are valid everywhere: an operation with no elements to write succeeds
+/// and writes nothing. A GEMM with `k == 0` writes `beta * C` (zeros when `beta == 0`).
+/// Reducing an empty axis (`len == 0`, `outer * inner > 0`) gives 0 for a sum and NaN for a
+/// mean (as PyTorch), and [`Error::InvalidArgument`](crate::Error) for max, min, argmax and
+/// argmin, which have no value there. The loss of an empty batch (`rows * cols == 0`) is NaN,
+/// the mean over zero elements as PyTorch's mean reduction gives, on every path: the fused
+/// kernels and the default composition alike.
+///
+/// **NaN and infinities follow IEEE arithmetic and PyTorch.** Arithmetic with NaN gives NaN;
+/// comparisons with NaN are false (masks of 0, and the `x > 0` of `Step`, ReLU's and leaky
+/// ReLU's derivatives); `Maximum`, `Minimum`, `Clamp` and ReLU return NaN for a NaN input
+/// (as `torch.maximum`, `torch.clamp` and `torch.relu`, not as `f32::max`). Max and min
+/// reductions are NaN when the reduced values hold a NaN, and argmax and argmin then point at
+/// the first NaN (as `torch.argmax`); otherwise they point at the first extreme on ties. Sums
+/// and means with NaN are NaN; `inf + (-inf)` is NaN.
+///
+/// **GEMM follows BLAS:** `alpha == 0` does not read `A` or `B` (NaN or infinities there do
+/// not reach `C`, which becomes `beta * C`), and `beta == 0` does not read `C` (NaN there is
+/// overwritten). Otherwise NaN and infinities in `A` and `B` propagate as in arithmetic.
+///
+/// **Values.** Element-wise results match [`UnaryOp::apply`], [`BinaryOp::apply`] and the
+/// [`Activation`] functions (the definitions; evaluated in f64, a backend's f32 result is
+/// within a few units in the last place, see the suite for each tolerance). Reductions,
+/// GEMM and losses may sum in any order, within `1e-4` of the sum of the magnitudes of their
+/// terms. In-place variants (`unary_assign`, `binary_assign`) give the same bits as their
+/// out-of-place forms. Fused operations agree with their default compositions (the
+/// functions in `fused.rs`) within the same tolerances, NaN for NaN.
 pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
     /// A buffer of `f32` in device memory.
     type Storage: Send + Sync;
@@ -46,7 +99,7 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
     fn storage_len(&self, storage: &Self::Storage) -> usize;
     /// A new buffer holding `data`.
     fn upload(&self, data: &[f32]) -> Result<Self::Storage>;
-    /// Copies `data` into an existing buffer of the same length.
+    /// Copies `data` into an existing buffer of exactly its length (buffer `dst`).
     fn upload_into(&self, data: &[f32], dst: &mut Self::Storage) -> Result<()>;
     /// Copies a buffer to the host.
     fn download(&self, storage: &Self::Storage) -> Result<Vec<f32>>;
@@ -57,7 +110,8 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// Sets every element of `dst` to `value`.
     fn fill(&self, dst: &mut Self::Storage, value: f32) -> Result<()>;
-    /// Copies `len` elements from `src[src_offset..]` to `dst[dst_offset..]`.
+    /// Copies `len` elements from `src[src_offset..]` to `dst[dst_offset..]`; both ranges
+    /// must lie inside their buffers ([`Error::OutOfBounds`](crate::Error) otherwise).
     fn copy_slice(
         &self,
         src: &Self::Storage,
@@ -66,8 +120,9 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         dst_offset: usize,
         len: usize,
     ) -> Result<()>;
-    /// Copies a `rows x src_cols` matrix into columns `col_offset..col_offset + src_cols`
-    /// of a `rows x dst_cols` matrix.
+    /// Copies a `rows x src_cols` matrix (`src`) into columns
+    /// `col_offset..col_offset + src_cols` of a `rows x dst_cols` matrix (`dst`), leaving the
+    /// other columns alone.
     fn copy_block(
         &self,
         src: &Self::Storage,
@@ -85,7 +140,7 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         cols: usize,
         dst: &mut Self::Storage,
     ) -> Result<()>;
-    /// Row-major GEMM, see [`Gemm`].
+    /// Row-major GEMM, see [`Gemm`]: buffers `a` (`m * k`), `b` (`k * n`) and `c` (`m * n`).
     fn gemm(
         &self,
         spec: Gemm,
@@ -109,7 +164,7 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         out: &mut Self::Storage,
         out_shape: &Shape,
     ) -> Result<()>;
-    /// `a = op(a, b)` where `b` broadcasts to `a_shape`.
+    /// `a = op(a, b)` where `b` broadcasts to `a_shape` (and the result has `a_shape`).
     fn binary_assign(
         &self,
         op: BinaryOp,
@@ -119,7 +174,7 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         b_shape: &Shape,
     ) -> Result<()>;
     /// Reduces `x`, seen as `outer x len x inner`, along the middle axis into
-    /// `out` (`outer x inner`).
+    /// `out` (`outer x inner`). See the contract for empty axes and NaN.
     fn reduce(
         &self,
         op: ReduceOp,
@@ -129,7 +184,9 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         inner: usize,
         out: &mut Self::Storage,
     ) -> Result<()>;
-    /// `dst[r, :] = src[index[start + r], :]` for `r < count`; `src` has `cols` columns.
+    /// `dst[r, :] = src[index[start + r], :]` for `r < count`; `src` is `src_rows x cols`
+    /// and `dst` is `count x cols`. An index of `src_rows` or more is
+    /// [`Error::OutOfBounds`](crate::Error).
     #[allow(clippy::too_many_arguments)]
     fn gather_rows(
         &self,
@@ -168,7 +225,8 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
     }
 
     /// Fused: the loss of `pred` against `target` (both `rows x cols`) into the
-    /// one-element `loss`, and its gradient with respect to `pred` into `grad`.
+    /// one-element `loss`, and its gradient with respect to `pred` into `grad`. An empty
+    /// batch gives a NaN loss.
     #[allow(clippy::too_many_arguments)]
     fn loss_grad(
         &self,
@@ -195,7 +253,9 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         fused::adam_step(self, step, param, grad, m, v)
     }
 
-    /// Fused: one SGD update of `param` from `grad`, with an optional momentum buffer.
+    /// Fused: one SGD update of `param` from `grad`, with an optional momentum buffer
+    /// (`velocity`, of `param`'s length whenever it is given; read and written only when
+    /// `step.momentum != 0`).
     fn sgd_step(
         &self,
         step: SgdStep,
@@ -219,5 +279,50 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         out: &mut Self::Storage,
     ) -> Result<()> {
         fused::fourier_features(self, x, b, rows, d, m, out)
+    }
+
+    /// Hash-grid encoding (see [`hashgrid`](crate::hashgrid) for the definition and the
+    /// layouts): `n` points (`points`, `n x d`, coordinates in `[0, 1]`, clamped) looked up
+    /// in `tables` ([`HashGridSpec::param_count`] values) into `out`, `n` points of
+    /// [`HashGridSpec::output_dim`] features in `layout`. The default copies the buffers to
+    /// the host and computes there; backends override it.
+    fn hashgrid_forward(
+        &self,
+        spec: &HashGridSpec,
+        layout: FeatureLayout,
+        points: &Self::Storage,
+        n: usize,
+        tables: &Self::Storage,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
+        hashgrid::host_forward(self, spec, layout, points, n, tables, out)
+    }
+
+    /// The backward pass of [`hashgrid_forward`](Self::hashgrid_forward): scatters
+    /// `grad_features` (in `layout`) into `grad_tables` (the tables' layout), adding to its
+    /// contents when `accumulate` is set and overwriting them otherwise. The sums may be
+    /// added in any order (the CUDA backend uses atomics); the CPU backend adds each entry's
+    /// terms in point order, whatever the thread count. The default computes on the host.
+    #[allow(clippy::too_many_arguments)]
+    fn hashgrid_backward(
+        &self,
+        spec: &HashGridSpec,
+        layout: FeatureLayout,
+        points: &Self::Storage,
+        n: usize,
+        grad_features: &Self::Storage,
+        grad_tables: &mut Self::Storage,
+        accumulate: bool,
+    ) -> Result<()> {
+        hashgrid::host_backward(
+            self,
+            spec,
+            layout,
+            points,
+            n,
+            grad_features,
+            grad_tables,
+            accumulate,
+        )
     }
 }

@@ -1,7 +1,10 @@
 //! Default implementations of the fused operations, composed from primitives.
 //!
-//! They allocate temporaries; backends override the hot ones with single-pass kernels.
+//! They allocate temporaries; backends override the hot ones with single-pass kernels. Each
+//! checks its buffers first, as the contract in [`Backend`] asks, so that a bad call fails
+//! before anything is written.
 
+use crate::check::{buffer_len, elements};
 use crate::{
     Activation, AdamStep, Backend, BinaryOp, Gemm, LossKind, ReduceOp, Result, SgdStep, Shape,
     UnaryOp,
@@ -34,6 +37,10 @@ pub(crate) fn bias_act<B: Backend>(
     act: Activation,
     out: &mut B::Storage,
 ) -> Result<()> {
+    let n = elements("bias_act", rows, cols)?;
+    buffer_len("bias_act", "z", b.storage_len(z), n)?;
+    buffer_len("bias_act", "bias", b.storage_len(bias), cols)?;
+    buffer_len("bias_act", "out", b.storage_len(out), n)?;
     b.binary_assign(
         BinaryOp::Add,
         z,
@@ -52,6 +59,8 @@ pub(crate) fn act_backward<B: Backend>(
     grad_z: &mut B::Storage,
 ) -> Result<()> {
     let n = b.storage_len(z);
+    buffer_len("act_backward", "grad_out", b.storage_len(grad_out), n)?;
+    buffer_len("act_backward", "grad_z", b.storage_len(grad_z), n)?;
     let mut d = b.alloc(n)?;
     b.unary(UnaryOp::ActGrad(act), z, &mut d)?;
     b.binary(
@@ -76,7 +85,15 @@ pub(crate) fn loss_grad<B: Backend>(
     grad: &mut B::Storage,
     loss: &mut B::Storage,
 ) -> Result<()> {
-    let n = rows * cols;
+    let n = elements("loss_grad", rows, cols)?;
+    buffer_len("loss_grad", "pred", b.storage_len(pred), n)?;
+    buffer_len("loss_grad", "target", b.storage_len(target), n)?;
+    buffer_len("loss_grad", "grad", b.storage_len(grad), n)?;
+    buffer_len("loss_grad", "loss", b.storage_len(loss), 1)?;
+    if n == 0 {
+        // The mean over zero elements.
+        return b.fill(loss, f32::NAN);
+    }
     let all = flat(n);
     let mut tmp = b.alloc(n)?;
     match kind {
@@ -139,6 +156,9 @@ pub(crate) fn adam_step<B: Backend>(
     v: &mut B::Storage,
 ) -> Result<()> {
     let n = b.storage_len(param);
+    buffer_len("adam_step", "grad", b.storage_len(grad), n)?;
+    buffer_len("adam_step", "m", b.storage_len(m), n)?;
+    buffer_len("adam_step", "v", b.storage_len(v), n)?;
     let all = flat(n);
     let mut g = b.alloc(n)?;
     b.copy_slice(grad, 0, &mut g, 0, n)?;
@@ -211,6 +231,10 @@ pub(crate) fn sgd_step<B: Backend>(
     velocity: Option<&mut B::Storage>,
 ) -> Result<()> {
     let n = b.storage_len(param);
+    buffer_len("sgd_step", "grad", b.storage_len(grad), n)?;
+    if let Some(vel) = &velocity {
+        buffer_len("sgd_step", "velocity", b.storage_len(vel), n)?;
+    }
     let all = flat(n);
     let mut g = b.alloc(n)?;
     b.copy_slice(grad, 0, &mut g, 0, n)?;
@@ -257,7 +281,12 @@ pub(crate) fn fourier_features<B: Backend>(
     m: usize,
     out: &mut B::Storage,
 ) -> Result<()> {
-    let mut proj = b.alloc(rows * m)?;
+    let op = "fourier_features";
+    buffer_len(op, "x", b.storage_len(x), elements(op, rows, d)?)?;
+    buffer_len(op, "b", b.storage_len(freqs), elements(op, d, m)?)?;
+    let n = elements(op, rows, m)?;
+    buffer_len(op, "out", b.storage_len(out), elements(op, n, 2)?)?;
+    let mut proj = b.alloc(n)?;
     b.gemm(
         Gemm {
             m: rows,
@@ -272,7 +301,7 @@ pub(crate) fn fourier_features<B: Backend>(
         freqs,
         &mut proj,
     )?;
-    let mut tmp = b.alloc(rows * m)?;
+    let mut tmp = b.alloc(n)?;
     b.unary(UnaryOp::Sin, &proj, &mut tmp)?;
     b.copy_block(&tmp, m, out, 2 * m, 0, rows)?;
     b.unary(UnaryOp::Cos, &proj, &mut tmp)?;

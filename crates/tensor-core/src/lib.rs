@@ -16,15 +16,20 @@
 
 mod activation;
 mod backend;
+pub mod check;
 mod error;
 mod fused;
+pub mod hashgrid;
 mod op;
 mod shape;
 mod tensor;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use activation::{Activation, sigmoid};
 pub use backend::{Backend, Counters};
-pub use error::{Error, Result};
+pub use error::{BackendError, Error, Result, UnavailableKind};
+pub use hashgrid::{FeatureLayout, HashGridConfig, HashGridLevel, HashGridScale, HashGridSpec};
 pub use op::{AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, SgdStep, UnaryOp};
 pub use shape::Shape;
 pub use tensor::Tensor;

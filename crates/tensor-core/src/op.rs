@@ -25,7 +25,7 @@ pub enum UnaryOp {
     Square,
     /// `1 / x`.
     Recip,
-    /// `min(max(x, min), max)`.
+    /// `min(max(x, min), max)`; NaN stays NaN (as `torch.clamp`).
     Clamp {
         /// Lower bound.
         min: f32,
@@ -64,7 +64,13 @@ impl UnaryOp {
             UnaryOp::Powf(p) => x.powf(p),
             UnaryOp::Square => x * x,
             UnaryOp::Recip => 1.0 / x,
-            UnaryOp::Clamp { min, max } => x.max(min).min(max),
+            UnaryOp::Clamp { min, max } => {
+                if x.is_nan() {
+                    x
+                } else {
+                    x.max(min).min(max)
+                }
+            }
             UnaryOp::Affine { scale, shift } => x * scale + shift,
             UnaryOp::Softplus => x.max(0.0) + (-x.abs()).exp().ln_1p(),
             UnaryOp::Step => {
@@ -91,9 +97,9 @@ pub enum BinaryOp {
     Mul,
     /// `a / b`
     Div,
-    /// `max(a, b)`
+    /// `max(a, b)`, NaN when either is NaN (as `torch.maximum`).
     Maximum,
-    /// `min(a, b)`
+    /// `min(a, b)`, NaN when either is NaN (as `torch.minimum`).
     Minimum,
     /// `a^b`
     Pow,
@@ -119,8 +125,8 @@ impl BinaryOp {
             BinaryOp::Sub => a - b,
             BinaryOp::Mul => a * b,
             BinaryOp::Div => a / b,
-            BinaryOp::Maximum => a.max(b),
-            BinaryOp::Minimum => a.min(b),
+            BinaryOp::Maximum => maximum(a, b),
+            BinaryOp::Minimum => minimum(a, b),
             BinaryOp::Pow => a.powf(b),
             BinaryOp::Gt => mask(a > b),
             BinaryOp::Ge => mask(a >= b),
@@ -131,6 +137,18 @@ impl BinaryOp {
     }
 }
 
+/// `max(a, b)`, propagating NaN (`f32::max` would drop it).
+#[inline(always)]
+pub(crate) fn maximum(a: f32, b: f32) -> f32 {
+    if a > b || a.is_nan() { a } else { b }
+}
+
+/// `min(a, b)`, propagating NaN (`f32::min` would drop it).
+#[inline(always)]
+pub(crate) fn minimum(a: f32, b: f32) -> f32 {
+    if a < b || a.is_nan() { a } else { b }
+}
+
 /// A reduction along one axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReduceOp {
@@ -138,20 +156,23 @@ pub enum ReduceOp {
     Sum,
     /// Arithmetic mean.
     Mean,
-    /// Largest value.
+    /// Largest value; NaN when the values hold a NaN.
     Max,
-    /// Smallest value.
+    /// Smallest value; NaN when the values hold a NaN.
     Min,
-    /// Position of the largest value (first on ties), as f32.
+    /// Position of the largest value (the first on ties, the first NaN when there is one),
+    /// as f32.
     ArgMax,
-    /// Position of the smallest value (first on ties), as f32.
+    /// Position of the smallest value (the first on ties, the first NaN when there is one),
+    /// as f32.
     ArgMin,
 }
 
 /// Dimensions and flags of a row-major GEMM: `C = alpha * op(A) * op(B) + beta * C`.
 ///
 /// `op(A)` is `m x k` and `op(B)` is `k x n`; with `trans_a`, `A` is stored as `k x m`,
-/// with `trans_b`, `B` is stored as `n x k`.
+/// with `trans_b`, `B` is stored as `n x k`. As in BLAS, `alpha == 0` does not read `A` and
+/// `B` and `beta == 0` does not read `C`, so NaN there does not reach the result.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Gemm {
     /// Rows of `C`.
@@ -164,13 +185,15 @@ pub struct Gemm {
     pub trans_a: bool,
     /// Whether `B` is stored transposed.
     pub trans_b: bool,
-    /// Factor on the product.
+    /// Factor on the product (0: `A` and `B` are not read).
     pub alpha: f32,
-    /// Factor on the existing contents of `C` (0 overwrites, even NaN).
+    /// Factor on the existing contents of `C` (0: `C` is not read, so even NaN is
+    /// overwritten).
     pub beta: f32,
 }
 
-/// A loss function with its gradient, averaged over the batch.
+/// A loss function with its gradient, averaged over the batch; the loss of an empty batch
+/// is NaN (the mean of nothing, as PyTorch's mean reduction gives).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LossKind {
     /// Mean squared error over every element.

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tensor_core::{Counters, Error, Result};
+use tensor_core::check::buffer_len;
+use tensor_core::{Counters, Result};
 
 #[derive(Debug, Default)]
 struct AtomicCounters {
@@ -56,29 +57,6 @@ impl CpuBackend {
     }
 }
 
-/// Checks that a buffer holds at least `needed` elements.
-pub(crate) fn check_len(op: &'static str, len: usize, needed: usize) -> Result<()> {
-    if len < needed {
-        return Err(Error::OutOfBounds {
-            op,
-            index: needed,
-            len,
-        });
-    }
-    Ok(())
-}
-
-/// Checks that two buffers have the same length.
-pub(crate) fn check_equal(op: &'static str, a: usize, b: usize) -> Result<()> {
-    if a != b {
-        return Err(Error::InvalidArgument {
-            op,
-            reason: format!("buffers of {a} and {b} elements differ in length"),
-        });
-    }
-    Ok(())
-}
-
 impl tensor_core::Backend for CpuBackend {
     type Storage = Vec<f32>;
     type Index = Vec<u32>;
@@ -107,7 +85,7 @@ impl tensor_core::Backend for CpuBackend {
     }
 
     fn upload_into(&self, data: &[f32], dst: &mut Vec<f32>) -> Result<()> {
-        check_equal("upload_into", data.len(), dst.len())?;
+        buffer_len("upload_into", "dst", dst.len(), data.len())?;
         self.count_up(std::mem::size_of_val(data));
         dst.copy_from_slice(data);
         Ok(())
@@ -183,7 +161,7 @@ impl tensor_core::Backend for CpuBackend {
 
     fn unary(&self, op: tensor_core::UnaryOp, x: &Vec<f32>, out: &mut Vec<f32>) -> Result<()> {
         self.count_op();
-        check_equal("unary", x.len(), out.len())?;
+        buffer_len("unary", "out", out.len(), x.len())?;
         crate::unary::unary(op, x, out);
         Ok(())
     }
@@ -319,5 +297,41 @@ impl tensor_core::Backend for CpuBackend {
     ) -> Result<()> {
         self.count_op();
         crate::fourier::fourier_features(x, b, rows, d, m, out)
+    }
+
+    fn hashgrid_forward(
+        &self,
+        spec: &tensor_core::HashGridSpec,
+        layout: tensor_core::FeatureLayout,
+        points: &Vec<f32>,
+        n: usize,
+        tables: &Vec<f32>,
+        out: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        crate::hashgrid::forward(spec, layout, points, n, tables, out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hashgrid_backward(
+        &self,
+        spec: &tensor_core::HashGridSpec,
+        layout: tensor_core::FeatureLayout,
+        points: &Vec<f32>,
+        n: usize,
+        grad_features: &Vec<f32>,
+        grad_tables: &mut Vec<f32>,
+        accumulate: bool,
+    ) -> Result<()> {
+        self.count_op();
+        crate::hashgrid::backward(
+            spec,
+            layout,
+            points,
+            n,
+            grad_features,
+            grad_tables,
+            accumulate,
+        )
     }
 }

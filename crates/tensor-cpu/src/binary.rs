@@ -1,8 +1,8 @@
 //! Element-wise functions of two operands, with numpy broadcasting.
 
-use crate::backend::check_equal;
 use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
+use tensor_core::check::buffer_len;
 use tensor_core::{BinaryOp, Error, Result, Shape};
 
 /// How to read the two operands for each row (last axis) of the output.
@@ -49,7 +49,9 @@ impl Layout {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check_shapes(
+    op: &'static str,
     a: usize,
     a_shape: &Shape,
     b: usize,
@@ -57,13 +59,13 @@ fn check_shapes(
     out: usize,
     out_shape: &Shape,
 ) -> Result<()> {
-    check_equal("binary", a, a_shape.numel())?;
-    check_equal("binary", b, b_shape.numel())?;
-    check_equal("binary", out, out_shape.numel())?;
-    let expected = a_shape.broadcast(b_shape, "binary")?;
+    buffer_len(op, "a", a, a_shape.numel())?;
+    buffer_len(op, "b", b, b_shape.numel())?;
+    buffer_len(op, "out", out, out_shape.numel())?;
+    let expected = a_shape.broadcast(b_shape, op)?;
     if &expected != out_shape {
         return Err(Error::ShapeMismatch {
-            op: "binary",
+            op,
             lhs: expected,
             rhs: out_shape.clone(),
         });
@@ -108,7 +110,15 @@ pub(crate) fn binary(
     out: &mut [f32],
     out_shape: &Shape,
 ) -> Result<()> {
-    check_shapes(a.len(), a_shape, b.len(), b_shape, out.len(), out_shape)?;
+    check_shapes(
+        "binary",
+        a.len(),
+        a_shape,
+        b.len(),
+        b_shape,
+        out.len(),
+        out_shape,
+    )?;
     dispatch!(op, f => apply(f, a, a_shape, b, b_shape, out, out_shape));
     Ok(())
 }
@@ -121,7 +131,15 @@ pub(crate) fn binary_assign(
     b: &[f32],
     b_shape: &Shape,
 ) -> Result<()> {
-    check_shapes(a.len(), a_shape, b.len(), b_shape, a.len(), a_shape)?;
+    check_shapes(
+        "binary_assign",
+        a.len(),
+        a_shape,
+        b.len(),
+        b_shape,
+        a.len(),
+        a_shape,
+    )?;
     dispatch!(op, f => apply_assign(f, a, a_shape, b, b_shape));
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! Copies: slices, column blocks, transposes and row gathers.
 
-use crate::backend::{check_equal, check_len};
 use crate::parallel::PAR_THRESHOLD;
 use rayon::prelude::*;
+use tensor_core::check::{buffer_len, elements, range};
 use tensor_core::{Error, Result};
 
 /// Elements per parallel task of a large copy (256 KiB: long enough for the hardware
@@ -16,12 +16,9 @@ pub(crate) fn copy_slice(
     dst_offset: usize,
     len: usize,
 ) -> Result<()> {
-    check_len("copy_slice", src.len(), src_offset + len)?;
-    check_len("copy_slice", dst.len(), dst_offset + len)?;
-    let (src, dst) = (
-        &src[src_offset..src_offset + len],
-        &mut dst[dst_offset..dst_offset + len],
-    );
+    let src_end = range("copy_slice", src_offset, len, src.len())?;
+    let dst_end = range("copy_slice", dst_offset, len, dst.len())?;
+    let (src, dst) = (&src[src_offset..src_end], &mut dst[dst_offset..dst_end]);
     if len < PAR_THRESHOLD {
         dst.copy_from_slice(src);
     } else {
@@ -40,9 +37,10 @@ pub(crate) fn copy_block(
     col_offset: usize,
     rows: usize,
 ) -> Result<()> {
-    check_len("copy_block", src.len(), rows * src_cols)?;
-    check_len("copy_block", dst.len(), rows * dst_cols)?;
-    check_len("copy_block", dst_cols, col_offset + src_cols)?;
+    let op = "copy_block";
+    buffer_len(op, "src", src.len(), elements(op, rows, src_cols)?)?;
+    buffer_len(op, "dst", dst.len(), elements(op, rows, dst_cols)?)?;
+    range(op, col_offset, src_cols, dst_cols)?;
     if src_cols == 0 {
         return Ok(());
     }
@@ -57,8 +55,9 @@ pub(crate) fn copy_block(
 }
 
 pub(crate) fn transpose(src: &[f32], rows: usize, cols: usize, dst: &mut [f32]) -> Result<()> {
-    check_equal("transpose", src.len(), rows * cols)?;
-    check_equal("transpose", dst.len(), rows * cols)?;
+    let n = elements("transpose", rows, cols)?;
+    buffer_len("transpose", "src", src.len(), n)?;
+    buffer_len("transpose", "dst", dst.len(), n)?;
     const TILE: usize = 32;
     for r0 in (0..rows).step_by(TILE) {
         for c0 in (0..cols).step_by(TILE) {
@@ -81,21 +80,22 @@ pub(crate) fn gather_rows(
     count: usize,
     dst: &mut [f32],
 ) -> Result<()> {
-    check_len("gather_rows", src.len(), src_rows * cols)?;
-    check_len("gather_rows", index.len(), start + count)?;
-    check_len("gather_rows", dst.len(), count * cols)?;
+    let op = "gather_rows";
+    buffer_len(op, "src", src.len(), elements(op, src_rows, cols)?)?;
+    buffer_len(op, "dst", dst.len(), elements(op, count, cols)?)?;
+    let index = &index[start..range(op, start, count, index.len())?];
+    if let Some(&bad) = index.iter().find(|&&i| i as usize >= src_rows) {
+        return Err(Error::OutOfBounds {
+            op,
+            index: bad as usize,
+            len: src_rows,
+        });
+    }
     if cols == 0 {
         return Ok(());
     }
-    for (d, &i) in dst.chunks_exact_mut(cols).zip(&index[start..start + count]) {
+    for (d, &i) in dst.chunks_exact_mut(cols).zip(index) {
         let i = i as usize;
-        if i >= src_rows {
-            return Err(Error::OutOfBounds {
-                op: "gather_rows",
-                index: i,
-                len: src_rows,
-            });
-        }
         d.copy_from_slice(&src[i * cols..(i + 1) * cols]);
     }
     Ok(())

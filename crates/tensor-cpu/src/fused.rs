@@ -1,9 +1,9 @@
 //! Single-pass versions of the fused operations.
 
-use crate::backend::{check_equal, check_len};
 use crate::kernel::{self, Elem, with_act, with_act_grad};
 use crate::parallel::{PAR_THRESHOLD, SUM_CHUNK, chunk_len};
 use rayon::prelude::*;
+use tensor_core::check::{buffer_len, elements};
 use tensor_core::{Activation, AdamStep, LossKind, Result, SgdStep, sigmoid};
 
 pub(crate) fn bias_act(
@@ -14,9 +14,10 @@ pub(crate) fn bias_act(
     act: Activation,
     out: &mut [f32],
 ) -> Result<()> {
-    check_equal("bias_act", z.len(), rows * cols)?;
-    check_equal("bias_act", out.len(), rows * cols)?;
-    check_equal("bias_act", bias.len(), cols)?;
+    let n = elements("bias_act", rows, cols)?;
+    buffer_len("bias_act", "z", z.len(), n)?;
+    buffer_len("bias_act", "bias", bias.len(), cols)?;
+    buffer_len("bias_act", "out", out.len(), n)?;
     if cols == 0 {
         return Ok(());
     }
@@ -49,8 +50,8 @@ pub(crate) fn act_backward(
     act: Activation,
     grad_z: &mut [f32],
 ) -> Result<()> {
-    check_equal("act_backward", grad_out.len(), z.len())?;
-    check_equal("act_backward", grad_z.len(), z.len())?;
+    buffer_len("act_backward", "grad_out", grad_out.len(), z.len())?;
+    buffer_len("act_backward", "grad_z", grad_z.len(), z.len())?;
     with_act_grad!(act, e => act_backward_with(e, grad_out, z, grad_z));
     Ok(())
 }
@@ -93,13 +94,14 @@ pub(crate) fn loss_grad(
     grad: &mut [f32],
     loss: &mut [f32],
 ) -> Result<()> {
-    let n = rows * cols;
-    check_equal("loss_grad", pred.len(), n)?;
-    check_equal("loss_grad", target.len(), n)?;
-    check_equal("loss_grad", grad.len(), n)?;
-    check_len("loss_grad", loss.len(), 1)?;
+    let n = elements("loss_grad", rows, cols)?;
+    buffer_len("loss_grad", "pred", pred.len(), n)?;
+    buffer_len("loss_grad", "target", target.len(), n)?;
+    buffer_len("loss_grad", "grad", grad.len(), n)?;
+    buffer_len("loss_grad", "loss", loss.len(), 1)?;
     if n == 0 {
-        loss[0] = 0.0;
+        // The mean over zero elements.
+        loss[0] = f32::NAN;
         return Ok(());
     }
     let inv_n = 1.0 / n as f64;
@@ -161,9 +163,9 @@ pub(crate) fn adam_step(
     v: &mut [f32],
 ) -> Result<()> {
     let n = param.len();
-    check_equal("adam_step", grad.len(), n)?;
-    check_equal("adam_step", m.len(), n)?;
-    check_equal("adam_step", v.len(), n)?;
+    buffer_len("adam_step", "grad", grad.len(), n)?;
+    buffer_len("adam_step", "m", m.len(), n)?;
+    buffer_len("adam_step", "v", v.len(), n)?;
     let step_size = s.lr / s.bias_correction1;
     let inv_bc2 = 1.0 / s.bias_correction2;
     let decay = if s.decoupled {
@@ -171,10 +173,12 @@ pub(crate) fn adam_step(
     } else {
         1.0
     };
+    // No decay term at all when there is none, so that an infinite parameter does not
+    // turn its gradient into NaN (0 * inf), as in the default composition and PyTorch.
     let l2 = if s.decoupled { 0.0 } else { s.weight_decay };
     let body = |(p, (g, (m, v))): AdamSlices| {
         for i in 0..p.len() {
-            let g = g[i] + l2 * p[i];
+            let g = if l2 != 0.0 { g[i] + l2 * p[i] } else { g[i] };
             m[i] = s.beta1 * m[i] + (1.0 - s.beta1) * g;
             v[i] = s.beta2 * v[i] + (1.0 - s.beta2) * g * g;
             p[i] = p[i] * decay - step_size * m[i] / ((v[i] * inv_bc2).sqrt() + s.eps);
@@ -202,12 +206,17 @@ pub(crate) fn sgd_step(
     velocity: Option<&mut Vec<f32>>,
 ) -> Result<()> {
     let n = param.len();
-    check_equal("sgd_step", grad.len(), n)?;
+    buffer_len("sgd_step", "grad", grad.len(), n)?;
+    if let Some(vel) = &velocity {
+        buffer_len("sgd_step", "velocity", vel.len(), n)?;
+    }
+    // No decay term at all when there is none (0 * inf would be NaN).
+    let wd = s.weight_decay;
+    let decayed = |g: f32, p: f32| if wd != 0.0 { g + wd * p } else { g };
     match velocity {
         Some(vel) if s.momentum != 0.0 => {
-            check_equal("sgd_step", vel.len(), n)?;
             for i in 0..n {
-                let g = grad[i] + s.weight_decay * param[i];
+                let g = decayed(grad[i], param[i]);
                 vel[i] = s.momentum * vel[i] + g;
                 let update = if s.nesterov {
                     g + s.momentum * vel[i]
@@ -219,7 +228,7 @@ pub(crate) fn sgd_step(
         }
         _ => {
             for i in 0..n {
-                param[i] -= s.lr * (grad[i] + s.weight_decay * param[i]);
+                param[i] -= s.lr * decayed(grad[i], param[i]);
             }
         }
     }

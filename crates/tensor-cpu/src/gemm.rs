@@ -9,8 +9,8 @@
 //! result does not depend on the number of threads. Products too small to amortise packing
 //! run through a plain loop.
 
-use crate::backend::check_len;
 use rayon::prelude::*;
+use tensor_core::check::{buffer_len, elements};
 use tensor_core::{Gemm, Result};
 
 /// Products of at most this many multiply-adds run through the plain loop (XOR-sized
@@ -43,14 +43,14 @@ pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()
         alpha,
         beta,
     } = spec;
-    check_len("gemm", a.len(), m * k)?;
-    check_len("gemm", b.len(), k * n)?;
-    check_len("gemm", c.len(), m * n)?;
-    let c = &mut c[..m * n];
+    buffer_len("gemm", "a", a.len(), elements("gemm", m, k)?)?;
+    buffer_len("gemm", "b", b.len(), elements("gemm", k, n)?)?;
+    buffer_len("gemm", "c", c.len(), elements("gemm", m, n)?)?;
     if m == 0 || n == 0 {
         return Ok(());
     }
-    if k == 0 {
+    if k == 0 || alpha == 0.0 {
+        // An empty product, or one BLAS does not compute: A and B are not read.
         scale_c(c, beta);
         return Ok(());
     }

@@ -116,7 +116,8 @@ macro_rules! with_act {
                 $body
             }
             tensor_core::Activation::Relu => {
-                let $e = $crate::kernel::Plain(|v: f32| v.max(0.0));
+                // Not `v.max(0.0)`, which drops NaN.
+                let $e = $crate::kernel::Plain(|v: f32| if v < 0.0 { 0.0 } else { v });
                 $body
             }
             tensor_core::Activation::LeakyRelu { alpha } => {

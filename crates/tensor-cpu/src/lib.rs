@@ -32,6 +32,7 @@ mod fourier;
 mod fused;
 mod gemm;
 mod gemv;
+mod hashgrid;
 mod kernel;
 pub mod math;
 mod parallel;

@@ -1,11 +1,12 @@
 //! Reductions over the middle axis of an `outer x len x inner` view.
 //!
 //! Sums accumulate in f64 over fixed-size chunks whose partial results are added in order,
-//! so results do not depend on the number of threads.
+//! so results do not depend on the number of threads. Extremes follow PyTorch: a NaN is
+//! the max and the min, and argmax and argmin point at the first one.
 
-use crate::backend::check_equal;
 use rayon::prelude::*;
-use tensor_core::{ReduceOp, Result};
+use tensor_core::check::{buffer_len, elements};
+use tensor_core::{Error, ReduceOp, Result};
 
 /// Rows of the reduced axis handled by one parallel task.
 const LEN_CHUNK: usize = 1024;
@@ -18,9 +19,24 @@ pub(crate) fn reduce(
     inner: usize,
     out: &mut [f32],
 ) -> Result<()> {
-    check_equal("reduce", x.len(), outer * len * inner)?;
-    check_equal("reduce", out.len(), outer * inner)?;
+    let out_len = elements("reduce", outer, inner)?;
+    buffer_len("reduce", "x", x.len(), elements("reduce", out_len, len)?)?;
+    buffer_len("reduce", "out", out.len(), out_len)?;
     if out.is_empty() {
+        return Ok(());
+    }
+    if len == 0 {
+        let value = match op {
+            ReduceOp::Sum => 0.0,
+            ReduceOp::Mean => f32::NAN,
+            _ => {
+                return Err(Error::InvalidArgument {
+                    op: "reduce",
+                    reason: format!("{op:?} of an empty axis is undefined"),
+                });
+            }
+        };
+        out.fill(value);
         return Ok(());
     }
     let slab = len * inner;
@@ -69,7 +85,8 @@ fn sum_slab(x: &[f32], len: usize, inner: usize) -> Vec<f64> {
     total
 }
 
-/// Max, min, argmax or argmin of each column of a `len x inner` slab.
+/// Max, min, argmax or argmin of each column of a `len x inner` slab (`len > 0`): the first
+/// extreme, or the first NaN.
 fn extreme_slab(op: ReduceOp, x: &[f32], len: usize, inner: usize, out: &mut [f32]) {
     let wants_max = matches!(op, ReduceOp::Max | ReduceOp::ArgMax);
     let mut best: Vec<f32> = x[..inner].to_vec();
@@ -77,11 +94,8 @@ fn extreme_slab(op: ReduceOp, x: &[f32], len: usize, inner: usize, out: &mut [f3
     for l in 1..len {
         let row = &x[l * inner..(l + 1) * inner];
         for c in 0..inner {
-            let better = if wants_max {
-                row[c] > best[c]
-            } else {
-                row[c] < best[c]
-            };
+            let (v, b) = (row[c], best[c]);
+            let better = if wants_max { v > b } else { v < b } || (v.is_nan() && !b.is_nan());
             if better {
                 best[c] = row[c];
                 at[c] = l;

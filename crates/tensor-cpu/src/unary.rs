@@ -57,8 +57,8 @@ macro_rules! dispatch {
                 let $e = Plain(|v: f32| 1.0 / v);
                 $body
             }
-            UnaryOp::Clamp { min, max } => {
-                let $e = Plain(move |v: f32| v.max(min).min(max));
+            op @ UnaryOp::Clamp { .. } => {
+                let $e = Plain(move |v: f32| op.apply(v));
                 $body
             }
             UnaryOp::Affine { scale, shift } => {

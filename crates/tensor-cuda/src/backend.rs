@@ -4,9 +4,8 @@
 use crate::blas::Blas;
 use crate::counters::CounterCells;
 use crate::device::{self, DeviceInfo};
-use crate::error::USE_CPU;
 use crate::kernels::{Arg, Cfg, K, Kernels};
-use crate::loader::{self, CublasLibrary};
+use crate::loader;
 use crate::storage::{CudaIndex, CudaStorage};
 use crate::workspace::Workspace;
 use cudarc::driver::{CudaContext, CudaStream};
@@ -15,8 +14,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tensor_core::{
-    Activation, AdamStep, Backend, BinaryOp, Counters, Error, Gemm, LossKind, ReduceOp, Result,
-    SgdStep, Shape, UnaryOp,
+    Activation, AdamStep, Backend, BinaryOp, Counters, Error, FeatureLayout, Gemm, HashGridSpec,
+    LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp, UnavailableKind,
 };
 
 /// Options for [`CudaBackend::with_options`].
@@ -110,10 +109,10 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// [`Error::DeviceUnavailable`].
 fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-        Err(Error::DeviceUnavailable(format!(
-            "{what}: {}; {USE_CPU}",
-            panic_message(payload.as_ref())
-        )))
+        Err(Error::unavailable(
+            UnavailableKind::DriverFailed,
+            format!("{what}: {}", panic_message(payload.as_ref())),
+        ))
     })
 }
 
@@ -121,19 +120,20 @@ impl CudaBackend {
     /// Opens CUDA device `ordinal` with the default options (plain f32 GEMM).
     ///
     /// Fails with [`Error::DeviceUnavailable`], never a panic, when there is no NVIDIA
-    /// driver, no device with that ordinal, no cuBLAS, or a driver too old for the kernels.
+    /// driver, no device with that ordinal, no cuBLAS, or a driver too old for the kernels;
+    /// its `kind` says which, its `reason` what was looked for, and its `source` holds the
+    /// driver's or cuBLAS's own error ([`CudaError`](crate::CudaError)) when there is one.
     pub fn new(ordinal: usize) -> Result<Self> {
         Self::with_options(ordinal, CudaOptions::default())
     }
 
     /// Opens CUDA device `ordinal` with `options`.
     pub fn with_options(ordinal: usize, options: CudaOptions) -> Result<Self> {
-        loader::probe_driver().map_err(Error::DeviceUnavailable)?;
+        loader::probe_driver()?;
         guarded("the CUDA driver failed", || {
             let dev = device::open(ordinal)?;
-            let lib = CublasLibrary::get().map_err(Error::DeviceUnavailable)?;
             let kernels = Kernels::load(&dev.ctx)?;
-            let blas = Blas::new(lib, &dev.stream)?;
+            let blas = Blas::open(&dev.stream)?;
             let cublas_version = blas.version();
             Ok(CudaBackend {
                 inner: Arc::new(Inner {
@@ -153,7 +153,7 @@ impl CudaBackend {
 
     /// The number of CUDA devices; [`Error::DeviceUnavailable`] when there is no driver.
     pub fn device_count() -> Result<usize> {
-        loader::probe_driver().map_err(Error::DeviceUnavailable)?;
+        loader::probe_driver()?;
         guarded("the CUDA driver failed", device::count)
     }
 
@@ -200,6 +200,14 @@ impl CudaBackend {
             self.inner.cublas_version,
             self.inner.blas().path().to_string(),
         )
+    }
+
+    /// Problems found while opening the device that leave it usable but not as configured,
+    /// one line each: so far, a driver that refused to keep freed memory in the pool (then
+    /// allocations return memory to the driver at each synchronisation and cost more).
+    /// Programs may show them; the backend prints nothing itself.
+    pub fn warnings(&self) -> &[String] {
+        &self.inner.info.warnings
     }
 
     /// The stream every operation of this backend runs on, for timing with CUDA events or
@@ -444,5 +452,40 @@ impl Backend for CudaBackend {
         out: &mut CudaStorage,
     ) -> Result<()> {
         self.inner.fourier_features(x, b, rows, d, m, out)
+    }
+
+    fn hashgrid_forward(
+        &self,
+        spec: &HashGridSpec,
+        layout: FeatureLayout,
+        points: &CudaStorage,
+        n: usize,
+        tables: &CudaStorage,
+        out: &mut CudaStorage,
+    ) -> Result<()> {
+        self.inner
+            .hashgrid_forward(spec, layout, points, n, tables, out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hashgrid_backward(
+        &self,
+        spec: &HashGridSpec,
+        layout: FeatureLayout,
+        points: &CudaStorage,
+        n: usize,
+        grad_features: &CudaStorage,
+        grad_tables: &mut CudaStorage,
+        accumulate: bool,
+    ) -> Result<()> {
+        self.inner.hashgrid_backward(
+            spec,
+            layout,
+            points,
+            n,
+            grad_features,
+            grad_tables,
+            accumulate,
+        )
     }
 }

@@ -1,11 +1,11 @@
 //! cuBLAS: one handle bound to the backend's stream, and row-major SGEMM.
 
-use crate::error::{USE_CPU, cublas};
-use crate::loader::{CublasHandle, CublasLibrary};
+use crate::error::{CublasStatus, CudaError, cublas};
+use crate::loader::{CUBLAS_ENV, CublasHandle, CublasLibrary, SearchEnv, find_cublas};
 use cudarc::driver::{CudaContext, CudaStream};
 use std::ffi::c_int;
 use std::sync::Arc;
-use tensor_core::{Error, Gemm, Result};
+use tensor_core::{Gemm, Result, UnavailableKind};
 
 const OP_N: c_int = 0;
 const OP_T: c_int = 1;
@@ -26,22 +26,50 @@ pub(crate) struct Blas {
 // time, with the context bound to that thread.
 unsafe impl Send for Blas {}
 
+/// `status` as a result of the cuBLAS call `call`.
+fn status(call: &'static str, status: c_int) -> std::result::Result<(), CudaError> {
+    if status == 0 {
+        Ok(())
+    } else {
+        Err(CudaError::Cublas {
+            call,
+            status: CublasStatus(status),
+        })
+    }
+}
+
 impl Blas {
-    /// Creates a handle on `stream`'s context with plain f32 math.
-    pub(crate) fn new(lib: Arc<CublasLibrary>, stream: &CudaStream) -> Result<Blas> {
+    /// A handle on `stream` from the first cuBLAS found (see `loader::search`) that loads and
+    /// creates a working handle; a candidate that fails is passed over for the next.
+    pub(crate) fn open(stream: &CudaStream) -> Result<Blas> {
+        find_cublas(&SearchEnv::from_process(), CublasLibrary::open, |lib| {
+            Blas::new(lib, stream)
+        })
+        .map_err(|tried| {
+            let reason = format!(
+                "the CUDA driver works but no usable cuBLAS was found ({}); install cuBLAS \
+                 from CUDA 12 or 13 (a toolkit, or `pip install nvidia-cublas-cu12`), add its \
+                 folder to LD_LIBRARY_PATH, or set {CUBLAS_ENV} to the library file",
+                tried.describe()
+            );
+            let error = tensor_core::Error::unavailable(UnavailableKind::MissingLibrary, reason);
+            match tried.last_error() {
+                Some(e) => error.with_source(e),
+                None => error,
+            }
+        })
+    }
+
+    /// Creates a handle with `lib` on `stream`'s context, bound to the stream, with plain f32
+    /// math.
+    fn new(lib: Arc<CublasLibrary>, stream: &CudaStream) -> std::result::Result<Blas, CudaError> {
         let ctx = stream.context().clone();
         ctx.bind_to_thread()
-            .map_err(|e| crate::error::driver("cublas init", "binding the context", e))?;
+            .map_err(|e| CudaError::driver("binding the CUDA context", e))?;
         let mut handle: CublasHandle = std::ptr::null_mut();
         // SAFETY: `handle` receives a new handle; the context is current on this thread.
-        let status = unsafe { (lib.create)(&mut handle) };
-        if status != 0 {
-            return Err(Error::DeviceUnavailable(format!(
-                "cuBLAS ({}) could not create a handle: {}; {USE_CPU}",
-                lib.path,
-                crate::error::cublas_status_name(status)
-            )));
-        }
+        status("cublasCreate_v2", unsafe { (lib.create)(&mut handle) })?;
+        // From here on, dropping `blas` destroys the handle.
         let mut blas = Blas {
             lib,
             handle,
@@ -51,16 +79,16 @@ impl Blas {
         };
         // SAFETY: the handle is live; the stream belongs to the current context.
         unsafe {
-            blas.check(
+            status(
                 "cublasSetStream_v2",
                 (blas.lib.set_stream)(handle, stream.cu_stream().cast()),
             )?;
-            blas.check(
+            status(
                 "cublasSetMathMode",
                 (blas.lib.set_math_mode)(handle, DEFAULT_MATH),
             )?;
             let mut version = 0;
-            blas.check(
+            status(
                 "cublasGetVersion_v2",
                 (blas.lib.get_version)(handle, &mut version),
             )?;
@@ -69,11 +97,11 @@ impl Blas {
         Ok(blas)
     }
 
-    fn check(&self, what: &str, status: c_int) -> Result<()> {
+    fn check(&self, call: &'static str, status: c_int) -> Result<()> {
         if status == 0 {
             Ok(())
         } else {
-            Err(cublas("gemm", what, status))
+            Err(cublas("gemm", call, status))
         }
     }
 

@@ -1,9 +1,9 @@
 //! Opening a device: the driver, the primary context, the one stream, the memory pool.
 
-use crate::error::{USE_CPU, describe};
+use crate::error::{CudaError, driver_unavailable};
 use cudarc::driver::{CudaContext, CudaStream, DriverError, result, sys};
 use std::sync::Arc;
-use tensor_core::{Error, Result};
+use tensor_core::{Error, Result, UnavailableKind};
 
 /// What the backend knows about its device.
 #[derive(Debug, Clone)]
@@ -20,6 +20,9 @@ pub(crate) struct DeviceInfo {
     pub total_memory: usize,
     /// Whether allocations come from the stream-ordered pool.
     pub pooled: bool,
+    /// Problems that leave the device usable but not as configured (a pool setting the
+    /// driver refused), one line each.
+    pub warnings: Vec<String>,
 }
 
 /// A context, its stream and the device description.
@@ -29,15 +32,17 @@ pub(crate) struct Device {
     pub info: DeviceInfo,
 }
 
-fn unavailable(what: &str, e: DriverError) -> Error {
-    Error::DeviceUnavailable(format!("{what} ({}); {USE_CPU}", describe(&e)))
-}
-
 /// The number of CUDA devices, once the driver library is known to load.
 pub(crate) fn count() -> Result<usize> {
-    result::init().map_err(|e| unavailable("the CUDA driver did not initialise", e))?;
-    let n = CudaContext::device_count()
-        .map_err(|e| unavailable("the CUDA driver could not count devices", e))?;
+    result::init()
+        .map_err(|e| driver_unavailable("the CUDA driver did not initialise", "cuInit", e))?;
+    let n = CudaContext::device_count().map_err(|e| {
+        driver_unavailable(
+            "the CUDA driver could not count devices",
+            "cuDeviceGetCount",
+            e,
+        )
+    })?;
     Ok(usize::try_from(n).unwrap_or(0))
 }
 
@@ -48,23 +53,28 @@ pub(crate) fn count() -> Result<usize> {
 pub(crate) fn open(ordinal: usize) -> Result<Device> {
     let n = count()?;
     if ordinal >= n {
-        return Err(Error::DeviceUnavailable(format!(
-            "CUDA device {ordinal} does not exist ({n} device(s) found); pick another device \
-             or {USE_CPU}"
-        )));
+        return Err(Error::unavailable(
+            UnavailableKind::NoDevice,
+            format!("CUDA device {ordinal} does not exist ({n} device(s) found)"),
+        ));
     }
-    let ctx = CudaContext::new(ordinal)
-        .map_err(|e| unavailable(&format!("cannot open CUDA device {ordinal}"), e))?;
+    let ctx = CudaContext::new(ordinal).map_err(|e| {
+        driver_unavailable(
+            &format!("cannot open CUDA device {ordinal}"),
+            "cuDevicePrimaryCtxRetain",
+            e,
+        )
+    })?;
     // SAFETY: no buffer exists yet, and every buffer, copy, kernel and cuBLAS call of this
     // backend goes to the single stream created below, so stream order alone keeps uses
     // apart; buffers are freed on that stream too (cuMemFreeAsync).
     unsafe { ctx.disable_event_tracking() };
     let stream = ctx
         .new_stream()
-        .map_err(|e| unavailable("cannot create a CUDA stream", e))?;
+        .map_err(|e| driver_unavailable("cannot create a CUDA stream", "cuStreamCreate", e))?;
     let attr = |a| {
         ctx.attribute(a)
-            .map_err(|e| unavailable("cannot query the device", e))
+            .map_err(|e| driver_unavailable("cannot query the device", "cuDeviceGetAttribute", e))
     };
     use sys::CUdevice_attribute as A;
     let cc = (
@@ -75,10 +85,13 @@ pub(crate) fn open(ordinal: usize) -> Result<Device> {
     let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
     let total_memory = ctx.total_mem().unwrap_or(0);
     let pooled = ctx.has_async_alloc();
-    if pooled {
-        keep_freed_memory_in_pool(&ctx)
-            .map_err(|e| unavailable("cannot configure the device memory pool", e))?;
-    }
+    let warnings = if pooled {
+        pool_warning(keep_freed_memory_in_pool(&ctx))
+            .into_iter()
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(Device {
         ctx,
         stream,
@@ -89,7 +102,20 @@ pub(crate) fn open(ordinal: usize) -> Result<Device> {
             sm_count,
             total_memory,
             pooled,
+            warnings,
         },
+    })
+}
+
+/// The warning for a release threshold the driver refused: the pool still works, it only
+/// returns freed memory to the driver at each synchronisation, so allocations cost more.
+pub(crate) fn pool_warning(set: std::result::Result<(), DriverError>) -> Option<String> {
+    set.err().map(|e| {
+        format!(
+            "the memory pool keeps returning freed memory to the driver, so allocations may be \
+             slower: {}",
+            CudaError::driver("raising the pool's release threshold", e)
+        )
     })
 }
 
@@ -111,5 +137,21 @@ fn keep_freed_memory_in_pool(ctx: &CudaContext) -> std::result::Result<(), Drive
             (&mut threshold as *mut u64).cast(),
         )
         .result()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sys::CUresult;
+
+    #[test]
+    fn a_refused_pool_setting_is_a_warning() {
+        assert_eq!(pool_warning(Ok(())), None);
+        let w =
+            pool_warning(Err(DriverError(CUresult::CUDA_ERROR_NOT_SUPPORTED))).expect("a warning");
+        assert!(w.contains("CUDA_ERROR_NOT_SUPPORTED"), "{w}");
+        assert!(w.contains("release threshold"), "{w}");
+        assert!(!w.contains('\n'));
     }
 }

@@ -4,21 +4,36 @@
 //!
 //! - **Loading.** The driver (`libcuda`) and cuBLAS are opened at run time, so this crate
 //!   builds and its CPU tests pass on machines with no CUDA toolkit and no GPU, and the same
-//!   binary runs on machines with CUDA 12 or 13. With no driver, no device, no cuBLAS or a
-//!   driver too old for the kernels, [`CudaBackend::new`] returns
-//!   [`Error::DeviceUnavailable`](tensor_core::Error::DeviceUnavailable) saying what was
-//!   looked for, never a panic. cuBLAS is looked for as `$IRON_LEARN_CUBLAS`, then
-//!   `libcublas.so.13`, `libcublas.so.12` and `libcublas.so` on the loader path and under
-//!   `$CUDA_HOME`, `$CUDA_PATH` and `/usr/local/cuda`.
+//!   binary runs on machines with CUDA 12 or 13. The driver is looked for as `libcuda.so.1`
+//!   first, and a CUDA toolkit's stub `libcuda.so` that would hide it is detected and
+//!   reported. cuBLAS is looked for as `$IRON_LEARN_CUBLAS`, then `libcublas.so.13`,
+//!   `libcublas.so.12` and `libcublas.so` on the loader path, under `$CUDA_HOME`,
+//!   `$CUDA_PATH` and `/usr/local/cuda`, in NVIDIA's Python wheels (`nvidia/cu13/lib`,
+//!   `nvidia/cublas/lib` in the `site-packages` of virtual and conda environments, of the
+//!   `python3` on `PATH`, the user's, pyenv's and the system's) and finally among the files
+//!   `ldconfig -p` lists; a candidate that does not load, lacks an entry point or cannot
+//!   create a handle is passed over for the next.
+//! - **Errors.** With no driver, no device, no cuBLAS or a driver too old for the kernels,
+//!   [`CudaBackend::new`] returns
+//!   [`Error::DeviceUnavailable`](tensor_core::Error::DeviceUnavailable), never a panic:
+//!   its `kind` ([`UnavailableKind`](tensor_core::UnavailableKind)) says which, its `reason`
+//!   what was looked for, and its `source` keeps the driver's or cuBLAS's own error as a
+//!   [`CudaError`]. Failures while running an operation are
+//!   [`Error::Device`](tensor_core::Error::Device) with a [`CudaError`] source (the
+//!   driver's `CUresult`, or a [`CublasStatus`]). What to do about them (such as running on
+//!   the CPU) is left to the program. A memory-pool setting the driver refuses is not an
+//!   error but one of [`CudaBackend::warnings`].
 //! - **Memory.** Buffers ([`CudaStorage`], [`CudaIndex`]) come from the device's
 //!   stream-ordered pool (`cuMemAllocAsync`), whose release threshold is raised so that freed
 //!   blocks are reused rather than returned to the driver.
 //! - **One stream.** Every kernel, copy and cuBLAS call goes to one stream, so operations run
 //!   in call order and no operation can race an allocation. Only [`Backend::download`](tensor_core::Backend::download)
 //!   (and [`Backend::synchronize`](tensor_core::Backend::synchronize)) wait for the device.
-//! - **Kernels.** `kernels/*.cu`, compiled to PTX (`compute_70`) by
-//!   `cargo xtask build-kernels` and embedded in the library; the driver compiles them for
-//!   the device when the backend is created. Reductions are block-level trees; bias +
+//! - **Kernels.** The `kernels/*.cu` files listed in the kernel manifest
+//!   (`src/manifest.rs`), compiled to PTX for `compute_70` by `cargo xtask build-kernels`,
+//!   declared as PTX ISA 7.0 (so drivers from CUDA 11.0 on load them) and embedded in the
+//!   library; the driver compiles them for the device when the backend is created, and each
+//!   kernel is found by name through a `match` on its variant. Reductions are block-level trees; bias +
 //!   activation, activation backward, loss + gradient (the loss reduced on the device),
 //!   Adam/AdamW, SGD and Fourier features are single fused kernels.
 //! - **GEMM.** cuBLAS SGEMM, row-major through the usual operand swap; plain f32 by
@@ -34,7 +49,7 @@
 //! let gpu = match CudaBackend::new(0) {
 //!     Ok(gpu) => gpu,
 //!     Err(e) => {
-//!         eprintln!("{e}"); // "device unavailable: ... run on the CPU with `--device cpu`"
+//!         eprintln!("{e}"); // "device unavailable: no NVIDIA driver: ..."
 //!         return Ok(());
 //!     }
 //! };
@@ -60,11 +75,13 @@ mod device;
 mod error;
 mod kernels;
 mod loader;
+mod manifest;
 mod ops;
 mod storage;
 mod workspace;
 
 pub use backend::{CudaBackend, CudaOptions};
+pub use error::{CublasStatus, CudaError};
 pub use loader::CUBLAS_ENV;
 pub use storage::{CudaIndex, CudaStorage};
 

@@ -6,6 +6,7 @@
 
 mod elementwise;
 mod gemm;
+mod hashgrid;
 mod options;
 mod torch;
 mod train;
@@ -17,7 +18,7 @@ use std::time::Instant;
 pub(crate) type BenchResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
 
 /// The one-line description shown by `cargo xtask help`.
-pub const ABOUT: &str = "run a benchmark (gemm, elementwise, train); no name lists them";
+pub const ABOUT: &str = "run a benchmark (gemm, elementwise, hashgrid, train); no name lists them";
 
 /// A benchmark: its name, what it measures, and the function that runs it.
 struct Bench {
@@ -36,6 +37,11 @@ const BENCHES: &[Bench] = &[
         name: "elementwise",
         about: "GB/s of copy, add, exp, sin, bias_act, ... on 10M elements",
         run: elementwise::run,
+    },
+    Bench {
+        name: "hashgrid",
+        about: "hash-grid encoding forward + backward, 2^16 points, 16 levels, T = 2^18",
+        run: hashgrid::run,
     },
     Bench {
         name: "train",

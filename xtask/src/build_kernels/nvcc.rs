@@ -30,9 +30,10 @@ impl Nvcc {
             .to_string();
         if !release.starts_with("12.") {
             eprintln!(
-                "warning: nvcc {release}: PTX from a compiler other than CUDA 12 may need a newer \
-                 driver than CUDA 12.4's or may not support {VIRTUAL_ARCH}; \
-                 `--compiler nvrtc` with the 12.4 wheel gives the reference output"
+                "warning: nvcc {release}: a compiler other than CUDA 12 may not support \
+                 {VIRTUAL_ARCH} (CUDA 13 dropped it) or may write PTX that needs a newer ISA \
+                 than the one declared; `--compiler nvrtc` with the 12.4 wheel gives the \
+                 reference output"
             );
         }
         Ok(Nvcc { path, release })

@@ -78,7 +78,19 @@ pub fn check_all(ptxas: &Path, arch: &str, files: &[PathBuf]) -> Result<(), Stri
             .map_err(|e| format!("cannot run {}: {e}", ptxas.display()))?;
         let report = String::from_utf8_lossy(&out.stderr);
         if !out.status.success() {
-            return Err(format!("ptxas rejected {}:\n{report}", file.display()));
+            let hint = if report.contains("requires PTX ISA") {
+                format!(
+                    "\nthe kernels need a newer PTX ISA than the {} declared: raise \
+                     PTX_ISA_VERSION (and PTX_ISA_MIN_CUDA) in crates/tensor-cuda/src/manifest.rs",
+                    super::manifest::PTX_ISA_VERSION
+                )
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "ptxas rejected {}:\n{report}{hint}",
+                file.display()
+            ));
         }
         for k in parse(&report) {
             println!(

@@ -1,16 +1,19 @@
 //! `iron-learn approx`: fit a network to a function of x typed by the user.
 
-use super::{matrix, seconds};
-use crate::cli::{ApproxArgs, ScheduleArg};
+use super::matrix;
+use crate::cli::ApproxArgs;
 use crate::device::Job;
 use crate::expr::{Function, parse_range};
 use crate::memory_budget::Estimate;
-use crate::report::plot::{Series, line_chart};
+use crate::monitor::LossUnits;
+use crate::report::history::number;
+use crate::report::output::write_file;
+use crate::report::plot::{Chart, Series, line_chart};
 use crate::report::{metrics, run_dir};
-use crate::session::{Defaults, Run};
+use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
-use nn::{Activation, Data, Loss, Mlp, TrainLength};
+use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
 
@@ -21,6 +24,8 @@ pub struct Approx(pub ApproxArgs);
 struct Samples {
     x: Vec<f64>,
     y: Vec<f64>,
+    /// The sample index of each kept point (0..n).
+    index: Vec<usize>,
     undefined: usize,
     /// Points where |f(x)| is beyond the largest 32-bit float (or infinite).
     overflow: usize,
@@ -39,18 +44,17 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result
     let mut s = Samples {
         x: Vec::new(),
         y: Vec::new(),
+        index: Vec::new(),
         undefined: 0,
         overflow: 0,
         first_overflow: None,
         outliers: 0,
     };
     // The count comes from the user: reserve fallibly.
-    let reserve = |v: &mut Vec<f64>| {
-        v.try_reserve_exact(n)
-            .map_err(|_| anyhow::anyhow!("cannot allocate {n} samples; use fewer --samples"))
-    };
-    reserve(&mut s.x)?;
-    reserve(&mut s.y)?;
+    let fail = |_| anyhow::anyhow!("cannot allocate {n} samples; use fewer --samples");
+    s.x.try_reserve_exact(n).map_err(fail)?;
+    s.y.try_reserve_exact(n).map_err(fail)?;
+    s.index.try_reserve_exact(n).map_err(fail)?;
     for i in 0..n {
         let x = a + (b - a) * i as f64 / (n - 1) as f64;
         let y = f.eval(x);
@@ -62,6 +66,7 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result
         } else {
             s.x.push(x);
             s.y.push(y);
+            s.index.push(i);
         }
     }
     if keep_outliers || s.y.len() < 8 {
@@ -80,6 +85,8 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result
     s.x.retain(|_| *it.next().unwrap_or(&true));
     let mut it = keep.iter();
     s.y.retain(|_| *it.next().unwrap_or(&true));
+    let mut it = keep.iter();
+    s.index.retain(|_| *it.next().unwrap_or(&true));
     Ok(s)
 }
 
@@ -89,13 +96,14 @@ impl Job for Approx {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let f = Function::parse(&args.function)?;
+        let hidden = crate::hidden::hidden_arg(&args.hidden)?;
         let (a, b) = parse_range(&args.range)?;
         if args.samples < 10 {
             bail!("--samples must be at least 10");
         }
         let architecture = Mlp::<B>::builder()
             .input(1)
-            .hidden(&args.hidden, Activation::Tanh)
+            .hidden(hidden.widths(), Activation::Tanh)
             .output(1, Activation::Identity)
             .config(args.train.seed)?;
         // Every sample is in every (full-batch) step: refuse what cannot fit before sampling.
@@ -135,8 +143,13 @@ impl Job for Approx {
             );
         }
         let dir = run_dir::prepare(&args.train, "approx")?;
-        let scale = |x: f64| (2.0 * (x - a) / (b - a) - 1.0) as f32;
-        let xs: Vec<f32> = s.x.iter().map(|&x| scale(x)).collect();
+        // Inputs map [a, b] onto [-1, 1]: a standardisation with centre and half-width, stored
+        // with the model so that predictions apply the same transform.
+        let inputs = Standardizer {
+            mean: vec![((a + b) / 2.0) as f32],
+            std: vec![((b - a) / 2.0) as f32],
+        };
+        let xs = inputs.transform(&s.x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
         let raw: Vec<f32> = s.y.iter().map(|&y| y as f32).collect();
         let stats = Standardizer::fit(&raw, 1)?;
         let ys = if args.classify {
@@ -153,12 +166,7 @@ impl Job for Approx {
             job: "approx",
             dir: dir.clone(),
             args: &args.train,
-            defaults: Defaults {
-                lr: 3e-3,
-                length: TrainLength::Epochs(3000),
-                batch: None,
-                schedule: ScheduleArg::Cosine,
-            },
+            defaults: crate::defaults::APPROX,
             architecture,
             loss: if args.classify {
                 Loss::BceWithLogits
@@ -166,14 +174,42 @@ impl Job for Approx {
                 Loss::Mse
             },
             extra: json!({ "function": f.text(), "range": [a, b], "targets": stats, "classify": args.classify }),
+            info: if args.classify {
+                io::ModelInfo::classification(&["x"], "positive", vec![0.0, 1.0])
+            } else {
+                io::ModelInfo::regression(&["x"], &["y"]).with_targets(stats.clone())
+            }
+            .with_features(inputs.clone()),
             early_stopping: None,
             pool: 1,
             output_bias: None,
+            record: serde_json::Map::from_iter([
+                (
+                    "data".to_string(),
+                    json!({
+                        "function": f.text(),
+                        "range": [a, b],
+                        "samples": args.samples,
+                        "points_used": n,
+                        "points_left_out": s.undefined + s.overflow + s.outliers,
+                    }),
+                ),
+                (
+                    "options".to_string(),
+                    json!({ "classify": args.classify, "hidden": hidden.to_string(), "activation": "tanh" }),
+                ),
+            ]),
+            loss_units: if args.classify {
+                LossUnits::plain(Loss::BceWithLogits)
+            } else {
+                LossUnits::target_mse(stats.std[0])
+            },
+            weight_decay: 0.0,
         };
         let out = run.train(backend, Data::new(&xt, &yt), None)?;
         let pred = out.model.predict(&xt)?.to_vec()?;
         let mut m = Map::new();
-        let (fit, truth): (Vec<f32>, Vec<f32>) = if args.classify {
+        let truth: Vec<f32> = if args.classify {
             let p: Vec<f32> = pred
                 .iter()
                 .map(|&z| if z > 0.0 { 1.0 } else { 0.0 })
@@ -187,10 +223,7 @@ impl Job for Approx {
             );
             m.insert("accuracy".into(), json!(c.accuracy));
             m.insert("baseline_accuracy".into(), json!(c.baseline_accuracy));
-            (
-                pred.iter().map(|&z| tensor_core::sigmoid(z)).collect(),
-                ys.clone(),
-            )
+            ys.clone()
         } else {
             let p = stats.inverse_transform(&pred)?;
             let r = metrics::regression(&p, &raw);
@@ -210,35 +243,87 @@ impl Job for Approx {
             m.insert("mae".into(), json!(r.mae));
             m.insert("max_error".into(), json!(max_err));
             m.insert("r2".into(), json!(r.r2));
-            (p, raw.clone())
+            raw.clone()
         };
-        let points = |v: &[f32]| s.x.iter().zip(v).map(|(&x, &y)| (x, y as f64)).collect();
+        // Every sample point, in order: the target where the function was kept, the
+        // network's value everywhere; lines break where points were left out (a pole).
+        let all_x: Vec<f64> = (0..args.samples)
+            .map(|i| a + (b - a) * i as f64 / (args.samples - 1) as f64)
+            .collect();
+        let all_scaled = inputs.transform(&all_x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
+        let all_pred = out
+            .model
+            .predict(&matrix(backend, &all_scaled, all_x.len(), 1)?)?
+            .to_vec()?;
+        let all_fit: Vec<f32> = if args.classify {
+            all_pred.iter().map(|&z| tensor_core::sigmoid(z)).collect()
+        } else {
+            stats.inverse_transform(&all_pred)?
+        };
+        let mut target = vec![f64::NAN; all_x.len()];
+        for (&i, &t) in s.index.iter().zip(&truth) {
+            target[i] = f64::from(t);
+        }
+        let mut csv = String::from("x,target,prediction\n");
+        for ((x, t), p) in all_x.iter().zip(&target).zip(&all_fit) {
+            let t = if t.is_finite() {
+                number(*t)
+            } else {
+                String::new()
+            };
+            csv += &format!("{},{t},{}\n", number(*x), number(f64::from(*p)));
+        }
+        write_file(&dir.join("points.csv"), csv.as_bytes())?;
+        let line = |v: &dyn Fn(usize) -> f64| -> Vec<(f64, f64)> {
+            all_x
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    (
+                        x,
+                        if target[i].is_finite() {
+                            v(i)
+                        } else {
+                            f64::NAN
+                        },
+                    )
+                })
+                .collect()
+        };
         let series = [
             Series {
-                name: "function".into(),
-                points: points(&truth),
+                name: if args.classify { "f(x) > 0" } else { "f(x)" }.into(),
+                points: line(&|i| target[i]),
             },
             Series {
                 name: "network".into(),
-                points: points(&fit),
+                points: line(&|i| f64::from(all_fit[i])),
             },
         ];
-        line_chart(&dir.join("fit.png"), f.text(), "x", "y", &series, false)?;
+        let chart = Chart {
+            title: format!("f(x) = {}", f.text()),
+            x_label: "x".into(),
+            y_label: if args.classify {
+                "probability that f(x) > 0".into()
+            } else {
+                "f(x)".into()
+            },
+            log_y: false,
+            integer_x: false,
+            wide_first: true,
+        };
+        line_chart(&dir.join("fit.png"), &chart, &series)?;
         let r = &out.report;
-        println!(
-            "{} steps in {}; results in {}",
-            r.steps,
-            seconds(r.seconds),
-            dir.display()
-        );
+        println!("{}; results in {}", out.summary(), dir.display());
         m.insert("points_used".into(), json!(n));
         m.insert(
             "points_left_out".into(),
             json!(s.undefined + s.overflow + s.outliers),
         );
-        m.insert("final_loss".into(), json!(r.final_train_loss));
+        m.insert("final_loss".into(), json!(out.final_loss()));
+        m.insert("loss_units".into(), json!(out.loss_units.label));
         m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(r.seconds));
+        m.insert("seconds".into(), json!(out.elapsed));
         m.insert("parameters".into(), json!(out.model.num_params()));
         run_dir::write_metrics(&dir, &m)
     }

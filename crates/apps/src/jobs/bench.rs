@@ -1,6 +1,5 @@
 //! `iron-learn bench train`: the time of one full training step on a device.
 
-use super::image_fit::parse_hidden;
 use crate::cli::BenchTrainArgs;
 use crate::device::Job;
 use crate::memory_budget::Estimate;
@@ -24,10 +23,10 @@ impl Job for BenchTrain {
         let args = &self.0;
         let n = args.points.max(1);
         for spec in &args.hidden {
-            let hidden = parse_hidden(spec)?;
+            let hidden = crate::hidden::hidden_arg(spec)?;
             let config = Mlp::<B>::builder()
                 .input(2)
-                .hidden(&hidden, Activation::Sine { w0: 30.0 })
+                .hidden(hidden.widths(), Activation::Sine { w0: 30.0 })
                 .output(1, Activation::Identity)
                 .config(0)?;
             Estimate::training(&config, n, n, None, 0).check("bench train")?;
@@ -43,10 +42,11 @@ impl Job for BenchTrain {
             );
         }
         for spec in &args.hidden {
-            let hidden = parse_hidden(spec)?;
+            let parsed = crate::hidden::hidden_arg(spec)?;
+            let hidden = parsed.widths();
             let mut model = Mlp::builder()
                 .input(2)
-                .hidden(&hidden, Activation::Sine { w0: 30.0 })
+                .hidden(hidden, Activation::Sine { w0: 30.0 })
                 .output(1, Activation::Identity)
                 .init(Init::Siren)
                 .build(backend, 0)?;

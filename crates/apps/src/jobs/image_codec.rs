@@ -1,8 +1,7 @@
 //! `iron-learn image encode` and `image decode`: images to CSV rows and back.
 
 use crate::cli::{ImageDecodeArgs, ImageEncodeArgs};
-use crate::report::atomic_write::write_picture;
-use anyhow::Context;
+use crate::report::output::write_picture;
 use anyhow::{Result, bail};
 use io::image::{ColorMode, PixelValues, load_picture, read_pixel_csv, write_pixel_csv};
 
@@ -16,12 +15,15 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
             bail!("--threshold must be between 0 and 1, got {t}")
         }
         (Some(t), false) => ColorMode::BlackAndWhite(t),
-        (None, true) => ColorMode::Rgb,
-        (None, false) => ColorMode::Grayscale,
+        (None, _) if args.gray => ColorMode::Grayscale,
+        (None, _) => ColorMode::Rgb,
     };
-    let picture = load_picture(&args.image, mode)?;
-    write_pixel_csv(&picture, &args.output, PixelValues::Bytes)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let mut picture = load_picture(&args.image, mode)?;
+    // The image's own channels: gray images (even stored as RGB) stay gray, unless --color.
+    if mode == ColorMode::Rgb && !args.color && !picture.has_color() {
+        picture = picture.to_grayscale();
+    }
+    write_pixel_csv(&picture, &args.output, PixelValues::Bytes)?;
     println!(
         "wrote {} rows ({}x{}, {}) to {}",
         picture.pixels(),
@@ -39,7 +41,7 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
 
 /// Turns CSV rows back into an image.
 pub fn decode(args: &ImageDecodeArgs) -> Result<()> {
-    // Refuse an unknown extension before reading a large CSV.
+    // Refuse an extension that names no format before reading a large CSV.
     io::image::ImageFileFormat::from_path(&args.output)?;
     let picture = read_pixel_csv(&args.csv, PixelValues::Bytes)?;
     write_picture(&args.output, &picture)?;

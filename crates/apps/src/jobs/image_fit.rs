@@ -1,17 +1,20 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
-use super::seconds;
-use crate::cli::{ArchArg, ImageFitArgs, ScheduleArg};
+use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
 use crate::memory_budget::Estimate;
-use crate::report::run_dir;
-use crate::session::{Defaults, Run};
-use anyhow::{Context, Result, bail};
+use crate::monitor::LossUnits;
+use crate::report::comparison::write_comparison;
+use crate::report::history::still_improving;
+use crate::report::{run_dir, run_record};
+use crate::session::Run;
+use anyhow::{Result, bail};
 use io::image::{
-    ColorMode, coords::coordinate_grid, ink_iou, load_picture, pixel_accuracy, psnr, save_png,
+    ColorMode, coords::coordinate_grid, fit_longest_side, ink_iou, load_picture, pixel_accuracy,
+    psnr, save_png, ssim,
 };
 use io::{Picture, default_drawing};
-use nn::{Activation, Data, Init, Loss, Mlp, MlpConfig, TrainLength};
+use nn::{Activation, Data, Init, Loss, Mlp, MlpConfig};
 use serde_json::{Map, json};
 use tensor_core::{Backend, Tensor};
 
@@ -21,22 +24,12 @@ pub const DEFAULT_SIZE: u32 = 200;
 /// Largest `--size`, for user images as for the bundled drawing.
 pub const MAX_SIZE: u32 = 16_384;
 
+/// A fit whose loss still fell by more than this share over the last tenth of its steps is
+/// called under-trained.
+const UNDER_TRAINED: f64 = 0.05;
+
 /// Fits an image.
 pub struct ImageFit(pub ImageFitArgs);
-
-/// Parses `WIDTHxDEPTH` (e.g. `256x3`) into layer widths.
-pub fn parse_hidden(text: &str) -> Result<Vec<usize>> {
-    let parsed = text.split_once(['x', 'X']).and_then(|(w, d)| {
-        Some((
-            w.trim().parse::<usize>().ok()?,
-            d.trim().parse::<usize>().ok()?,
-        ))
-    });
-    match parsed {
-        Some((w, d)) if w > 0 && d > 0 && d <= 64 => Ok(vec![w; d]),
-        _ => bail!("--hidden {text:?} should be WIDTHxDEPTH with both at least 1, e.g. 256x3"),
-    }
-}
 
 /// The network for an architecture family.
 pub fn architecture<B: Backend>(
@@ -85,61 +78,61 @@ pub fn supersampled_grid(width: usize, height: usize, s: usize) -> Vec<f32> {
     grid
 }
 
-/// Loads the image to fit (or renders the bundled drawing) at the requested size, with
-/// whether it has one channel (then it is also scored by pixel accuracy and ink IoU) and a
-/// name for messages.
+/// Loss units of image fits: pixel values run from 0 (black) to 1 (white).
+pub fn pixel_loss_units() -> LossUnits {
+    LossUnits {
+        scale: 1.0,
+        label: "MSE (pixel values 0-1)".into(),
+    }
+}
+
+/// Loads the image to fit (or renders the bundled drawing) at the requested size, in colour
+/// when it has colour (unless --gray), with a name for messages.
 ///
 /// `fits(width, height)` is asked before a picture of that size is made.
 fn target(
     args: &ImageFitArgs,
     fits: &dyn Fn(usize, usize) -> Result<()>,
-) -> Result<(Picture, bool, String)> {
+) -> Result<(Picture, String)> {
     if let Some(n) = args.size
         && !(2..=MAX_SIZE).contains(&n)
     {
         bail!("--size must be between 2 and {MAX_SIZE}, got {n}");
     }
+    if let Some(t) = args.threshold
+        && !(0.0..=1.0).contains(&t)
+    {
+        bail!("--threshold must be between 0 and 1, got {t}");
+    }
     let Some(path) = &args.image else {
         let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
         fits(n, n)?;
-        return Ok((default_drawing().render(n)?, true, "bundled drawing".into()));
+        let mut picture = default_drawing().render(n)?;
+        if let Some(t) = args.threshold {
+            picture = picture.threshold(t);
+        }
+        return Ok((picture, "bundled drawing".into()));
     };
-    let mode = if args.color {
-        ColorMode::Rgb
-    } else {
+    let mode = if args.gray || args.threshold.is_some() {
         ColorMode::Grayscale
+    } else {
+        ColorMode::Rgb
     };
     let mut picture = load_picture(path, mode)?;
+    if !args.color && !picture.has_color() && picture.channels == 3 {
+        picture = picture.to_grayscale();
+    }
     if let Some(n) = args.size {
-        fits(n as usize, n as usize)?;
-        picture = picture.resize_bicubic(n as usize, n as usize)?;
+        let (w, h) = fit_longest_side(picture.width, picture.height, n as usize);
+        fits(w, h)?;
+        picture = picture.resize_bicubic(w, h)?;
     } else {
         fits(picture.width, picture.height)?;
     }
     if let Some(t) = args.threshold {
-        if !(0.0..=1.0).contains(&t) {
-            bail!("--threshold must be between 0 and 1, got {t}");
-        }
         picture = picture.threshold(t);
     }
-    let gray = picture.channels == 1;
-    Ok((picture, gray, path.display().to_string()))
-}
-
-/// Original and reconstruction side by side, with a white gap.
-fn side_by_side(a: &Picture, b: &Picture) -> Result<Picture> {
-    let gap = (a.width / 20).max(4);
-    let width = a.width + gap + b.width;
-    let height = a.height.max(b.height);
-    let mut out = Picture::filled(width, height, a.channels, 1.0)?;
-    for (pic, x0) in [(a, 0), (b, a.width + gap)] {
-        for y in 0..pic.height {
-            for x in 0..pic.width {
-                out.pixel_mut(x0 + x, y).copy_from_slice(pic.pixel(x, y));
-            }
-        }
-    }
-    Ok(out)
+    Ok((picture, path.display().to_string()))
 }
 
 /// Per-channel mean of the pixel values: the network learns `value - mean`, so that it
@@ -199,7 +192,8 @@ impl Job for ImageFit {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let hidden = parse_hidden(&args.hidden)?;
+        let spec = crate::hidden::hidden_arg(&args.hidden)?;
+        let hidden = spec.widths();
         let s = args.supersample as usize;
         if !(1..=4).contains(&s) {
             bail!("--supersample must be between 1 and 4, got {s}");
@@ -207,13 +201,18 @@ impl Job for ImageFit {
         // Full-batch training on every pixel (s x s samples each): refuse what cannot fit
         // before the picture is made.
         let fits = |w: usize, h: usize| -> Result<()> {
-            let c = if args.color { 3 } else { 1 };
-            let config = architecture::<B>(args.arch, &hidden, c, Activation::Identity, 0)?;
+            let c = if args.gray || args.threshold.is_some() {
+                1
+            } else {
+                3
+            };
+            let config = architecture::<B>(args.arch, hidden, c, Activation::Identity, 0)?;
             let pixels = w.saturating_mul(h);
             Estimate::training(&config, pixels.saturating_mul(s * s), pixels, None, 0)
                 .check("image fit")
         };
-        let (picture, gray, source) = target(args, &fits)?;
+        let (picture, source) = target(args, &fits)?;
+        let line_art = picture.is_line_art();
         let dir = run_dir::prepare(&args.train, "image-fit")?;
         let (w, h, c) = (picture.width, picture.height, picture.channels);
         save_png(&picture, dir.join("original.png"))?;
@@ -248,13 +247,8 @@ impl Job for ImageFit {
             job: "image-fit",
             dir: dir.clone(),
             args: &args.train,
-            defaults: Defaults {
-                lr: 1e-3,
-                length: TrainLength::Steps(300),
-                batch: None,
-                schedule: ScheduleArg::Cosine,
-            },
-            architecture: architecture::<B>(args.arch, &hidden, c, output, args.train.seed)?,
+            defaults: crate::defaults::image_fit(w * h),
+            architecture: architecture::<B>(args.arch, hidden, c, output, args.train.seed)?,
             loss: Loss::Mse,
             extra: json!({
                 "width": w,
@@ -265,27 +259,73 @@ impl Job for ImageFit {
                 "supersample": s,
                 "source": source,
             }),
+            info: io::ModelInfo::image(
+                w,
+                h,
+                if c == 3 {
+                    &["r", "g", "b"][..]
+                } else {
+                    &["value"]
+                },
+            )
+            .with_targets(io::Standardizer {
+                mean: offset.clone(),
+                std: vec![1.0; c],
+            }),
             early_stopping: None,
             pool: s * s,
             output_bias,
+            record: serde_json::Map::from_iter([
+                ("data".to_string(), {
+                    let mut data = match &args.image {
+                        Some(path) => run_record::data_file(path)?,
+                        None => json!({ "source": "bundled drawing" }),
+                    };
+                    data["width"] = json!(w);
+                    data["height"] = json!(h);
+                    data["channels"] = json!(c);
+                    data["line_art"] = json!(line_art);
+                    data
+                }),
+                (
+                    "options".to_string(),
+                    json!({
+                        "size": args.size,
+                        "arch": format!("{:?}", args.arch).to_lowercase(),
+                        "hidden": spec.to_string(),
+                        "color": c == 3,
+                        "threshold": args.threshold,
+                        "supersample": s,
+                    }),
+                ),
+            ]),
+            loss_units: pixel_loss_units(),
+            weight_decay: 0.0,
         };
-        eprintln!(
-            "fitting {source} ({w}x{h}, {} pixels) with a {:?} network {}",
-            w * h,
-            args.arch,
-            args.hidden
-        );
+        if !args.train.quiet {
+            eprintln!(
+                "fitting {source} ({w}x{h}, {} pixels, {}) with a {} network {}",
+                w * h,
+                if c == 3 { "colour" } else { "gray" },
+                format!("{:?}", args.arch).to_lowercase(),
+                spec
+            );
+        }
         let out = run.train(backend, Data::new(&x, &y), None)?;
         let recon = predict_picture(&out.model, w, h, &offset)?;
         save_png(&recon, dir.join("reconstruction.png"))?;
-        save_png(&side_by_side(&picture, &recon)?, dir.join("comparison.png"))
-            .context("cannot write comparison.png")?;
+        write_comparison(
+            &dir.join("comparison.png"),
+            &[("original", &picture), ("reconstruction", &recon)],
+        )?;
         let r = &out.report;
         let mut m = Map::new();
         let p = psnr(&recon, &picture)?;
+        let q = ssim(&recon, &picture)?;
         m.insert("psnr".into(), json!(p));
-        let mut summary = format!("PSNR {p:.2} dB");
-        if gray {
+        m.insert("ssim".into(), json!(q));
+        let mut summary = format!("PSNR {p:.2} dB, SSIM {q:.4}");
+        if line_art {
             let acc = pixel_accuracy(&recon, &picture)?;
             let iou = ink_iou(&recon, &picture)?;
             m.insert("pixel_accuracy".into(), json!(acc));
@@ -294,17 +334,25 @@ impl Job for ImageFit {
         }
         m.insert("width".into(), json!(w));
         m.insert("height".into(), json!(h));
-        m.insert("final_loss".into(), json!(r.final_train_loss));
+        m.insert("channels".into(), json!(c));
+        m.insert("final_loss".into(), json!(out.final_loss()));
+        m.insert("loss_units".into(), json!(out.loss_units.label));
         m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(r.seconds));
+        m.insert("seconds".into(), json!(out.elapsed));
         m.insert("parameters".into(), json!(out.model.num_params()));
+        let falling = still_improving(&out.history, 0.1).filter(|&d| d > UNDER_TRAINED);
+        m.insert("under_trained".into(), json!(falling.is_some()));
         run_dir::write_metrics(&dir, &m)?;
-        println!(
-            "{} steps in {}: {summary}; results in {}",
-            r.steps,
-            seconds(r.seconds),
-            dir.display()
-        );
+        println!("{}: {summary}; results in {}", out.summary(), dir.display());
+        if let Some(drop) = falling
+            && r.stop_reason == nn::StopReason::Completed
+        {
+            println!(
+                "note: under-trained: the loss still fell {:.0}% over the last tenth of the run; more steps would improve the fit (e.g. --steps {})",
+                drop * 100.0,
+                r.steps * 2
+            );
+        }
         Ok(())
     }
 }

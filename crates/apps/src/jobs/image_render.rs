@@ -4,10 +4,10 @@ use super::image_fit::predict_picture;
 use crate::checkpoint;
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
-use crate::report::atomic_write::write_picture;
+use crate::report::output::write_picture;
 use anyhow::{Result, bail};
 use io::Picture;
-use io::image::{ColorMode, ink_iou, load_picture, pixel_accuracy, psnr};
+use io::image::{ColorMode, fit_longest_side, ink_iou, load_picture, pixel_accuracy, psnr, ssim};
 use std::time::Instant;
 use tensor_core::Backend;
 
@@ -21,6 +21,11 @@ impl Job for ImageRender {
         let args = &self.0;
         if args.size < 1 || args.size > 16_384 {
             bail!("--size must be between 1 and 16384, got {}", args.size);
+        }
+        if let Some(t) = args.threshold
+            && !(0.0..=1.0).contains(&t)
+        {
+            bail!("--threshold must be between 0 and 1, got {t}");
         }
         io::image::ImageFileFormat::from_path(&args.output)?;
         let started = Instant::now();
@@ -39,8 +44,7 @@ impl Job for ImageRender {
             get("height").max(1),
             get("channels").max(1),
         );
-        let w = args.size as usize;
-        let h = ((w as f64) * h0 as f64 / w0 as f64).round().max(1.0) as usize;
+        let (w, h) = fit_longest_side(w0, h0, args.size as usize);
         let offset: Vec<f32> = match extra.get("offset").and_then(|v| v.as_array()) {
             Some(values) => values
                 .iter()
@@ -55,7 +59,10 @@ impl Job for ImageRender {
                 offset.len()
             );
         }
-        let picture = predict_picture(&loaded.model, w, h, &offset)?;
+        let mut picture = predict_picture(&loaded.model, w, h, &offset)?;
+        if let Some(t) = args.threshold {
+            picture = picture.threshold(t);
+        }
         write_picture(&args.output, &picture)?;
         println!(
             "rendered {w}x{h} in {:.2} s to {}",
@@ -63,7 +70,7 @@ impl Job for ImageRender {
             args.output.display()
         );
         if let Some(reference) = &args.reference {
-            let mode = if c == 3 {
+            let mode = if picture.channels == 3 {
                 ColorMode::Rgb
             } else {
                 ColorMode::Grayscale
@@ -72,13 +79,18 @@ impl Job for ImageRender {
             if (r.width, r.height) != (w, h) {
                 r = r.resize_bicubic(w, h)?;
             }
+            // Ink scores mean something for black-and-white line art only.
+            let line_art = r.is_line_art();
             let score = |p: &Picture| -> Result<String> {
-                Ok(format!(
-                    "PSNR {:.2} dB, pixel accuracy {:.2}%, ink IoU {:.4}",
-                    psnr(p, &r)?,
-                    pixel_accuracy(p, &r)? * 100.0,
-                    ink_iou(p, &r)?
-                ))
+                let mut s = format!("PSNR {:.2} dB, SSIM {:.4}", psnr(p, &r)?, ssim(p, &r)?);
+                if line_art {
+                    s += &format!(
+                        ", pixel accuracy {:.2}%, ink IoU {:.4}",
+                        pixel_accuracy(p, &r)? * 100.0,
+                        ink_iou(p, &r)?
+                    );
+                }
+                Ok(s)
             };
             println!(
                 "against {} at {w}x{h}: {}",
@@ -94,7 +106,10 @@ impl Job for ImageRender {
             };
             let original = folder.map(|f| f.join("original.png"));
             if let Some(path) = original.filter(|p| p.is_file()) {
-                let base = load_picture(&path, mode)?.resize_bicubic(w, h)?;
+                let mut base = load_picture(&path, mode)?.resize_bicubic(w, h)?;
+                if let Some(t) = args.threshold {
+                    base = base.threshold(t);
+                }
                 println!("bicubic upscaling of {}: {}", path.display(), score(&base)?);
             }
         }

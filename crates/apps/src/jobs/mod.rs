@@ -2,9 +2,12 @@
 
 pub mod approx;
 pub mod bench;
+pub mod export;
 pub mod image_codec;
 pub mod image_fit;
 pub mod image_render;
+pub mod predict;
+pub mod regression_report;
 pub mod tabular;
 pub mod xor;
 
@@ -27,5 +30,14 @@ pub fn seconds(s: f64) -> String {
         format!("{:.0} ms", s * 1000.0)
     } else {
         format!("{s:.1} s")
+    }
+}
+
+/// `1 step`, `300 steps`: a count with its noun, plural when it is not one.
+pub fn count(n: u64, noun: &str) -> String {
+    match (n, noun) {
+        (1, _) => format!("1 {noun}"),
+        (_, "batch") => format!("{n} batches"),
+        _ => format!("{n} {noun}s"),
     }
 }

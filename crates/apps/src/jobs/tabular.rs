@@ -1,14 +1,17 @@
 //! `linreg`, `logreg` and `mlp`: models of tabular data, with test-set reports.
 
-use super::{matrix, seconds};
-use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, ScheduleArg, TaskArg};
+use super::matrix;
+use super::predict::write_predictions;
+use super::regression_report;
+use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
-use crate::report::{lstsq, metrics, run_dir};
-use crate::session::{Defaults, Run};
+use crate::monitor::LossUnits;
+use crate::report::{metrics, run_dir, run_record};
+use crate::session::Run;
 use anyhow::{Result, bail};
-use io::dataset::{CsvOptions, LoadOptions, load_dataset};
+use io::dataset::{CsvOptions, LoadOptions, load_dataset, train_test_split};
 use io::{Dataset, Standardizer};
-use nn::{Activation, Data, Loss, Mlp, TrainLength};
+use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
 
@@ -23,10 +26,12 @@ pub enum Model {
     Mlp {
         /// Regression or classification.
         task: TaskArg,
-        /// Hidden widths.
-        hidden: Vec<usize>,
+        /// Hidden widths, as given to --hidden.
+        hidden: String,
         /// Hidden activation.
         activation: ActivationArg,
+        /// AdamW's weight decay (0: Adam).
+        weight_decay: f32,
     },
 }
 
@@ -47,6 +52,7 @@ impl Tabular {
                 task: args.task,
                 hidden: args.hidden,
                 activation: args.activation,
+                weight_decay: args.weight_decay,
             },
         }
     }
@@ -129,6 +135,21 @@ fn hidden_activation(a: ActivationArg) -> Activation {
     }
 }
 
+/// Splits `fraction` of the training rows off for validation (seeded; none when that is less
+/// than one row).
+fn split_validation(
+    train: Dataset,
+    fraction: f32,
+    seed: u64,
+) -> Result<(Dataset, Option<Dataset>)> {
+    let rows = (train.rows as f64 * f64::from(fraction)).round() as usize;
+    if fraction == 0.0 || rows == 0 || train.rows < 4 {
+        return Ok((train, None));
+    }
+    let split = train_test_split(&train, fraction, seed.wrapping_add(1))?;
+    Ok((split.train, split.test))
+}
+
 impl Job for Tabular {
     type Output = ();
 
@@ -147,18 +168,27 @@ impl Job for Tabular {
             seed: a.train.seed,
             ..LoadOptions::default()
         };
+        if a.patience == Some(0) {
+            bail!("--patience must be at least 1 epoch");
+        }
+        if !(0.0..1.0).contains(&a.val_fraction) {
+            bail!("--val-fraction must be in [0, 1), got {}", a.val_fraction);
+        }
         let split = load_dataset(&a.data, &options)?;
+        if split.train.n_targets != 1 {
+            bail!(
+                "expected one target column, found {}",
+                split.train.n_targets
+            );
+        }
         if split.test.is_none() {
             bail!(
                 "--test-fraction 0 leaves no rows to test on ({} has no test part); use a fraction such as 0.2",
                 a.data.display()
             );
         }
-        let train = split.train;
-        if train.n_targets != 1 {
-            bail!("expected one target column, found {}", train.n_targets);
-        }
-        let test = split.test.unwrap_or_else(|| train.clone());
+        let test = split.test.unwrap_or_else(|| split.train.clone());
+        let (train, val) = split_validation(split.train, a.val_fraction, a.train.seed)?;
         let job = self.job();
         let dir = run_dir::prepare(&a.train, job)?;
         let features = Standardizer::fit(&train.x, train.n_features)?;
@@ -169,13 +199,13 @@ impl Job for Tabular {
         } else {
             None
         };
-        let target_name = train.target_names.first().map_or("target", String::as_str);
+        let column = train.target_names.first().map_or("target", String::as_str);
         if let (Model::Logistic, Some(c)) = (&self.model, &classes)
             && c.0.len() != 2
         {
             let shown: Vec<String> = c.0.iter().take(6).map(f32::to_string).collect();
             bail!(
-                "logreg is binary but the column `{target_name}` has {} distinct values ({}{}); use `mlp --task classification` for more classes",
+                "logreg is binary but the column `{column}` has {} distinct values ({}{}); use `mlp --task classification` for more classes",
                 c.0.len(),
                 shown.join(", "),
                 if c.0.len() > 6 { ", ..." } else { "" }
@@ -186,7 +216,7 @@ impl Job for Tabular {
             && train.y.iter().all(|&v| v == first)
         {
             bail!(
-                "the target column `{target_name}` is constant (every training row holds {first}); there is nothing to learn"
+                "the target column `{column}` is constant (every training row holds {first}); there is nothing to learn"
             );
         }
         let targets = if classes.is_none() {
@@ -201,19 +231,44 @@ impl Job for Tabular {
                 _ => unreachable!("either classes or target statistics exist"),
             }
         };
-        let (y_train, y_test) = (encode(&train.y)?, encode(&test.y)?);
+        let y_train = encode(&train.y)?;
+        // Every test label must be one the model can predict.
+        encode(&test.y)?;
+        let y_val = val.as_ref().map(|v| encode(&v.y)).transpose()?;
         let out_dim = classes.as_ref().map_or(1, Classes::width);
-        let (hidden, act) = match &self.model {
+        let (hidden, act, weight_decay) = match &self.model {
             Model::Mlp {
-                hidden, activation, ..
-            } => (hidden.clone(), hidden_activation(*activation)),
-            _ => (Vec::new(), Activation::Identity),
+                hidden,
+                activation,
+                weight_decay,
+                ..
+            } => (
+                crate::hidden::hidden_arg(hidden)?.0,
+                hidden_activation(*activation),
+                *weight_decay,
+            ),
+            _ => (Vec::new(), Activation::Identity, 0.0),
         };
+        if !(weight_decay.is_finite() && weight_decay >= 0.0) {
+            bail!("--weight-decay must be 0 or more, got {weight_decay}");
+        }
         let architecture = Mlp::<B>::builder()
             .input(train.n_features)
             .hidden(&hidden, act)
             .output(out_dim, Activation::Identity)
             .config(a.train.seed)?;
+        let target_name = train.target_names.first().map_or("target", String::as_str);
+        let info = match (&classes, &targets) {
+            (Some(c), _) => {
+                io::ModelInfo::classification(&train.feature_names, target_name, c.0.clone())
+            }
+            (None, Some(t)) => {
+                io::ModelInfo::regression(&train.feature_names, &[target_name.to_string()])
+                    .with_targets(t.clone())
+            }
+            _ => unreachable!("either classes or target statistics exist"),
+        }
+        .with_features(features.clone());
         let loss = match out_dim {
             _ if classes.is_none() => Loss::Mse,
             1 => Loss::BceWithLogits,
@@ -222,21 +277,45 @@ impl Job for Tabular {
         let xt = matrix(backend, &x_train, train.rows, train.n_features)?;
         let yt = matrix(backend, &y_train, train.rows, out_dim)?;
         let xv = matrix(backend, &x_test, test.rows, test.n_features)?;
-        let yv = matrix(backend, &y_test, test.rows, out_dim)?;
+        let validation = match (&val, &y_val) {
+            (Some(v), Some(y)) => Some((
+                matrix(backend, &features.transform(&v.x)?, v.rows, v.n_features)?,
+                matrix(backend, y, v.rows, out_dim)?,
+            )),
+            _ => None,
+        };
         let deep = !hidden.is_empty();
+        let val_rows = val.as_ref().map_or(0, |v| v.rows);
+        let mut record = serde_json::Map::new();
+        let mut data = run_record::data_file(&a.data)?;
+        data["rows"] = json!({ "train": train.rows, "validation": val_rows, "test": test.rows });
+        data["target"] = json!(train.target_names.first());
+        record.insert("data".into(), data);
+        record.insert(
+            "options".into(),
+            json!({
+                "test_fraction": a.test_fraction,
+                "val_fraction": a.val_fraction,
+                "drop_missing": a.drop_missing,
+                "patience_epochs": a.patience,
+                "task": if classes.is_some() { "classification" } else { "regression" },
+                "hidden": crate::hidden::Hidden(hidden.clone()).to_string(),
+                "activation": format!("{act:?}").to_lowercase(),
+                "weight_decay": weight_decay,
+            }),
+        );
+        let loss_units = match &targets {
+            Some(t) => LossUnits::target_mse(t.std[0]),
+            None => LossUnits::plain(loss),
+        };
         let run = Run {
             job,
             dir: dir.clone(),
             args: &a.train,
-            defaults: Defaults {
-                lr: if deep { 3e-3 } else { 0.05 },
-                length: TrainLength::Epochs(if deep { 400 } else { 2000 }),
-                batch: if deep && train.rows > 256 {
-                    Some(64)
-                } else {
-                    None
-                },
-                schedule: ScheduleArg::Cosine,
+            defaults: if deep {
+                crate::defaults::mlp(train.rows)
+            } else {
+                crate::defaults::LINEAR
             },
             architecture,
             loss,
@@ -247,116 +326,72 @@ impl Job for Tabular {
                 "feature_names": train.feature_names,
                 "target_name": train.target_names.first(),
             }),
-            early_stopping: None,
+            info: info.clone(),
+            early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
             pool: 1,
             output_bias: None,
+            record,
+            loss_units,
+            weight_decay,
         };
-        let out = run.train(backend, Data::new(&xt, &yt), Some(Data::new(&xv, &yv)))?;
+        let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
+        let out = run.train(backend, Data::new(&xt, &yt), val_data)?;
         let raw = out.model.predict(&xv)?.to_vec()?;
         let mut m = Map::new();
         match (&classes, &targets) {
             (Some(c), _) => report_classification(&mut m, c, &raw, &test, out_dim),
-            (None, Some(t)) => report_regression(&mut m, t, &raw, &train, &test, job == "linreg")?,
+            (None, Some(t)) => regression_report::report_regression(
+                &mut m,
+                t,
+                &raw,
+                &train,
+                &test,
+                job == "linreg",
+            )?,
             _ => unreachable!(),
         }
         let r = &out.report;
-        println!(
-            "{} steps in {}; results in {}",
-            r.steps,
-            seconds(r.seconds),
-            dir.display()
-        );
+        println!("{}; results in {}", out.summary(), dir.display());
         m.insert("train_rows".into(), json!(train.rows));
+        m.insert("validation_rows".into(), json!(val_rows));
         m.insert("test_rows".into(), json!(test.rows));
-        m.insert("final_train_loss".into(), json!(r.final_train_loss));
+        m.insert("final_train_loss".into(), json!(out.final_loss()));
+        m.insert(
+            "final_val_loss".into(),
+            json!(
+                r.final_val_loss
+                    .map(|v| f64::from(v) * out.loss_units.scale)
+            ),
+        );
+        m.insert("loss_units".into(), json!(out.loss_units.label));
         m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(r.seconds));
+        m.insert("seconds".into(), json!(out.elapsed));
+        if let Some((step, loss)) = out.restored {
+            m.insert("restored_step".into(), json!(step));
+            m.insert("restored_val_loss".into(), json!(loss));
+        }
         m.insert("parameters".into(), json!(out.model.num_params()));
+        // The fitted model's answers for the test rows (beside their targets), and for the
+        // rows a JSON file gives without targets.
+        let fitted = io::FittedModel::new(out.model, info)?;
+        let truth = (target_name, test.y.as_slice());
+        write_predictions(
+            &dir.join("test_predictions.csv"),
+            &fitted,
+            &test.x,
+            Some(truth),
+        )?;
+        if let Some(x) = &split.unlabeled_x {
+            let path = dir.join("predictions.csv");
+            write_predictions(&path, &fitted, x, None)?;
+            println!(
+                "predicted the {} rows given without targets: {}",
+                x.len() / train.n_features,
+                path.display()
+            );
+        }
         run_dir::write_metrics(&dir, &m)
     }
-}
-
-fn report_regression(
-    m: &mut Map<String, Value>,
-    targets: &Standardizer,
-    raw: &[f32],
-    train: &Dataset,
-    test: &Dataset,
-    linear: bool,
-) -> Result<()> {
-    let pred = targets.inverse_transform(raw)?;
-    let ours = metrics::regression(&pred, &test.y);
-    let cols = train.n_features;
-    let closed = lstsq::least_squares(&train.x, &train.y, train.rows, cols);
-    if train.rows <= cols {
-        println!(
-            "note: {cols} features but only {} training rows: the problem is underdetermined (many weight vectors fit the training rows exactly), so expect overfitting",
-            train.rows
-        );
-    }
-    println!("test set ({} rows):", test.rows);
-    println!(
-        "  {:<22} {:>12} {:>10} {:>10} {:>8}",
-        "", "MSE", "RMSE", "MAE", "R^2"
-    );
-    let row = |name: &str, r: &metrics::RegressionMetrics| {
-        // R^2 is undefined (NaN) when the test targets are constant.
-        let r2 = if r.r2.is_nan() {
-            "n/a".to_string()
-        } else {
-            format!("{:.4}", r.r2)
-        };
-        println!(
-            "  {name:<22} {:>12.4} {:>10.4} {:>10.4} {r2:>8}",
-            r.mse, r.rmse, r.mae
-        )
-    };
-    row(
-        if linear {
-            "gradient descent"
-        } else {
-            "network"
-        },
-        &ours,
-    );
-    if ours.r2.is_nan() {
-        println!("  (R^2 is undefined: the test rows' target is constant)");
-    }
-    match &closed {
-        Ok(fit) => {
-            let c = metrics::regression(
-                &metrics::linear_predict(&fit.coef, &test.x, test.n_features),
-                &test.y,
-            );
-            let name = if fit.underdetermined {
-                "least squares (min-norm)"
-            } else {
-                "least squares (exact)"
-            };
-            row(name, &c);
-            // A percentage of a (near) zero MSE means nothing: compare with the spread of
-            // the test targets instead.
-            let spread = ours.mse.max(1e-30);
-            if linear && c.mse > 1e-9 * spread {
-                let gap = (ours.mse - c.mse) / c.mse * 100.0;
-                println!("  gradient descent is {gap:+.2}% from the closed-form test MSE");
-            } else if linear {
-                println!("  the closed form fits the test rows exactly; compare the MSE columns");
-            }
-            m.insert("closed_form_test_mse".into(), json!(c.mse));
-        }
-        Err(lstsq::Skipped::Singular) => {
-            println!("  (no closed-form reference: the features are linearly dependent)");
-        }
-        Err(lstsq::Skipped::TooCostly { side }) => {
-            println!("  (no closed-form reference: a {side}x{side} solve would take too long)");
-        }
-    }
-    m.insert("test_mse".into(), json!(ours.mse));
-    m.insert("test_rmse".into(), json!(ours.rmse));
-    m.insert("test_mae".into(), json!(ours.mae));
-    m.insert("test_r2".into(), json!(ours.r2));
-    Ok(())
 }
 
 fn report_classification(

@@ -1,12 +1,13 @@
 //! `iron-learn xor`: the smallest network that needs a hidden layer.
 
-use super::{matrix, seconds};
-use crate::cli::{ScheduleArg, XorArgs};
+use super::matrix;
+use crate::cli::XorArgs;
 use crate::device::Job;
+use crate::monitor::LossUnits;
 use crate::report::run_dir;
-use crate::session::{Defaults, Run};
+use crate::session::Run;
 use anyhow::Result;
-use nn::{Activation, Data, Loss, Mlp, TrainLength};
+use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
 
@@ -21,10 +22,11 @@ impl Job for Xor {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
+        let hidden = crate::hidden::hidden_arg(&args.hidden)?;
         let dir = run_dir::prepare(&args.train, "xor")?;
         let architecture = Mlp::<B>::builder()
             .input(2)
-            .hidden(&[args.hidden], Activation::Tanh)
+            .hidden(hidden.widths(), Activation::Tanh)
             .output(1, Activation::Identity)
             .config(args.train.seed)?;
         let x = matrix(backend, &INPUTS, 4, 2)?;
@@ -33,18 +35,20 @@ impl Job for Xor {
             job: "xor",
             dir: dir.clone(),
             args: &args.train,
-            defaults: Defaults {
-                lr: 0.05,
-                length: TrainLength::Epochs(1000),
-                batch: None,
-                schedule: ScheduleArg::Constant,
-            },
+            defaults: crate::defaults::XOR,
             architecture,
             loss: Loss::BceWithLogits,
             extra: json!({}),
+            info: io::ModelInfo::classification(&["a", "b"], "xor", vec![0.0, 1.0]),
             early_stopping: None,
             pool: 1,
             output_bias: None,
+            record: serde_json::Map::from_iter([(
+                "options".to_string(),
+                json!({ "hidden": hidden.to_string(), "activation": "tanh" }),
+            )]),
+            loss_units: LossUnits::plain(Loss::BceWithLogits),
+            weight_decay: 0.0,
         };
         let out = run.train(backend, Data::new(&x, &y), None)?;
         let probs = out.model.predict(&x)?.sigmoid()?.to_vec()?;
@@ -57,17 +61,17 @@ impl Job for Xor {
         }
         let r = &out.report;
         println!(
-            "trained {} steps in {}; largest error {max_error:.3}; results in {}",
-            r.steps,
-            seconds(r.seconds),
+            "trained {}; largest error {max_error:.3}; results in {}",
+            out.summary(),
             dir.display()
         );
         let mut m = Map::new();
         m.insert("predictions".into(), json!(probs));
         m.insert("max_error".into(), json!(max_error));
-        m.insert("final_loss".into(), json!(r.final_train_loss));
+        m.insert("final_loss".into(), json!(out.final_loss()));
+        m.insert("loss_units".into(), json!(out.loss_units.label));
         m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(r.seconds));
+        m.insert("seconds".into(), json!(out.elapsed));
         m.insert("parameters".into(), json!(out.model.num_params()));
         run_dir::write_metrics(&dir, &m)
     }

@@ -1,7 +1,12 @@
-//! What a run leaves behind: metrics, charts and its output folder.
+//! What a run leaves behind: its record, history, metrics, charts and its output folder.
 
-pub mod atomic_write;
+pub mod axis;
+pub mod comparison;
+pub mod history;
 pub mod lstsq;
 pub mod metrics;
+pub mod output;
 pub mod plot;
 pub mod run_dir;
+pub mod run_record;
+pub mod sha256;

@@ -90,16 +90,27 @@ struct Held {
 static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
 
 /// Releases the run folders this process holds, at its end: removes their lock files and,
-/// when the run failed, the folders it created that are left empty.
+/// when the run failed, the folders it created that hold nothing but the run's own record
+/// (`config.json`, written before the first step): a failed run leaves no empty folder.
 pub fn release_all(succeeded: bool) {
     let held = std::mem::take(&mut *HELD.lock().unwrap_or_else(|e| e.into_inner()));
     for h in held {
         h.lock.release();
-        if !succeeded && h.created {
-            // Fails (and keeps the folder) unless it is empty.
+        if !succeeded && h.created && holds_only_the_record(&h.dir) {
+            let _ = std::fs::remove_file(h.dir.join(super::run_record::FILE_NAME));
+            // Fails (and keeps the folder) unless it is empty now.
             let _ = std::fs::remove_dir(&h.dir);
         }
     }
+}
+
+/// Whether `dir` holds no file but the run record.
+fn holds_only_the_record(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .all(|e| e.file_name() == super::run_record::FILE_NAME)
+    })
 }
 
 /// UTC time as `YYYYmmdd-HHMMSS`.
@@ -119,7 +130,7 @@ fn timestamp() -> String {
 }
 
 /// Year, month, day of a count of days since 1970-01-01 (proleptic Gregorian calendar).
-fn civil_date(days: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_date(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -143,7 +154,7 @@ pub fn write_metrics(dir: &Path, metrics: &Map<String, Value>) -> Result<()> {
             metrics.insert("interrupted_at_step".into(), Value::from(step));
         }
     }
-    super::atomic_write::write_json(&dir.join("metrics.json"), &metrics)
+    super::output::write_json(&dir.join("metrics.json"), &metrics)
 }
 
 #[cfg(test)]

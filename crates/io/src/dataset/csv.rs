@@ -21,6 +21,8 @@ pub struct CsvOptions {
     pub drop_missing: bool,
     /// Field delimiter (default `b','`).
     pub delimiter: u8,
+    /// Read features only, no target (rows to predict); `targets` must then be empty.
+    pub features_only: bool,
 }
 
 impl Default for CsvOptions {
@@ -30,6 +32,7 @@ impl Default for CsvOptions {
             features: Vec::new(),
             drop_missing: false,
             delimiter: b',',
+            features_only: false,
         }
     }
 }
@@ -61,6 +64,12 @@ impl CsvOptions {
     /// Drops rows with missing values instead of failing on them.
     pub fn drop_missing(mut self, drop: bool) -> Self {
         self.drop_missing = drop;
+        self
+    }
+
+    /// Reads features only (no target column): rows to predict.
+    pub fn features_only(mut self, features_only: bool) -> Self {
+        self.features_only = features_only;
         self
     }
 
@@ -250,7 +259,14 @@ fn choose_columns(
             }),
         }
     };
-    let targets: Vec<usize> = if options.targets.is_empty() {
+    if options.features_only && !options.targets.is_empty() {
+        return Err(Error::invalid(
+            "a features-only read cannot also choose target columns",
+        ));
+    }
+    let targets: Vec<usize> = if options.features_only {
+        Vec::new()
+    } else if options.targets.is_empty() {
         vec![header.len() - 1]
     } else {
         options

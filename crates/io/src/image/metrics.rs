@@ -73,3 +73,88 @@ pub fn ink_iou(prediction: &Picture, reference: &Picture) -> Result<f64> {
         inter as f64 / union as f64
     })
 }
+
+/// Side of the Gaussian window of [`ssim`] (Wang et al. 2004), and its standard deviation.
+const SSIM_WINDOW: usize = 11;
+const SSIM_SIGMA: f64 = 1.5;
+
+/// Structural similarity (Wang, Bovik, Sheikh and Simoncelli, 2004) with the usual settings:
+/// an 11 x 11 Gaussian window of standard deviation 1.5, `K1 = 0.01`, `K2 = 0.03`, a dynamic
+/// range of 1, averaged over every window position lying fully inside the picture and over the
+/// channels. Pictures smaller than 11 pixels use the largest odd window that fits. 1 for
+/// identical pictures; same size and channels required.
+pub fn ssim(prediction: &Picture, reference: &Picture) -> Result<f64> {
+    same_size("ssim", prediction, reference, true)?;
+    let (w, h, c) = (prediction.width, prediction.height, prediction.channels);
+    let side = SSIM_WINDOW.min(w).min(h);
+    let side = if side % 2 == 0 { side - 1 } else { side };
+    let kernel = gaussian(side, SSIM_SIGMA);
+    let (c1, c2) = (0.01f64.powi(2), 0.03f64.powi(2));
+    let mut total = 0.0;
+    let mut count = 0usize;
+    for ch in 0..c {
+        let x: Vec<f64> = (0..w * h)
+            .map(|i| f64::from(prediction.data[i * c + ch]))
+            .collect();
+        let y: Vec<f64> = (0..w * h)
+            .map(|i| f64::from(reference.data[i * c + ch]))
+            .collect();
+        let product =
+            |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).collect::<Vec<_>>();
+        let blur = |v: &[f64]| filter_valid(v, w, h, &kernel);
+        let (mx, my) = (blur(&x), blur(&y));
+        let (sxx, syy, sxy) = (
+            blur(&product(&x, &x)),
+            blur(&product(&y, &y)),
+            blur(&product(&x, &y)),
+        );
+        for i in 0..mx.len() {
+            let (ux, uy) = (mx[i], my[i]);
+            let vx = sxx[i] - ux * ux;
+            let vy = syy[i] - uy * uy;
+            let cov = sxy[i] - ux * uy;
+            total += ((2.0 * ux * uy + c1) * (2.0 * cov + c2))
+                / ((ux * ux + uy * uy + c1) * (vx + vy + c2));
+            count += 1;
+        }
+    }
+    Ok(total / count.max(1) as f64)
+}
+
+/// A normalised 1-D Gaussian of `side` taps.
+fn gaussian(side: usize, sigma: f64) -> Vec<f64> {
+    let mid = (side / 2) as f64;
+    let taps: Vec<f64> = (0..side)
+        .map(|i| (-((i as f64 - mid).powi(2)) / (2.0 * sigma * sigma)).exp())
+        .collect();
+    let sum: f64 = taps.iter().sum();
+    taps.iter().map(|t| t / sum).collect()
+}
+
+/// Separable filtering of a `w x h` plane, keeping only positions where the window lies fully
+/// inside: a `(w - k + 1) x (h - k + 1)` plane.
+fn filter_valid(v: &[f64], w: usize, h: usize, kernel: &[f64]) -> Vec<f64> {
+    let k = kernel.len();
+    let (ow, oh) = (w + 1 - k, h + 1 - k);
+    let mut rows = vec![0f64; ow * h];
+    for y in 0..h {
+        for x in 0..ow {
+            rows[y * ow + x] = kernel
+                .iter()
+                .enumerate()
+                .map(|(j, t)| t * v[y * w + x + j])
+                .sum();
+        }
+    }
+    let mut out = vec![0f64; ow * oh];
+    for y in 0..oh {
+        for x in 0..ow {
+            out[y * ow + x] = kernel
+                .iter()
+                .enumerate()
+                .map(|(j, t)| t * rows[(y + j) * ow + x])
+                .sum();
+        }
+    }
+    out
+}

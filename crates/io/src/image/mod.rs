@@ -9,13 +9,15 @@
 //!   for (PNG, JPEG, WebP, BMP).
 //! - [`write_pixel_csv`] / [`read_pixel_csv`]: `x,y,value` or `x,y,r,g,b` rows with pixel indices
 //!   as coordinates.
-//! - [`psnr`], [`pixel_accuracy`], [`ink_iou`]: comparisons of a prediction with a reference.
+//! - [`psnr`], [`ssim`], [`pixel_accuracy`], [`ink_iou`]: comparisons of a prediction with a
+//!   reference; [`Picture::has_color`] and [`Picture::is_line_art`] tell which apply.
 
 pub mod coords;
 mod csv_decode;
 mod csv_encode;
 mod encode;
 mod file;
+mod inspect;
 mod metrics;
 mod picture;
 mod resize;
@@ -24,6 +26,7 @@ pub use csv_decode::{decode_pixel_csv, read_pixel_csv};
 pub use csv_encode::{PixelValues, encode_pixel_csv, write_pixel_csv};
 pub use encode::{ImageFileFormat, encode_picture, save_picture};
 pub use file::{ColorMode, decode_picture, load_picture, save_png};
-pub use metrics::{ink_iou, mse, pixel_accuracy, psnr};
+pub use inspect::fit_longest_side;
+pub use metrics::{ink_iou, mse, pixel_accuracy, psnr, ssim};
 pub use picture::Picture;
 pub use resize::ResizeFilter;

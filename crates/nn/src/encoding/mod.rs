@@ -154,45 +154,20 @@ impl<B: Backend> Encoding<B> {
         if self.include_input { self.in_dim } else { 0 }
     }
 
+    /// Writes the encoding of `x` into `out`; with the input kept, the sines and cosines go
+    /// through `features` (`[rows, 2 m]`) first.
     fn encode(
         &self,
         x: &Tensor<B>,
-        rows: usize,
         out: &mut Tensor<B>,
         features: Option<&mut Tensor<B>>,
     ) -> Result<()> {
-        let (d, m) = (self.in_dim, self.m);
         match features {
-            None => self.backend.fourier_features(
-                x.storage(),
-                self.freqs.storage(),
-                rows,
-                d,
-                m,
-                out.storage_mut(),
-            )?,
+            None => x.fourier_features_into(&self.freqs, out)?,
             Some(f) => {
-                let width = self.output_dim();
-                self.backend.fourier_features(
-                    x.storage(),
-                    self.freqs.storage(),
-                    rows,
-                    d,
-                    m,
-                    f.storage_mut(),
-                )?;
-                if rows > 0 {
-                    self.backend.copy_block(
-                        f.storage(),
-                        2 * m,
-                        out.storage_mut(),
-                        width,
-                        d,
-                        rows,
-                    )?;
-                    self.backend
-                        .copy_block(x.storage(), d, out.storage_mut(), width, 0, rows)?;
-                }
+                x.fourier_features_into(&self.freqs, f)?;
+                out.copy_columns_from(self.in_dim, f)?;
+                out.copy_columns_from(0, x)?;
             }
         }
         Ok(())
@@ -234,7 +209,7 @@ impl<B: Backend> Layer<B> for Encoding<B> {
             } else {
                 None
             };
-            self.encode(x, rows, o, f)
+            self.encode(x, o, f)
         })();
         self.out = out;
         self.features = features;
@@ -264,12 +239,10 @@ impl<B: Backend> Layer<B> for Encoding<B> {
         }
         if rows > 0 {
             proj.unary_into(UnaryOp::Cos, tmp)?;
-            self.backend
-                .copy_block(tmp.storage(), m, deriv.storage_mut(), width, off, rows)?;
+            deriv.copy_columns_from(off, tmp)?;
             proj.unary_into(UnaryOp::Sin, tmp)?;
             tmp.unary_assign(UnaryOp::Neg)?;
-            self.backend
-                .copy_block(tmp.storage(), m, deriv.storage_mut(), width, off + m, rows)?;
+            deriv.copy_columns_from(off + m, tmp)?;
         }
         deriv.binary_assign(BinaryOp::Mul, grad_out)?;
         let gi = ensure(&mut self.grad_in, &self.backend, rows, self.in_dim)?;
@@ -290,9 +263,9 @@ impl<B: Backend> Layer<B> for Encoding<B> {
         check_matrix(out, rows, self.output_dim(), "Encoding::infer (output)")?;
         if self.include_input {
             let mut f = Tensor::uninit(&self.backend, [rows, 2 * self.m])?;
-            self.encode(x, rows, out, Some(&mut f))
+            self.encode(x, out, Some(&mut f))
         } else {
-            self.encode(x, rows, out, None)
+            self.encode(x, out, None)
         }
     }
 }

@@ -71,8 +71,7 @@ impl<B: Backend> super::Layer<B> for ActivationLayer<B> {
             return Err(no_forward("ActivationLayer::backward"));
         }
         let gi = ensure(&mut self.grad_in, &self.backend, rows, self.dim)?;
-        self.backend
-            .act_backward(grad_out.storage(), x.storage(), self.act, gi.storage_mut())?;
+        grad_out.act_backward_into(x, self.act, gi)?;
         Ok(gi)
     }
 

@@ -119,12 +119,7 @@ impl<B: Backend> Linear<B> {
             grad_out
         } else {
             let gz = ensure(&mut self.grad_z, &self.backend, rows, self.out_dim)?;
-            self.backend.act_backward(
-                grad_out.storage(),
-                z.storage(),
-                self.act,
-                gz.storage_mut(),
-            )?;
+            grad_out.act_backward_into(z, self.act, gz)?;
             gz
         };
         let beta = if self.accumulate { 1.0 } else { 0.0 };
@@ -165,14 +160,7 @@ impl<B: Backend> super::Layer<B> for Linear<B> {
         let z = ensure(&mut self.z, &self.backend, rows, self.out_dim)?;
         Tensor::matmul_into(x, &self.weight, z, false, false, 1.0, 0.0)?;
         let out = ensure(&mut self.out, &self.backend, rows, self.out_dim)?;
-        self.backend.bias_act(
-            z.storage_mut(),
-            self.bias.storage(),
-            rows,
-            self.out_dim,
-            self.act,
-            out.storage_mut(),
-        )?;
+        z.bias_act_into(&self.bias, self.act, out)?;
         Ok(out)
     }
 

@@ -2,7 +2,9 @@
 
 use super::builder::MlpBuilder;
 use super::config::MlpConfig;
-use super::state::{NamedArray, find};
+use super::predict::{chunk_rows_for, predict_in_chunks};
+use super::state::{NamedArray, export_params, find, plan_params, upload_params};
+use super::traits::{InputSplit, Model};
 use crate::Result;
 use crate::encoding::Encoding;
 use crate::layer::{Layer, Linear, ParamMut, ParamRef, Sequential, check_input, no_forward};
@@ -12,9 +14,6 @@ use tensor_core::{Backend, Tensor};
 
 /// The name under which the encoding's frequency matrix is exported.
 pub const ENCODING_FREQUENCIES: &str = "encoding.frequencies";
-
-/// Elements per intermediate buffer that [`Mlp::predict`] aims for (16 MiB of f32).
-const PREDICT_BUDGET: usize = 1 << 22;
 
 /// A multi-layer perceptron: optional coordinate encoding, then linear layers with fused
 /// activations. Parameters are named `layers.{i}.weight` (`[in, out]`) and
@@ -116,43 +115,17 @@ impl<B: Backend> Mlp<B> {
                 self.config.encoding.output_dim(self.config.input),
             ))
             .max()
-            .unwrap_or(1)
-            .max(1);
-        self.predict_chunked(x, (PREDICT_BUDGET / widest).max(1))
+            .unwrap_or(1);
+        self.predict_chunked(x, chunk_rows_for(widest))
     }
 
     /// [`predict`](Self::predict) with an explicit chunk size in rows.
     pub fn predict_chunked(&self, x: &Tensor<B>, chunk_rows: usize) -> Result<Tensor<B>> {
-        let rows = check_input(x, self.config.input, "Mlp::predict")?;
-        let out_dim = self.config.output;
-        let mut out = Tensor::uninit(&self.backend, [rows, out_dim])?;
-        let chunk = chunk_rows.clamp(1, rows.max(1));
+        check_input(x, self.config.input, "Mlp::predict")?;
         let mut scratch = Vec::new();
-        if rows <= chunk {
-            self.infer_chunk(x, &mut out, &mut scratch)?;
-            return Ok(out);
-        }
-        let mut x_chunk = Tensor::uninit(&self.backend, [chunk, self.config.input])?;
-        let mut out_chunk = Tensor::uninit(&self.backend, [chunk, out_dim])?;
-        let mut start = 0;
-        while start < rows {
-            let count = chunk.min(rows - start);
-            if count != x_chunk.dims()[0] {
-                x_chunk = Tensor::uninit(&self.backend, [count, self.config.input])?;
-                out_chunk = Tensor::uninit(&self.backend, [count, out_dim])?;
-            }
-            x.slice_rows_into(start, &mut x_chunk)?;
-            self.infer_chunk(&x_chunk, &mut out_chunk, &mut scratch)?;
-            self.backend.copy_slice(
-                out_chunk.storage(),
-                0,
-                out.storage_mut(),
-                start * out_dim,
-                count * out_dim,
-            )?;
-            start += count;
-        }
-        Ok(out)
+        predict_in_chunks(x, self.config.output, chunk_rows, |x, out| {
+            self.infer_chunk(x, out, &mut scratch)
+        })
     }
 
     /// Encoding then body into `out`; `scratch[0]` holds the encoded chunk, the rest the
@@ -184,11 +157,7 @@ impl<B: Backend> Mlp<B> {
     /// Copies every parameter (and the encoding's frequency matrix, as
     /// [`ENCODING_FREQUENCIES`]) to the host.
     pub fn export_state(&self) -> Result<Vec<NamedArray>> {
-        let mut out = Vec::new();
-        self.body.visit_params(&mut |p| {
-            out.push(NamedArray::from_tensor(p.name, p.value)?);
-            Ok(())
-        })?;
+        let mut out = export_params(&self.body)?;
         if let Some(e) = &self.encoding {
             out.push(NamedArray::from_tensor(
                 ENCODING_FREQUENCIES,
@@ -210,33 +179,17 @@ impl<B: Backend> Mlp<B> {
 
     /// Restores parameters exported by [`export_state`](Self::export_state). Every name and
     /// shape is checked before anything is changed; a missing tensor or a shape mismatch
-    /// is an [`Error::StateMismatch`](crate::Error::StateMismatch) naming the tensor (and both shapes). Names that are
-    /// not the model's (optimizer buffers of the same checkpoint) are ignored.
+    /// is an [`Error::StateMismatch`](crate::Error::StateMismatch) naming the tensor (and
+    /// both shapes). Names that are not the model's (optimizer buffers of the same
+    /// checkpoint) are ignored.
     pub fn import_state(&mut self, state: &[NamedArray]) -> Result<()> {
-        let mut plan: Vec<&NamedArray> = Vec::new();
-        self.body.visit_params(&mut |p| {
-            plan.push(find(state, p.name, p.value.dims(), "model")?);
-            Ok(())
-        })?;
-        let freqs = match &self.encoding {
-            Some(e) => Some(find(
-                state,
-                ENCODING_FREQUENCIES,
-                e.frequencies().dims(),
-                "model",
-            )?),
-            None => None,
-        };
-        if let Some(f) = freqs {
-            let e = self.encoding.as_mut().expect("checked above");
+        let plan = plan_params(&self.body, state, "model")?;
+        if let Some(e) = self.encoding.as_mut() {
+            let dims = e.frequencies().dims().to_vec();
+            let f = find(state, ENCODING_FREQUENCIES, &dims, "model")?;
             e.set_frequencies(&f.data)?;
         }
-        let mut i = 0;
-        self.body.visit_params_mut(&mut |p| {
-            p.value.upload(&plan[i].data)?;
-            i += 1;
-            Ok(())
-        })
+        upload_params(&mut self.body, plan, "model")
     }
 
     /// The number of trainable scalars.
@@ -328,5 +281,39 @@ impl<B: Backend> std::fmt::Debug for Mlp<B> {
             .field("backend", &self.backend.name())
             .field("config", &self.config)
             .finish()
+    }
+}
+
+impl<B: Backend> Model<B> for Mlp<B> {
+    type Config = MlpConfig;
+
+    fn from_config(backend: &B, config: &MlpConfig, seed: u64) -> Result<Self> {
+        Mlp::from_config(backend, config, seed)
+    }
+
+    fn config(&self) -> &MlpConfig {
+        &self.config
+    }
+
+    fn predict(&self, x: &Tensor<B>) -> Result<Tensor<B>> {
+        Mlp::predict(self, x)
+    }
+
+    fn export_state(&self) -> Result<Vec<NamedArray>> {
+        Mlp::export_state(self)
+    }
+
+    fn import_state(&mut self, state: &[NamedArray]) -> Result<()> {
+        Mlp::import_state(self, state)
+    }
+
+    /// The encoding (Fourier features or positional) has no trainable parameters: the
+    /// linear layers are the trainable rest.
+    fn split_input_encoding(&mut self) -> Option<InputSplit<'_, B>> {
+        let encoding = self.encoding.as_ref()?;
+        Some(InputSplit {
+            encoding,
+            rest: &mut self.body,
+        })
     }
 }

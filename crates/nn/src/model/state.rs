@@ -3,6 +3,7 @@
 //! `nn` does not write files: it exports [`NamedArray`]s (name, shape, values) that the `io`
 //! crate stores in safetensors, and imports them back with every name and shape checked.
 
+use crate::layer::Layer;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use tensor_core::{Backend, Tensor};
@@ -80,4 +81,59 @@ pub(crate) fn find<'a>(
     }
     a.check_len()?;
     Ok(a)
+}
+
+/// Copies every parameter of `layer` to the host, named as the layer names them
+/// (`layers.0.weight`, ...): the default state of a [`Model`](crate::Model).
+pub fn export_params<B: Backend>(layer: &dyn Layer<B>) -> Result<Vec<NamedArray>> {
+    let mut out = Vec::new();
+    layer.visit_params(&mut |p| {
+        out.push(NamedArray::from_tensor(p.name, p.value)?);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Restores every parameter of `layer` from `state` by name. Every parameter is looked up
+/// and its shape checked before anything is changed: a missing tensor or a shape mismatch
+/// is an [`Error::StateMismatch`] naming the tensor (and both shapes), with `owner` ("model")
+/// in front. Names that are not the layer's parameters are ignored.
+pub fn import_params<B: Backend>(
+    layer: &mut dyn Layer<B>,
+    state: &[NamedArray],
+    owner: &str,
+) -> Result<()> {
+    let plan = plan_params(layer, state, owner)?;
+    upload_params(layer, plan, owner)
+}
+
+/// The saved array of every parameter of `layer`, in visit order, each found by name and
+/// checked against the parameter's shape.
+pub(crate) fn plan_params<'a, B: Backend>(
+    layer: &dyn Layer<B>,
+    state: &'a [NamedArray],
+    owner: &str,
+) -> Result<Vec<&'a NamedArray>> {
+    let mut plan = Vec::new();
+    layer.visit_params(&mut |p| {
+        plan.push(find(state, p.name, p.value.dims(), owner)?);
+        Ok(())
+    })?;
+    Ok(plan)
+}
+
+/// Uploads a plan made by [`plan_params`] for the same layer.
+pub(crate) fn upload_params<B: Backend>(
+    layer: &mut dyn Layer<B>,
+    plan: Vec<&NamedArray>,
+    owner: &str,
+) -> Result<()> {
+    let mut next = plan.into_iter();
+    layer.visit_params_mut(&mut |p| match next.next() {
+        Some(a) => Ok(p.value.upload(&a.data)?),
+        None => Err(Error::StateMismatch(format!(
+            "{owner}: parameter '{}' has no saved value",
+            p.name
+        ))),
+    })
 }

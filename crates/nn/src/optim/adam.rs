@@ -152,13 +152,7 @@ impl<B: Backend> Optimizer<B> for Adam<B> {
         model.visit_params_mut(&mut |p| {
             let slot = slot_for(slots, i, &p, 2)?;
             let (m, v) = slot.buffers.split_at_mut(1);
-            p.grad.backend().adam_step(
-                spec,
-                p.value.storage_mut(),
-                p.grad.storage(),
-                m[0].storage_mut(),
-                v[0].storage_mut(),
-            )?;
+            p.value.adam_step(spec, p.grad, &mut m[0], &mut v[0])?;
             i += 1;
             Ok(())
         })?;

@@ -2,7 +2,7 @@
 
 use crate::layer::Layer;
 use crate::{Result, config_err};
-use tensor_core::{Backend, BinaryOp, Gemm, Tensor, UnaryOp};
+use tensor_core::{Backend, BinaryOp, Tensor, UnaryOp};
 
 /// Scales every gradient by `min(1, max_norm / ||g||)`, where `||g||` is the L2 norm of all
 /// gradients together (as `torch.nn.utils.clip_grad_norm_`).
@@ -44,22 +44,8 @@ impl<B: Backend> GradClipper<B> {
         let sum_sq = &mut self.sum_sq;
         let mut first = true;
         model.visit_params(&mut |p| {
-            let n = p.grad.numel();
-            let spec = Gemm {
-                m: 1,
-                n: 1,
-                k: n,
-                trans_a: false,
-                trans_b: false,
-                alpha: 1.0,
-                beta: if first { 0.0 } else { 1.0 },
-            };
-            p.grad.backend().gemm(
-                spec,
-                p.grad.storage(),
-                p.grad.storage(),
-                sum_sq.storage_mut(),
-            )?;
+            p.grad
+                .dot_into(p.grad, sum_sq, if first { 0.0 } else { 1.0 })?;
             first = false;
             Ok(())
         })?;

@@ -125,12 +125,7 @@ impl<B: Backend> Optimizer<B> for Sgd<B> {
         let mut i = 0;
         model.visit_params_mut(&mut |p| {
             let slot = slot_for(slots, i, &p, count)?;
-            p.grad.backend().sgd_step(
-                spec,
-                p.value.storage_mut(),
-                p.grad.storage(),
-                slot.buffers.first_mut().map(|v| v.storage_mut()),
-            )?;
+            p.value.sgd_step(spec, p.grad, slot.buffers.first_mut())?;
             i += 1;
             Ok(())
         })?;

@@ -1,12 +1,21 @@
-//! The training loop: [`Trainer`] with its configuration, state, events and report.
+//! The training loop: [`Trainer`] with its configuration, data, state, events and report.
+//!
+//! The trainer works with any [`Model`](crate::Model); the pieces of one `fit` call (batch
+//! planning, pooled supervision, the step itself) live in their own modules.
 
 mod batches;
+mod config;
+mod data;
 mod early_stop;
+mod pooling;
 mod progress;
+mod session;
 mod state;
 mod trainer;
 
 pub use batches::{BatchPlan, epoch_permutation};
+pub use config::{TrainLength, TrainerConfig};
+pub use data::Data;
 pub use early_stop::EarlyStopping;
 pub use state::{Control, EpochMetrics, StopReason, TrainEvent, TrainReport, TrainerState};
-pub use trainer::{Data, TrainLength, Trainer, TrainerConfig};
+pub use trainer::Trainer;

@@ -1,6 +1,9 @@
 //! `Tensor<B>`: a shaped buffer on a backend, with the operations models use.
 
+mod blocks;
 mod elementwise;
+mod fused;
+mod hashgrid;
 mod layout;
 mod linalg;
 mod reduce;

@@ -32,7 +32,7 @@ impl<B: Backend> Tensor<B> {
                 rhs: out.shape.clone(),
             });
         }
-        if len == 0 && !matches!(op, ReduceOp::Sum) {
+        if len == 0 && !matches!(op, ReduceOp::Sum | ReduceOp::Mean) {
             return Err(crate::Error::InvalidArgument {
                 op: "reduce",
                 reason: format!("{op:?} of an empty axis of {} is undefined", self.shape),
@@ -55,7 +55,7 @@ impl<B: Backend> Tensor<B> {
         self.reduce(ReduceOp::Sum, axis, false)
     }
 
-    /// Mean along `axis`, or of everything.
+    /// Mean along `axis`, or of everything (NaN over an empty axis, as in PyTorch).
     pub fn mean(&self, axis: Option<usize>) -> Result<Tensor<B>> {
         self.reduce(ReduceOp::Mean, axis, false)
     }

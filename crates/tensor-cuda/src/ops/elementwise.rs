@@ -149,10 +149,10 @@ impl Inner {
         check_len("binary_assign", "b", b.len, b_shape.numel())?;
         let out_shape = a_shape.broadcast(b_shape, "binary_assign")?;
         if &out_shape != a_shape {
-            return Err(Error::Broadcast {
+            return Err(Error::ShapeMismatch {
                 op: "binary_assign",
-                lhs: a_shape.clone(),
-                rhs: b_shape.clone(),
+                lhs: out_shape,
+                rhs: a_shape.clone(),
             });
         }
         let plan = plan("binary_assign", a_shape, b_shape, a_shape)?;

@@ -198,11 +198,11 @@ impl Inner {
     ) -> Result<()> {
         let n = param.len;
         check_len("sgd_step", "grad", grad.len, n)?;
+        if let Some(v) = &velocity {
+            check_len("sgd_step", "velocity", v.len, n)?;
+        }
         let velocity = match velocity {
-            Some(v) if s.momentum != 0.0 => {
-                check_len("sgd_step", "velocity", v.len, n)?;
-                v.ptr()
-            }
+            Some(v) if s.momentum != 0.0 => v.ptr(),
             _ => 0,
         };
         if n == 0 {

@@ -16,21 +16,26 @@ impl Inner {
         c: &mut CudaStorage,
     ) -> Result<()> {
         let Gemm { m, n, k, .. } = spec;
-        check_len("gemm", "A", a.len, product("gemm", m, k)?)?;
-        check_len("gemm", "B", b.len, product("gemm", k, n)?)?;
-        check_len("gemm", "C", c.len, product("gemm", m, n)?)?;
+        check_len("gemm", "a", a.len, product("gemm", m, k)?)?;
+        check_len("gemm", "b", b.len, product("gemm", k, n)?)?;
+        check_len("gemm", "c", c.len, product("gemm", m, n)?)?;
         if m == 0 || n == 0 {
             return Ok(());
         }
-        if k == 0 {
-            // An empty sum: C = beta * C, and beta == 0 overwrites whatever C held.
+        if k == 0 || spec.alpha == 0.0 {
+            // An empty sum, or one BLAS does not compute (A and B are not read, whatever
+            // NaN they hold; cuBLAS does not promise that): C = beta * C, where beta == 0
+            // overwrites whatever C held. Adding -0 leaves every value, signed zeros
+            // included, as the product made it.
             return if spec.beta == 0.0 {
                 self.fill("gemm", c, 0.0)
+            } else if spec.beta == 1.0 {
+                Ok(())
             } else {
                 self.unary_assign(
                     UnaryOp::Affine {
                         scale: spec.beta,
-                        shift: 0.0,
+                        shift: -0.0,
                     },
                     c,
                 )

@@ -27,7 +27,7 @@ impl Inner {
 
     /// Copies `data` into `dst`, which has the same length.
     pub(crate) fn upload_into(&self, data: &[f32], dst: &mut CudaStorage) -> Result<()> {
-        check_len("upload", "the destination", dst.len, data.len())?;
+        check_len("upload_into", "dst", dst.len, data.len())?;
         if data.is_empty() {
             return Ok(());
         }

@@ -5,5 +5,8 @@ mod copy;
 mod elementwise;
 mod fused;
 mod gemm;
+mod hashgrid;
 mod memory;
 mod reduce;
+
+pub(crate) use hashgrid::HashGridParams;

@@ -1,109 +1,51 @@
 //! Every `kernels/ptx/NAME.ptx` starts with the FNV-1a hash of the source it was built from
 //! (`kernels/NAME.cu` followed by the `.cuh` headers it includes, in order). A `.cu` or `.cuh`
-//! edited without `cargo xtask build-kernels` fails here. The sources are embedded at compile
-//! time, so the test also runs where the checkout is absent.
+//! edited without `cargo xtask build-kernels` fails here. The list of kernel files, the hash
+//! and the declared PTX ISA version come from the kernel manifest, which the library and
+//! `cargo xtask build-kernels` share. The sources are embedded at compile time, so the test
+//! also runs where the checkout is absent.
 
-/// `(stem, .cu source, PTX)` of every kernel file.
-const KERNELS: [(&str, &str, &str); 8] = [
-    (
-        "binary",
-        include_str!("../../../../kernels/binary.cu"),
-        include_str!("../../../../kernels/ptx/binary.ptx"),
-    ),
-    (
-        "copy",
-        include_str!("../../../../kernels/copy.cu"),
-        include_str!("../../../../kernels/ptx/copy.ptx"),
-    ),
-    (
-        "fill",
-        include_str!("../../../../kernels/fill.cu"),
-        include_str!("../../../../kernels/ptx/fill.ptx"),
-    ),
-    (
-        "fourier",
-        include_str!("../../../../kernels/fourier.cu"),
-        include_str!("../../../../kernels/ptx/fourier.ptx"),
-    ),
-    (
-        "fused",
-        include_str!("../../../../kernels/fused.cu"),
-        include_str!("../../../../kernels/ptx/fused.ptx"),
-    ),
-    (
-        "gather",
-        include_str!("../../../../kernels/gather.cu"),
-        include_str!("../../../../kernels/ptx/gather.ptx"),
-    ),
-    (
-        "reduce",
-        include_str!("../../../../kernels/reduce.cu"),
-        include_str!("../../../../kernels/ptx/reduce.ptx"),
-    ),
-    (
-        "unary",
-        include_str!("../../../../kernels/unary.cu"),
-        include_str!("../../../../kernels/ptx/unary.ptx"),
-    ),
-];
+#[macro_use]
+#[path = "../../src/manifest.rs"]
+mod manifest;
 
-/// `(name, text)` of every header the kernels may include.
-const HEADERS: [(&str, &str); 1] = [("common.cuh", include_str!("../../../../kernels/common.cuh"))];
-
-const HASH_PREFIX: &str = "// source-hash fnv1a64:";
-
-fn fnv1a(parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in part.as_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    h
+/// Expands to `[(stem, .cu source, PTX), ...]` for the given kernel file stems.
+macro_rules! embed_kernels {
+    ($($stem:literal),* $(,)?) => {
+        [$((
+            $stem,
+            include_str!(concat!("../../../../kernels/", $stem, ".cu")),
+            include_str!(concat!("../../../../kernels/ptx/", $stem, ".ptx")),
+        )),*]
+    };
 }
 
-/// The headers a source includes with `#include "name"`, in order.
-fn includes(text: &str) -> Vec<&str> {
-    text.lines()
-        .filter_map(|line| {
-            let rest = line.trim_start().strip_prefix("#include")?.trim_start();
-            let rest = rest.strip_prefix('"')?;
-            Some(&rest[..rest.find('"')?])
-        })
-        .collect()
+/// Expands to `[(name, text), ...]` for the given header names.
+macro_rules! embed_headers {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("../../../../kernels/", $name)))),*]
+    };
 }
 
-fn source_hash(cu: &str) -> u64 {
-    let mut parts = vec![cu];
-    for name in includes(cu) {
-        let (_, text) = HEADERS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .unwrap_or_else(|| panic!("unknown header {name}: add it to HEADERS"));
-        parts.push(text);
-    }
-    fnv1a(&parts)
-}
+/// `(stem, .cu source, PTX)` of every kernel file of the manifest.
+const KERNELS: &[(&str, &str, &str)] = &kernel_files!(embed_kernels);
 
-#[test]
-fn fnv1a_matches_reference_values() {
-    assert_eq!(fnv1a(&[""]), 0xcbf2_9ce4_8422_2325);
-    assert_eq!(fnv1a(&["a"]), 0xaf63_dc4c_8601_ec8c);
-    assert_eq!(fnv1a(&["foo", "bar"]), 0x8594_4171_f739_67e8);
+/// `(name, text)` of every header of the manifest.
+const HEADERS: &[(&str, &str)] = &kernel_headers!(embed_headers);
+
+fn header(name: &str) -> Option<&'static str> {
+    HEADERS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 #[test]
 fn every_ptx_file_was_built_from_the_current_source() {
     let mut stale = Vec::new();
-    for (stem, cu, ptx) in KERNELS {
-        let first = ptx.lines().next().unwrap_or_default();
-        let recorded = first
-            .strip_prefix(HASH_PREFIX)
-            .and_then(|rest| rest.get(..16))
-            .and_then(|hex| u64::from_str_radix(hex, 16).ok());
-        let actual = source_hash(cu);
+    for &(stem, cu, ptx) in KERNELS {
+        let actual = manifest::source_hash(cu, header)
+            .unwrap_or_else(|e| panic!("{stem}.cu: {e}: add it to kernel_headers!"));
+        let recorded = manifest::recorded_hash(ptx);
         if recorded != Some(actual) {
+            let first = ptx.lines().next().unwrap_or_default();
             stale.push(format!(
                 "{stem}.cu (source {actual:016x}, PTX header {first:?})"
             ));
@@ -117,24 +59,33 @@ fn every_ptx_file_was_built_from_the_current_source() {
 }
 
 #[test]
-fn the_ptx_targets_compute_70_with_a_cuda_12_4_compiler() {
-    for (stem, _, ptx) in KERNELS {
+fn the_ptx_declares_the_manifests_target_and_isa_version() {
+    let version = manifest::ptx_version_line();
+    for &(stem, _, ptx) in KERNELS {
+        let lines: Vec<&str> = ptx.lines().collect();
         assert!(
-            ptx.contains("\n.target sm_70"),
-            "{stem}.ptx: not compute_70"
+            lines.contains(&manifest::PTX_TARGET),
+            "{stem}.ptx: not {}",
+            manifest::VIRTUAL_ARCH
         );
-        // PTX ISA 8.4 is what CUDA 12.4 writes and what drivers from 12.4 on load.
-        assert!(
-            ptx.contains("\n.version 8.4"),
-            "{stem}.ptx: not PTX ISA 8.4"
+        // The lowest version the kernels need, so that drivers older than the compiler load
+        // them; `cargo xtask build-kernels` writes it and checks it with ptxas.
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with(".version "))
+                .collect::<Vec<_>>(),
+            [&version.as_str()],
+            "{stem}.ptx: not PTX ISA {}",
+            manifest::PTX_ISA_VERSION
         );
     }
 }
 
-/// When the source tree is present (a checkout, not a copied test binary), every `.cu` file
-/// in `kernels/` must be listed above.
+/// When the source tree is present (a checkout, not a copied test binary), every `.cu` and
+/// `.cuh` file in `kernels/` must be in the manifest.
 #[test]
-fn every_kernel_file_is_checked() {
+fn every_kernel_file_is_in_the_manifest() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!("{} is absent: skipping the listing check", dir.display());
@@ -144,14 +95,14 @@ fn every_kernel_file_is_checked() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if let Some(stem) = name.strip_suffix(".cu") {
             assert!(
-                KERNELS.iter().any(|(s, _, _)| *s == stem),
-                "{name} is missing from KERNELS"
+                manifest::KERNEL_FILES.contains(&stem),
+                "{name} is missing from kernel_files! in crates/tensor-cuda/src/manifest.rs"
             );
         }
         if name.ends_with(".cuh") {
             assert!(
-                HEADERS.iter().any(|(h, _)| *h == name),
-                "{name} is missing from HEADERS"
+                manifest::KERNEL_HEADERS.contains(&name.as_str()),
+                "{name} is missing from kernel_headers! in crates/tensor-cuda/src/manifest.rs"
             );
         }
     }

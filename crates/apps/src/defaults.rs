@@ -1,0 +1,164 @@
+//! Each job's default training settings in one place: the jobs train with them and
+//! `--help` shows them, subcommand by subcommand.
+
+use crate::cli::ScheduleArg;
+use crate::session::Defaults;
+use clap::Command;
+use nn::TrainLength;
+
+/// `xor`.
+pub const XOR: Defaults = Defaults {
+    lr: 0.05,
+    length: TrainLength::Epochs(1000),
+    batch: None,
+    schedule: ScheduleArg::Constant,
+};
+
+/// `linreg` and `logreg`.
+pub const LINEAR: Defaults = Defaults {
+    lr: 0.05,
+    length: TrainLength::Epochs(2000),
+    batch: None,
+    schedule: ScheduleArg::Cosine,
+};
+
+/// Mini-batch size of `mlp` on training sets larger than [`MLP_FULL_BATCH_ROWS`].
+pub const MLP_BATCH: usize = 64;
+/// `mlp` trains on the full batch up to this many training rows.
+pub const MLP_FULL_BATCH_ROWS: usize = 256;
+
+/// `mlp` on `rows` training rows.
+pub fn mlp(rows: usize) -> Defaults {
+    Defaults {
+        lr: 3e-3,
+        length: TrainLength::Epochs(400),
+        batch: (rows > MLP_FULL_BATCH_ROWS).then_some(MLP_BATCH),
+        schedule: ScheduleArg::Cosine,
+    }
+}
+
+/// `approx`.
+pub const APPROX: Defaults = Defaults {
+    lr: 3e-3,
+    length: TrainLength::Epochs(3000),
+    batch: None,
+    schedule: ScheduleArg::Cosine,
+};
+
+/// Steps of `image fit` up to [`IMAGE_BASE_PIXELS`] pixels.
+pub const IMAGE_BASE_STEPS: u64 = 300;
+/// The pixel count (200 x 200) that [`IMAGE_BASE_STEPS`] fits well.
+pub const IMAGE_BASE_PIXELS: usize = 40_000;
+/// The most default steps of `image fit`.
+pub const IMAGE_MAX_STEPS: u64 = 3000;
+
+/// `image fit` of a picture of `pixels` pixels: 300 steps up to 200 x 200 pixels, growing
+/// with the square root of the pixel count (the side) beyond, in multiples of 50.
+pub fn image_fit(pixels: usize) -> Defaults {
+    let ratio = (pixels as f64 / IMAGE_BASE_PIXELS as f64).max(1.0).sqrt();
+    let steps = (IMAGE_BASE_STEPS as f64 * ratio / 50.0).round() as u64 * 50;
+    Defaults {
+        lr: 1e-3,
+        length: TrainLength::Steps(steps.clamp(IMAGE_BASE_STEPS, IMAGE_MAX_STEPS)),
+        batch: None,
+        schedule: ScheduleArg::Cosine,
+    }
+}
+
+/// The help of the common training options as one subcommand resolves them.
+struct Help {
+    lr: String,
+    epochs: String,
+    steps: String,
+    batch: String,
+    schedule: String,
+}
+
+fn schedule_name(s: ScheduleArg) -> &'static str {
+    match s {
+        ScheduleArg::Constant => "constant",
+        ScheduleArg::Step => "step",
+        ScheduleArg::Cosine => "cosine",
+    }
+}
+
+impl Help {
+    /// Help for a job trained for a number of epochs with these defaults; `batch` describes
+    /// the default batch.
+    fn epochs(d: &Defaults, batch: &str) -> Self {
+        let epochs = match d.length {
+            TrainLength::Epochs(e) => e,
+            TrainLength::Steps(s) => s,
+        };
+        Help {
+            lr: format!("Learning rate [default: {}]", d.lr),
+            epochs: format!("Passes over the training data [default: {epochs}]"),
+            steps: "Optimizer steps, instead of --epochs".into(),
+            batch: format!("Rows per step, or \"full\" [default: {batch}]"),
+            schedule: format!(
+                "Learning-rate schedule [default: {}]",
+                schedule_name(d.schedule)
+            ),
+        }
+    }
+
+    fn apply(self, cmd: Command) -> Command {
+        cmd.mut_arg("lr", |a| a.help(self.lr))
+            .mut_arg("epochs", |a| a.help(self.epochs))
+            .mut_arg("steps", |a| a.help(self.steps))
+            .mut_arg("batch", |a| a.help(self.batch))
+            .mut_arg("schedule", |a| a.help(self.schedule))
+    }
+}
+
+/// The command line with each subcommand's own defaults in its `--help`.
+pub fn describe(cmd: Command) -> Command {
+    let full = "full";
+    let mlp = mlp(MLP_FULL_BATCH_ROWS + 1);
+    let mlp_batch = format!("{MLP_BATCH}, or full up to {MLP_FULL_BATCH_ROWS} training rows");
+    let image = image_fit(IMAGE_BASE_PIXELS);
+    let image_help = Help {
+        lr: format!("Learning rate [default: {}]", image.lr),
+        epochs: "Passes over the pixels, instead of --steps (full batch: one step each)".into(),
+        steps: format!(
+            "Optimizer steps [default: {IMAGE_BASE_STEPS} up to 200x200 pixels, more for larger images (in proportion to the side), at most {IMAGE_MAX_STEPS}]"
+        ),
+        batch: "Pixels per step, or \"full\" [default: full]".into(),
+        schedule: format!(
+            "Learning-rate schedule [default: {}]",
+            schedule_name(image.schedule)
+        ),
+    };
+    cmd.mut_subcommand("xor", |c| Help::epochs(&XOR, full).apply(c))
+        .mut_subcommand("linreg", |c| Help::epochs(&LINEAR, full).apply(c))
+        .mut_subcommand("logreg", |c| Help::epochs(&LINEAR, full).apply(c))
+        .mut_subcommand("mlp", |c| Help::epochs(&mlp, &mlp_batch).apply(c))
+        .mut_subcommand("approx", |c| Help::epochs(&APPROX, full).apply(c))
+        .mut_subcommand("image", |c| {
+            c.mut_subcommand("fit", |f| image_help.apply(f))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_steps_follow_the_size() {
+        let steps = |px| match image_fit(px).length {
+            TrainLength::Steps(s) => s,
+            TrainLength::Epochs(_) => unreachable!(),
+        };
+        assert_eq!(steps(48 * 48), 300);
+        assert_eq!(steps(200 * 200), 300);
+        assert_eq!(steps(400 * 400), 600);
+        assert_eq!(steps(512 * 512), 750);
+        assert_eq!(steps(8000 * 8000), IMAGE_MAX_STEPS);
+    }
+
+    #[test]
+    fn mlp_batches_only_larger_sets() {
+        assert_eq!(mlp(100).batch, None);
+        assert_eq!(mlp(1000).batch, Some(MLP_BATCH));
+    }
+}

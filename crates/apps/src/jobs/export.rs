@@ -1,0 +1,31 @@
+//! `iron-learn export`: a trained model for use elsewhere — an ONNX graph, or the model's
+//! safetensors without the optimizer and trainer state.
+
+use crate::cli::{ExportArgs, ExportFormat};
+use anyhow::{Context, Result};
+use io::FittedModel;
+use tensor_cpu::CpuBackend;
+
+/// Writes the model of a run folder or checkpoint in the asked format.
+pub fn export(args: &ExportArgs) -> Result<()> {
+    let model = FittedModel::load(&args.model, &CpuBackend::new())?;
+    let what = match args.format {
+        ExportFormat::Onnx => {
+            onnx::save(&model, &args.output)?;
+            "ONNX graph"
+        }
+        ExportFormat::Safetensors => {
+            model
+                .save(&args.output)
+                .with_context(|| format!("cannot write {}", args.output.display()))?;
+            "model (no optimizer state)"
+        }
+    };
+    let size = std::fs::metadata(&args.output).map_or(0, |m| m.len());
+    println!(
+        "wrote the {what} to {} ({size} bytes); inputs: {}",
+        args.output.display(),
+        model.feature_names().join(", ")
+    );
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! Progress of a training run on stderr: a bar on a terminal; elsewhere (CI, nohup, a
+//! notebook) a plain line every few seconds, or every `--log-every` steps.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::time::Instant;
+
+/// Seconds between plain progress lines when no `--log-every` is given.
+pub const LINE_SECONDS: f64 = 5.0;
+
+/// The latest figures of a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reading {
+    /// Updates applied so far.
+    pub step: u64,
+    /// Latest training loss (in the units the run reports).
+    pub loss: Option<f64>,
+    /// Latest validation loss.
+    pub val: Option<f64>,
+    /// Learning rate of the last update.
+    pub lr: f64,
+}
+
+enum Mode {
+    Off,
+    Bar(ProgressBar),
+    Lines,
+}
+
+/// Where progress goes and when.
+pub struct Progress {
+    mode: Mode,
+    total: u64,
+    first: u64,
+    started: Instant,
+    every_steps: Option<u64>,
+    last_line: Instant,
+    last_printed: Option<u64>,
+}
+
+impl Progress {
+    /// Progress from step `first` to `total`: nothing with `quiet`, plain lines when
+    /// `log_every` is given or stderr is not a terminal, a bar otherwise.
+    pub fn new(quiet: bool, log_every: Option<u64>, total: u64, first: u64) -> Self {
+        let mode = if quiet {
+            Mode::Off
+        } else if log_every.is_some() || !std::io::stderr().is_terminal() {
+            Mode::Lines
+        } else {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template(
+                "{bar:25.cyan/blue} {pos}/{len} steps [{elapsed} < {eta}] {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.set_position(first);
+            bar.reset_eta();
+            Mode::Bar(bar)
+        };
+        let now = Instant::now();
+        Progress {
+            mode,
+            total,
+            first,
+            started: now,
+            every_steps: log_every.filter(|&n| n > 0),
+            last_line: now,
+            last_printed: None,
+        }
+    }
+
+    /// Steps per second of this invocation so far.
+    fn rate(&self, step: u64) -> f64 {
+        let secs = self.started.elapsed().as_secs_f64();
+        if secs > 0.0 {
+            step.saturating_sub(self.first) as f64 / secs
+        } else {
+            0.0
+        }
+    }
+
+    /// Shows a new reading (a bar update, or a line when one is due).
+    pub fn update(&mut self, r: &Reading) {
+        match &self.mode {
+            Mode::Off => {}
+            Mode::Bar(bar) => {
+                bar.set_position(r.step);
+                bar.set_message(figures(r, self.rate(r.step)));
+            }
+            Mode::Lines => {
+                let due = match self.every_steps {
+                    Some(n) => r.step.is_multiple_of(n),
+                    None => self.last_line.elapsed().as_secs_f64() >= LINE_SECONDS,
+                };
+                if due {
+                    self.print_line(r, true);
+                }
+            }
+        }
+    }
+
+    fn print_line(&mut self, r: &Reading, eta: bool) {
+        if self.last_printed == Some(r.step) {
+            return;
+        }
+        let rate = self.rate(r.step);
+        let width = self.total.to_string().len();
+        let mut line = format!(
+            "step {:>width$}/{} ({:>3.0}%)  {}",
+            r.step,
+            self.total,
+            100.0 * r.step as f64 / self.total.max(1) as f64,
+            figures(r, rate)
+        );
+        if eta && r.step < self.total && rate > 0.0 {
+            line.push_str(&format!(
+                "  ETA {}",
+                duration((self.total - r.step) as f64 / rate)
+            ));
+        }
+        eprintln!("{line}");
+        self.last_line = Instant::now();
+        self.last_printed = Some(r.step);
+    }
+
+    /// Ends the display: the bar stays on screen followed by a newline; plain output ends
+    /// with a line for the last step.
+    pub fn finish(&mut self, last: Option<&Reading>) {
+        match &self.mode {
+            Mode::Off => {}
+            Mode::Bar(bar) => {
+                if let Some(r) = last {
+                    bar.set_position(r.step);
+                    bar.set_message(figures(r, self.rate(r.step)));
+                }
+                bar.abandon();
+                // The bar leaves the cursor at the end of its line: end that line, so that
+                // the summary starts on its own.
+                eprintln!();
+                self.mode = Mode::Off;
+            }
+            Mode::Lines => {
+                if let Some(r) = last {
+                    self.print_line(r, false);
+                }
+            }
+        }
+    }
+}
+
+/// `loss 1.234e-2  val 1.500e-2  lr 1.00e-3  85.2 steps/s`.
+fn figures(r: &Reading, rate: f64) -> String {
+    let mut s = String::new();
+    if let Some(l) = r.loss {
+        s.push_str(&format!("loss {l:.3e}  "));
+    }
+    if let Some(v) = r.val {
+        s.push_str(&format!("val {v:.3e}  "));
+    }
+    s.push_str(&format!("lr {:.2e}  {} steps/s", r.lr, rate_text(rate)));
+    s
+}
+
+fn rate_text(rate: f64) -> String {
+    if rate >= 100.0 {
+        format!("{rate:.0}")
+    } else if rate >= 10.0 {
+        format!("{rate:.1}")
+    } else {
+        format!("{rate:.2}")
+    }
+}
+
+/// `42s`, `3m05s`, `1h02m`.
+pub fn duration(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    if s < 60 {
+        format!("{s}s")
+    } else if s < 3600 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{}h{:02}m", s / 3600, s / 60 % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration(0.4), "0s");
+        assert_eq!(duration(42.0), "42s");
+        assert_eq!(duration(185.0), "3m05s");
+        assert_eq!(duration(3720.0), "1h02m");
+    }
+
+    #[test]
+    fn figures_name_each_value() {
+        let r = Reading {
+            step: 3,
+            loss: Some(0.5),
+            val: None,
+            lr: 1e-3,
+        };
+        assert_eq!(
+            figures(&r, 12.34),
+            "loss 5.000e-1  lr 1.00e-3  12.3 steps/s"
+        );
+    }
+}

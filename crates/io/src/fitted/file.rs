@@ -1,0 +1,100 @@
+//! A [`FittedModel`] to and from a safetensors [`Checkpoint`].
+
+use std::path::Path;
+
+use nn::{Mlp, MlpConfig, NamedArray};
+use serde_json::{Value, json};
+use tensor_core::Backend;
+
+use super::{FittedModel, ModelInfo};
+use crate::checkpoint::{ARCHITECTURE_KEY, Checkpoint};
+use crate::error::{Error, Result};
+
+/// The `format` value of a model file written by [`FittedModel::save`].
+pub const FORMAT: &str = "iron-learn model v1";
+
+/// The metadata key holding the [`ModelInfo`].
+pub const INFO_KEY: &str = "model";
+
+/// The prefix of every network tensor's name (`model.layers.0.weight`); run checkpoints
+/// keep optimizer tensors beside them under other names.
+pub const TENSOR_PREFIX: &str = "model.";
+
+impl<B: Backend> FittedModel<B> {
+    /// The model as a checkpoint: the network's tensors under [`TENSOR_PREFIX`] and the
+    /// metadata `{"format", "architecture", "model"}` (no optimizer state).
+    pub fn to_checkpoint(&self) -> Result<Checkpoint> {
+        let architecture = serde_json::to_value(self.network.config())
+            .map_err(|e| Error::invalid(format!("cannot describe the network: {e}")))?;
+        let info = serde_json::to_value(&self.info)
+            .map_err(|e| Error::invalid(format!("cannot describe the model: {e}")))?;
+        let mut ck = Checkpoint::new(json!({
+            "format": FORMAT,
+            ARCHITECTURE_KEY: architecture,
+            INFO_KEY: info,
+        }));
+        for a in self.network.export_state()? {
+            ck.insert(format!("{TENSOR_PREFIX}{}", a.name), a.shape, a.data)?;
+        }
+        Ok(ck)
+    }
+
+    /// Rebuilds a model from a checkpoint (a model file or a run checkpoint: tensors other
+    /// than the network's are ignored) on `backend`. `source` names the file in errors.
+    pub fn from_checkpoint(ck: &Checkpoint, backend: &B, source: &Path) -> Result<Self> {
+        let bad = |detail: String| Error::NotAModel {
+            path: source.to_path_buf(),
+            detail,
+        };
+        let field = |key: &str| -> Result<&Value> {
+            ck.metadata
+                .get(key)
+                .ok_or_else(|| bad(format!("its metadata has no `{key}`")))
+        };
+        let config: MlpConfig = serde_json::from_value(field(ARCHITECTURE_KEY)?.clone())
+            .map_err(|e| bad(format!("its `{ARCHITECTURE_KEY}` is unreadable ({e})")))?;
+        config
+            .validate()
+            .map_err(|e| bad(format!("its `{ARCHITECTURE_KEY}` is invalid ({e})")))?;
+        let info: ModelInfo = serde_json::from_value(field(INFO_KEY)?.clone()).map_err(|e| {
+            bad(format!(
+                "its `{INFO_KEY}` description is unreadable ({e}); files written before models \
+                 carried one must be trained again"
+            ))
+        })?;
+        info.check(config.input, config.output)
+            .map_err(|e| bad(e.to_string()))?;
+        let state = ck
+            .tensors
+            .iter()
+            .filter_map(|(name, t)| {
+                name.strip_prefix(TENSOR_PREFIX)
+                    .map(|n| NamedArray::new(n, t.shape.clone(), t.data.clone()))
+            })
+            .collect::<nn::Result<Vec<_>>>()?;
+        let mut network = Mlp::from_config(backend, &config, 0)?;
+        network
+            .import_state(&state)
+            .map_err(|e| bad(format!("its tensors do not fit its architecture ({e})")))?;
+        Ok(FittedModel { network, info })
+    }
+
+    /// Writes the model to `path` atomically: network tensors and metadata, no optimizer
+    /// state.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        self.to_checkpoint()?.save(path)
+    }
+
+    /// Reads a model file, or a run checkpoint (a file, or a run folder holding
+    /// `model.safetensors`), and rebuilds the model on `backend`.
+    pub fn load(path: impl AsRef<Path>, backend: &B) -> Result<Self> {
+        let path = path.as_ref();
+        let path = if path.is_dir() {
+            path.join("model.safetensors")
+        } else {
+            path.to_path_buf()
+        };
+        let ck = Checkpoint::load(&path)?;
+        Self::from_checkpoint(&ck, backend, &path)
+    }
+}

@@ -1,0 +1,130 @@
+//! Rows to predict, read from a CSV or JSON file and put in a model's column order.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::dataset::{CsvOptions, DatasetFormat, detect_format, read_csv};
+use crate::error::{Error, Result, read_file};
+
+/// Input rows in a model's feature order, with the file's columns it did not use.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRows {
+    /// `rows * features` values, row-major, in the model's feature order.
+    pub x: Vec<f32>,
+    /// Number of rows.
+    pub rows: usize,
+    /// Columns of the file that are not features of the model (a target column, ids, ...).
+    pub ignored: Vec<String>,
+}
+
+/// Reads rows to predict from a file:
+///
+/// - CSV (`.csv`, `.tsv`, `.txt`, or text): columns matched to `feature_names` by name, in
+///   any order; other columns are reported in [`InputRows::ignored`]; a missing feature is
+///   an error naming it.
+/// - JSON in the dataset format `{n, m, x, m_test, x_test, ...}`: the rows of `x_test` when
+///   it has any, else those of `x` (only `n` and one of them are required); columns are
+///   matched by position, so `n` must equal the number of features.
+pub fn load_inputs(path: impl AsRef<Path>, feature_names: &[String]) -> Result<InputRows> {
+    let path = path.as_ref();
+    let bytes = read_file(path)?;
+    let name = path.display().to_string();
+    match detect_format(path, &bytes)? {
+        DatasetFormat::Json => json_inputs(&bytes, &name, feature_names.len()),
+        DatasetFormat::Csv => {
+            let tsv = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
+            let delimiter = if tsv { b'\t' } else { b',' };
+            read_csv_inputs(&bytes, &name, feature_names, delimiter)
+        }
+    }
+}
+
+/// Reads CSV text (with a header) into rows of `feature_names`, matched by name.
+pub fn read_csv_inputs(
+    text: &[u8],
+    source_name: &str,
+    feature_names: &[String],
+    delimiter: u8,
+) -> Result<InputRows> {
+    let header: Vec<String> = ::csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .trim(::csv::Trim::All)
+        .from_reader(text)
+        .headers()
+        .map(|h| h.iter().map(str::to_string).collect())
+        .unwrap_or_default();
+    let options = CsvOptions::new()
+        .features(feature_names.iter().cloned())
+        .features_only(true)
+        .delimiter(delimiter);
+    let data = read_csv(text, source_name, &options)?;
+    let ignored = header
+        .into_iter()
+        .filter(|h| !feature_names.contains(h))
+        .collect();
+    Ok(InputRows {
+        x: data.x,
+        rows: data.rows,
+        ignored,
+    })
+}
+
+#[derive(Deserialize)]
+struct RawInputs {
+    n: usize,
+    #[serde(default)]
+    m: Option<usize>,
+    #[serde(default)]
+    x: Vec<f32>,
+    #[serde(default)]
+    m_test: Option<usize>,
+    #[serde(default)]
+    x_test: Vec<f32>,
+}
+
+fn json_inputs(text: &[u8], source_name: &str, features: usize) -> Result<InputRows> {
+    let json_err = |message: String| Error::Json {
+        source_name: source_name.to_string(),
+        message,
+    };
+    let raw: RawInputs = serde_json::from_slice(text).map_err(|e| json_err(e.to_string()))?;
+    if raw.n != features {
+        return Err(json_err(format!(
+            "`n` is {} but the model takes {features} features per row",
+            raw.n
+        )));
+    }
+    let (field, values, declared) = if raw.x_test.is_empty() {
+        ("x", raw.x, raw.m)
+    } else {
+        ("x_test", raw.x_test, raw.m_test)
+    };
+    if values.is_empty() {
+        return Err(json_err(
+            "it has no rows to predict in `x_test` or `x`".into(),
+        ));
+    }
+    if !values.len().is_multiple_of(features) {
+        return Err(json_err(format!(
+            "`{field}` has {} values, not a whole number of rows of n = {features}",
+            values.len()
+        )));
+    }
+    let rows = values.len() / features;
+    if let Some(m) = declared.filter(|&m| m != rows) {
+        return Err(json_err(format!(
+            "`{field}` holds {rows} rows but the file declares {m}"
+        )));
+    }
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        return Err(json_err(format!("`{field}`[{i}] is not a finite number")));
+    }
+    Ok(InputRows {
+        x: values,
+        rows,
+        ignored: Vec::new(),
+    })
+}

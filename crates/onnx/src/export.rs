@@ -1,0 +1,208 @@
+//! A [`FittedModel`] as an ONNX graph.
+
+use io::fitted::{FittedModel, ModelInfo, Task};
+use nn::{Activation, EncodingConfig, NamedArray};
+use prost::Message;
+use tensor_core::Backend;
+
+use crate::graph::{Attr, Graph};
+use crate::proto::{ModelProto, OperatorSetIdProto, StringStringEntryProto};
+use crate::{Error, Result};
+
+/// The ONNX operator set the graphs use (Softmax over one axis, Clip with tensor bounds).
+pub const OPSET: i64 = 13;
+
+/// The IR version that goes with [`OPSET`].
+pub const IR_VERSION: i64 = 7;
+
+/// The coordinate convention of image models, as stored in the file's metadata.
+pub const COORDINATES: &str = "inputs (x, y): pixel i of n at -1 + 2 i / (n - 1), x along a \
+     row (column index), y down the image (row index); outputs: one value per channel in [0, 1]";
+
+/// The graph of `model` as an ONNX [`ModelProto`]: one float input `[N, features]` in the
+/// training column order (`coordinates` for image models), the standardisation inside, and
+/// one output in user units: `prediction` (regression), `probabilities` (one column per
+/// class) or `pixels` (in `[0, 1]`).
+pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> {
+    let info = model.info();
+    let config = model.network().config();
+    let state = model.network().export_state()?;
+    let tensor = |name: &str| -> Result<&NamedArray> {
+        state
+            .iter()
+            .find(|a| a.name == name)
+            .ok_or_else(|| Error::Unsupported(format!("the network has no tensor `{name}`")))
+    };
+    let mut g = Graph::new("iron_learn");
+    let image = matches!(info.task, Task::Image { .. });
+    let input_name = if image { "coordinates" } else { "input" };
+    let mut h = g.input(input_name, config.input, &info.feature_names.join(","));
+
+    if let Some(s) = &info.features {
+        let mean = g.constant("feature_mean", &[s.mean.len()], &s.mean);
+        let std = g.constant("feature_std", &[s.std.len()], &s.std);
+        let centred = g.node("Sub", &[&h, &mean], &[]);
+        h = g.node("Div", &[&centred, &std], &[]);
+    }
+
+    match config.encoding {
+        EncodingConfig::None => {}
+        EncodingConfig::Fourier { .. } | EncodingConfig::Positional { .. } => {
+            let include_input = matches!(
+                config.encoding,
+                EncodingConfig::Positional {
+                    include_input: true,
+                    ..
+                }
+            );
+            let b = tensor(nn::model::mlp::ENCODING_FREQUENCIES)?;
+            let freqs = g.constant("encoding_frequencies", &b.shape, &b.data);
+            let tau = g.scalar("two_pi", std::f32::consts::TAU);
+            let xb = g.node("MatMul", &[&h, &freqs], &[]);
+            let proj = g.node("Mul", &[&xb, &tau], &[]);
+            let sin = g.node("Sin", &[&proj], &[]);
+            let cos = g.node("Cos", &[&proj], &[]);
+            let parts: Vec<&str> = if include_input {
+                vec![&h, &sin, &cos]
+            } else {
+                vec![&sin, &cos]
+            };
+            h = g.node("Concat", &parts, &[("axis", Attr::Int(1))]);
+        }
+    }
+
+    for (i, &(_, _, act)) in config.layer_dims().iter().enumerate() {
+        let w = tensor(&format!("layers.{i}.weight"))?;
+        let b = tensor(&format!("layers.{i}.bias"))?;
+        let w = g.constant(&format!("layers_{i}_weight"), &w.shape, &w.data);
+        let b = g.constant(&format!("layers_{i}_bias"), &b.shape, &b.data);
+        let z = g.node("MatMul", &[&h, &w], &[]);
+        h = g.node("Add", &[&z, &b], &[]);
+        h = activation(&mut g, &h, act, i);
+    }
+
+    let (output, width) = match &info.task {
+        Task::Regression | Task::Image { .. } => {
+            if let Some(t) = &info.targets {
+                let std = g.constant("target_std", &[t.std.len()], &t.std);
+                let mean = g.constant("target_mean", &[t.mean.len()], &t.mean);
+                let scaled = g.node("Mul", &[&h, &std], &[]);
+                h = g.node("Add", &[&scaled, &mean], &[]);
+            }
+            if image {
+                let lo = g.scalar("pixel_min", 0.0);
+                let hi = g.scalar("pixel_max", 1.0);
+                h = g.node("Clip", &[&h, &lo, &hi], &[]);
+            }
+            (if image { "pixels" } else { "prediction" }, config.output)
+        }
+        Task::Classification { classes } if classes.len() == 2 => {
+            let one = g.scalar("one", 1.0);
+            let p = g.node("Sigmoid", &[&h], &[]);
+            let q = g.node("Sub", &[&one, &p], &[]);
+            h = g.node("Concat", &[&q, &p], &[("axis", Attr::Int(1))]);
+            ("probabilities", 2)
+        }
+        Task::Classification { classes } => {
+            h = g.node("Softmax", &[&h], &[("axis", Attr::Int(1))]);
+            ("probabilities", classes.len())
+        }
+    };
+    g.output(&h, output, width, &info.output_columns().join(","));
+
+    Ok(ModelProto {
+        ir_version: IR_VERSION,
+        opset_import: vec![OperatorSetIdProto {
+            domain: String::new(),
+            version: OPSET,
+        }],
+        producer_name: "iron-learn".into(),
+        producer_version: env!("CARGO_PKG_VERSION").into(),
+        model_version: 1,
+        doc_string: doc(info),
+        graph: Some(g.finish()),
+        metadata_props: metadata(info, config)?,
+    })
+}
+
+/// The ONNX file's bytes for `model` (see [`to_model_proto`]).
+pub fn export<B: Backend>(model: &FittedModel<B>) -> Result<Vec<u8>> {
+    Ok(to_model_proto(model)?.encode_to_vec())
+}
+
+/// Writes the ONNX file for `model` to `path` atomically.
+pub fn save<B: Backend>(model: &FittedModel<B>, path: impl AsRef<std::path::Path>) -> Result<()> {
+    let bytes = export(model)?;
+    io::checkpoint::write_atomic(path.as_ref(), &bytes)?;
+    Ok(())
+}
+
+fn activation(g: &mut Graph, h: &str, act: Activation, layer: usize) -> String {
+    match act {
+        Activation::Identity => h.to_string(),
+        Activation::Relu => g.node("Relu", &[h], &[]),
+        Activation::Tanh => g.node("Tanh", &[h], &[]),
+        Activation::Sigmoid => g.node("Sigmoid", &[h], &[]),
+        Activation::LeakyRelu { alpha } => {
+            g.node("LeakyRelu", &[h], &[("alpha", Attr::Float(alpha))])
+        }
+        Activation::Sine { w0 } => {
+            let w0 = g.scalar(&format!("layers_{layer}_w0"), w0);
+            let scaled = g.node("Mul", &[h, &w0], &[]);
+            g.node("Sin", &[&scaled], &[])
+        }
+    }
+}
+
+fn doc(info: &ModelInfo) -> String {
+    match &info.task {
+        Task::Regression => format!(
+            "Regression of {} on {}: input [N, {}] in that column order, output `prediction`.",
+            info.target_names.join(", "),
+            info.feature_names.join(", "),
+            info.feature_names.len()
+        ),
+        Task::Classification { .. } => format!(
+            "Classifier of {} from {}: input [N, {}] in that column order, output \
+             `probabilities` ({}).",
+            info.target_names.join(", "),
+            info.feature_names.join(", "),
+            info.feature_names.len(),
+            info.output_columns().join(", ")
+        ),
+        Task::Image { width, height } => format!(
+            "Image fitted at {width}x{height} pixels: {COORDINATES}; output `pixels` ({})",
+            info.target_names.join(", ")
+        ),
+    }
+}
+
+fn metadata(info: &ModelInfo, config: &nn::MlpConfig) -> Result<Vec<StringStringEntryProto>> {
+    let json = |v: serde_json::Result<String>| v.map_err(|e| Error::Unsupported(e.to_string()));
+    let mut props = vec![
+        ("iron_learn_model", json(serde_json::to_string(info))?),
+        ("architecture", json(serde_json::to_string(config))?),
+        (
+            "feature_names",
+            json(serde_json::to_string(&info.feature_names))?,
+        ),
+        (
+            "output_columns",
+            json(serde_json::to_string(&info.output_columns()))?,
+        ),
+    ];
+    if let Some(classes) = info.classes() {
+        props.push(("classes", json(serde_json::to_string(classes))?));
+    }
+    if let Task::Image { width, height } = info.task {
+        props.push(("coordinates", COORDINATES.to_string()));
+        props.push(("image_size", format!("{width}x{height}")));
+    }
+    Ok(props
+        .into_iter()
+        .map(|(key, value)| StringStringEntryProto {
+            key: key.to_string(),
+            value,
+        })
+        .collect())
+}

@@ -1,0 +1,54 @@
+//! ONNX export of fitted Iron Learn models.
+//!
+//! [`export`] turns an [`io::FittedModel`] into an ONNX graph (operator set 13) that takes raw
+//! inputs and gives answers in user units: one float input `[N, features]` in the training
+//! column order (for image models, the pixel coordinates), the input standardisation inside
+//! the graph, and one output — `prediction` (de-standardised values), `probabilities` (one
+//! column per class) or `pixels` (clamped to `[0, 1]`). The feature names, class labels and
+//! the coordinate convention are in the file's metadata (`metadata_props`).
+//!
+//! MLPs with any activation, SIREN (sine) networks, and Gaussian Fourier-feature and
+//! positional encodings are supported.
+//!
+//! The protobuf messages are declared with `prost`'s derive ([`proto`]), so exporting needs
+//! neither `protoc` nor an inference runtime; the tests run every exported graph in `tract`.
+//!
+//! ```
+//! use io::fitted::{FittedModel, ModelInfo};
+//! use nn::{Activation, Mlp};
+//! use tensor_cpu::CpuBackend;
+//!
+//! let cpu = CpuBackend::new();
+//! let net = Mlp::builder().input(3).hidden(&[8], Activation::Relu)
+//!     .output(1, Activation::Identity).build(&cpu, 0)?;
+//! let model = FittedModel::new(net, ModelInfo::regression(&["a", "b", "c"], &["y"]))?;
+//! let bytes = onnx::export(&model)?;
+//! assert!(bytes.len() > 4 * (3 * 8 + 8 + 8 + 1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod export;
+mod graph;
+pub mod proto;
+
+pub use export::{COORDINATES, IR_VERSION, OPSET, export, save, to_model_proto};
+
+/// What can go wrong while exporting.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The model uses something ONNX operators cannot express here.
+    #[error("cannot export to ONNX: {0}")]
+    Unsupported(String),
+    /// Reading the network's parameters failed.
+    #[error(transparent)]
+    Network(#[from] nn::Error),
+    /// Writing the file failed.
+    #[error(transparent)]
+    File(#[from] io::Error),
+}
+
+/// Result type of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,20 @@
+//! The tests of the CPU backend, in one binary (each test binary is linked separately, which
+//! dominates the build time):
+//! - `conformance`: the backend conformance suite of `tensor-core`, one test per check;
+//! - what is particular to this backend: bit-identical results whatever the thread count
+//!   (`determinism`, and `hashgrid` for the encoding), and the accuracy of its fast math
+//!   functions;
+//! - `tensor`: `Tensor`'s methods (shapes, named methods, operators, error messages) on it;
+//! - property tests of broadcasting and reductions.
+
+mod common;
+mod determinism;
+mod hashgrid;
+mod math;
+mod proptest_broadcast;
+mod proptest_reduce;
+mod tensor;
+
+mod conformance {
+    tensor_core::conformance_tests!(tensor_cpu::CpuBackend::new());
+}

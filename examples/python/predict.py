@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Predict with an iron-learn model in numpy, rebuilt from docs/FORMAT.md alone.
+
+    python3 predict.py MODEL DATA.csv [-o predictions.csv]
+
+MODEL is a model.safetensors (a run checkpoint or a file written by `iron-learn export
+--format safetensors`) or a run folder. DATA is a CSV file with a header; its columns are
+matched to the model's features by name (others are ignored). The output is the CSV that
+`iron-learn predict` writes: a `prediction` column and, for classifiers, one
+`probability_<class>` column per class. Needs numpy and safetensors only. The arithmetic is
+done in float64, so it also serves as a reference for the float32 Rust implementation.
+"""
+
+import argparse
+import csv
+import json
+import os
+import sys
+
+import numpy as np
+from safetensors import safe_open
+
+
+def load(path):
+    """The metadata (architecture and model description) and the tensors of a model file."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "model.safetensors")
+    with safe_open(path, "np") as f:
+        meta = json.loads(f.metadata()["iron_learn"])
+        tensors = {k: f.get_tensor(k).astype(np.float64) for k in f.keys() if k.startswith("model.")}
+    return meta, tensors
+
+
+def activation(spec, z):
+    kind = spec["kind"]
+    if kind == "identity":
+        return z
+    if kind == "relu":
+        return np.maximum(z, 0.0)
+    if kind == "leaky_relu":
+        return np.where(z >= 0.0, z, spec["alpha"] * z)
+    if kind == "tanh":
+        return np.tanh(z)
+    if kind == "sigmoid":
+        return 1.0 / (1.0 + np.exp(-z))
+    if kind == "sine":
+        return np.sin(spec["w0"] * z)
+    raise SystemExit(f"error: unknown activation {kind!r}")
+
+
+def forward(meta, tensors, x):
+    """Answers in user units for raw rows x ([N, d], columns in feature_names order)."""
+    arch, info = meta["architecture"], meta["model"]
+    h = x
+    if info.get("features"):
+        h = (h - np.array(info["features"]["mean"])) / np.array(info["features"]["std"])
+    encoding = arch.get("encoding", {"kind": "none"})
+    if encoding["kind"] in ("fourier", "positional"):
+        p = 2.0 * np.pi * (h @ tensors["model.encoding.frequencies"])
+        parts = [np.sin(p), np.cos(p)]
+        if encoding["kind"] == "positional" and encoding["include_input"]:
+            parts.insert(0, h)
+        h = np.concatenate(parts, axis=1)
+    elif encoding["kind"] != "none":
+        raise SystemExit(f"error: encoding {encoding['kind']!r} is not supported by this script")
+    layers = len(arch["hidden"]) + 1
+    for i in range(layers):
+        act = arch["hidden_activation"] if i < layers - 1 else arch["output_activation"]
+        h = activation(act, h @ tensors[f"model.layers.{i}.weight"] + tensors[f"model.layers.{i}.bias"])
+    task = info["task"]
+    if task["kind"] == "classification":
+        classes = np.array(task["classes"])
+        if len(classes) == 2:
+            p = 1.0 / (1.0 + np.exp(-h[:, 0]))
+            return np.stack([1.0 - p, p], axis=1), np.where(h[:, 0] > 0.0, classes[1], classes[0])
+        e = np.exp(h - h.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True), classes[np.argmax(h, axis=1)]
+    if info.get("targets"):
+        h = h * np.array(info["targets"]["std"]) + np.array(info["targets"]["mean"])
+    if task["kind"] == "image":
+        h = np.clip(np.nan_to_num(h, nan=0.0), 0.0, 1.0)
+    return h, None
+
+
+def label_text(value):
+    """A class label as iron-learn writes it: 1, not 1.0."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def read_rows(path, names):
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = [h.strip() for h in next(reader)]
+        missing = [n for n in names if n not in header]
+        if missing:
+            raise SystemExit(f"error: {path} has no column {missing[0]!r}")
+        cols = [header.index(n) for n in names]
+        return np.array([[float(row[c]) for c in cols] for row in reader if row], dtype=np.float64)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model")
+    parser.add_argument("data")
+    parser.add_argument("-o", "--output")
+    args = parser.parse_args()
+    meta, tensors = load(args.model)
+    info = meta["model"]
+    x = read_rows(args.data, info["feature_names"])
+    values, labels = forward(meta, tensors, x)
+    if labels is not None:
+        header = ["prediction"] + [f"probability_{label_text(c)}" for c in info["task"]["classes"]]
+    elif values.shape[1] == 1:
+        header = ["prediction"]
+    else:
+        header = [f"prediction_{n}" for n in info["target_names"]]
+    out = open(args.output, "w", newline="") if args.output else sys.stdout
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    for r in range(values.shape[0]):
+        lead = [label_text(labels[r])] if labels is not None else []
+        writer.writerow(lead + [repr(float(v)) for v in values[r]])
+    if args.output:
+        out.close()
+
+
+if __name__ == "__main__":
+    main()
