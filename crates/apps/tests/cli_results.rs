@@ -9,19 +9,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Like `assert_one_line_error`, for jobs that announce their work on stderr first (`image
-/// fit` says what it fits): exit 1, and the last stderr line is the error.
-fn assert_last_line_error(o: &std::process::Output, needles: &[&str]) {
-    assert_eq!(o.status.code(), Some(1), "{}", describe(o));
-    let err = stderr(o);
-    assert!(!err.to_lowercase().contains("panicked"), "{err}");
-    let last = err.trim_end().lines().last().unwrap_or_default();
-    assert!(last.starts_with("error: "), "{}", describe(o));
-    for n in needles {
-        assert!(last.contains(n), "{last:?} should mention {n:?}");
-    }
-}
-
 /// Writes `text` to `dir/name`.
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);

@@ -115,18 +115,26 @@ fn holds_only_the_record(dir: &Path) -> bool {
 
 /// UTC time as `YYYYmmdd-HHMMSS`.
 fn timestamp() -> String {
+    let [y, mo, d, h, mi, s] = utc_fields();
+    format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}")
+}
+
+/// The current UTC time as year, month, day, hour, minute and second.
+pub(crate) fn utc_fields() -> [i64; 6] {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    let (days, rest) = ((secs / 86_400) as i64, (secs % 86_400) as i64);
     let (y, m, d) = civil_date(days);
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+    [
+        y,
+        m.into(),
+        d.into(),
         rest / 3600,
         rest / 60 % 60,
-        rest % 60
-    )
+        rest % 60,
+    ]
 }
 
 /// Year, month, day of a count of days since 1970-01-01 (proleptic Gregorian calendar).
