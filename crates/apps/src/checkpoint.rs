@@ -1,8 +1,10 @@
 //! Saving and restoring a whole training run (model, optimizer, trainer) in one
 //! safetensors checkpoint.
 
-use anyhow::{Context, Result, anyhow};
+use crate::memory_budget::Estimate;
+use anyhow::{Context, Result, anyhow, bail};
 use io::Checkpoint;
+use io::checkpoint::DataFingerprint;
 use nn::{
     AdamConfig, HashGridMlp, Mlp, MlpConfig, Model, NamedArray, Optimizer, OptimizerConfig,
     OptimizerState, TrainerState,
@@ -25,10 +27,33 @@ pub trait RunModel<B: Backend>: Model<B> {
             AdamConfig::new(lr)
         }
     }
+
+    /// The memory training on tensors of `rows` input rows (`targets` target rows, `batch`
+    /// rows per step, `None`: all) needs, with `eval_rows` more rows evaluated; `None` where
+    /// it is not estimated (models trained on a batch source, whose job checks memory).
+    fn training_estimate(
+        _config: &Self::Config,
+        _rows: usize,
+        _targets: usize,
+        _batch: Option<usize>,
+        _eval_rows: usize,
+    ) -> Option<Estimate> {
+        None
+    }
 }
 
 impl<B: Backend> RunModel<B> for Mlp<B> {
     const KIND: &'static str = "mlp";
+
+    fn training_estimate(
+        config: &MlpConfig,
+        rows: usize,
+        targets: usize,
+        batch: Option<usize>,
+        eval_rows: usize,
+    ) -> Option<Estimate> {
+        Some(Estimate::training(config, rows, targets, batch, eval_rows))
+    }
 }
 
 impl<B: Backend> RunModel<B> for HashGridMlp<B> {
@@ -55,6 +80,34 @@ pub struct RunMeta<C = MlpConfig> {
     /// What the model predicts, for `predict` and `export` (`None` in checkpoints written
     /// before models carried it).
     pub info: Option<io::ModelInfo>,
+    /// What the model was trained on (absent in checkpoints of older versions).
+    pub data: Option<DataFingerprint>,
+}
+
+/// The fingerprint of a training set (inputs `x`, targets `y`, as read back from `data`):
+/// column names from the job's metadata (`feature_names` and `target_name`, when it has
+/// them), the shape `[rows, inputs, outputs]` and a hash of every value.
+pub fn fingerprint<B: Backend>(
+    x: &[f32],
+    y: &[f32],
+    data: nn::Data<'_, B>,
+    extra: &Value,
+) -> DataFingerprint {
+    let mut names: Vec<String> = extra
+        .get("feature_names")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(target) = extra.get("target_name").and_then(Value::as_str) {
+        names.push(target.to_string());
+    }
+    let dims = |t: &tensor_core::Tensor<B>| t.dims().to_vec();
+    let shape = [dims(data.x), dims(data.y)[1..].to_vec()].concat();
+    DataFingerprint::new(names, shape, [x, y])
 }
 
 /// Writes model, optimizer and trainer state atomically to `path`.
@@ -77,6 +130,7 @@ pub fn save<B: Backend, M: RunModel<B>>(
         "trainer": serde_json::to_value(trainer)?,
         "extra": meta.extra,
         io::fitted::INFO_KEY: serde_json::to_value(&meta.info)?,
+        (io::checkpoint::DATA_KEY): meta.data,
     });
     let mut ck = Checkpoint::new(metadata);
     for a in model.export_state()? {
@@ -134,6 +188,13 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
     path: &Path,
     checkpoint: Checkpoint,
 ) -> Result<Loaded<B, M>> {
+    if let Some((name, index, value)) = checkpoint.first_non_finite(MODEL_PREFIX) {
+        bail!(
+            "{} holds non-finite weights ({}[{index}] is {value}): the run diverged before it was saved; train afresh, with a lower --lr",
+            path.display(),
+            name.trim_start_matches(MODEL_PREFIX)
+        );
+    }
     let md = &checkpoint.metadata;
     let field = |k: &str| {
         md.get(k).cloned().ok_or_else(|| {
@@ -158,6 +219,9 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
     let info = md
         .get(io::fitted::INFO_KEY)
         .and_then(|v| serde_json::from_value(v.clone()).ok());
+    let data = checkpoint
+        .data_fingerprint()
+        .with_context(|| format!("{}", path.display()))?;
     let mut model = M::from_config(backend, &architecture, 0)?;
     let state: Vec<NamedArray> = checkpoint
         .tensors
@@ -176,6 +240,7 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
             architecture,
             extra,
             info,
+            data,
         },
         model,
         checkpoint,

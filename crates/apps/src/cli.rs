@@ -1,5 +1,6 @@
 //! Command-line definitions (clap derive).
 
+use crate::cli_values;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -69,8 +70,9 @@ pub struct TrainArgs {
     /// Allow TF32 tensor-core math for matrix products on the GPU (faster, ~1e-3 precision).
     #[arg(long)]
     pub tf32: bool,
-    /// Seed for initialisation, data splits and mini-batch order.
-    #[arg(short, long, default_value_t = 42)]
+    /// Seed for initialisation, data splits and mini-batch order (negative seeds wrap to 64
+    /// bits, as in PyTorch).
+    #[arg(short, long, default_value_t = 42, value_parser = cli_values::seed)]
     pub seed: u64,
     /// Output folder for the record, metrics, plots and the checkpoint [default: runs/<job>-<time>].
     #[arg(short, long)]
@@ -78,14 +80,18 @@ pub struct TrainArgs {
     /// Continue from the checkpoint in --out (its model.safetensors).
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Learning rate [default: chosen per job].
+    /// Start afresh in an --out that holds another run's checkpoint (overwriting it), or
+    /// resume with different data than the checkpoint was trained on.
     #[arg(long)]
+    pub force: bool,
+    /// Learning rate [default: chosen per job].
+    #[arg(long, value_parser = cli_values::positive_f32)]
     pub lr: Option<f32>,
     /// Number of passes over the training data [default: chosen per job].
-    #[arg(long, conflicts_with = "steps")]
+    #[arg(long, conflicts_with = "steps", value_parser = cli_values::positive_count)]
     pub epochs: Option<usize>,
     /// Number of optimizer steps [default: chosen per job].
-    #[arg(long)]
+    #[arg(long, value_parser = cli_values::positive_count)]
     pub steps: Option<usize>,
     /// Mini-batch size, or "full" for full-batch training [default: chosen per job].
     #[arg(long, value_parser = parse_batch)]
@@ -94,14 +100,14 @@ pub struct TrainArgs {
     #[arg(long, value_enum)]
     pub schedule: Option<ScheduleArg>,
     /// Write a checkpoint every N steps (0: only at the end).
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = cli_values::count)]
     pub checkpoint_every: usize,
     /// No progress output.
     #[arg(short, long)]
     pub quiet: bool,
     /// Print a plain progress line every N steps instead of a bar (when stderr is not a
     /// terminal, a line every few seconds is the default).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
     pub log_every: Option<u64>,
 }
 
@@ -157,7 +163,7 @@ pub struct RegressionArgs {
     pub val_fraction: f32,
     /// Stop when the validation loss has not improved for N epochs, and keep the weights of
     /// the best epoch [default: no early stopping].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
     pub patience: Option<u64>,
     /// Drop CSV rows with missing values instead of stopping with an error.
     #[arg(long)]
@@ -219,7 +225,7 @@ pub struct ApproxArgs {
     #[arg(long, default_value = "-3:3", allow_hyphen_values = true)]
     pub range: String,
     /// Number of sample points.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = cli_values::positive_count)]
     pub samples: usize,
     /// Learn the sign of the function (a classifier) instead of its value.
     #[arg(long)]
@@ -266,7 +272,7 @@ pub struct ImageFitArgs {
     pub image: Option<PathBuf>,
     /// Resize so that the longer side is N pixels, keeping the aspect ratio [default: 200 for
     /// the bundled drawing, else the image's own size].
-    #[arg(long)]
+    #[arg(long, value_parser = cli_values::positive_u32)]
     pub size: Option<u32>,
     /// Network family: hashgrid fits photos and images at their own size fastest; siren
     /// draws line art best when redrawn larger (with --supersample 2) [default: siren for
@@ -302,7 +308,7 @@ pub struct ImageFitArgs {
     /// Area supervision for redrawing larger: each pixel is matched by the mean of N x N
     /// samples inside it, through a sigmoid output (N from 1 to 4; 2 is a good choice for
     /// line drawings that are to be rendered at a higher resolution; costs N^2 per step).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = cli_values::positive_u32)]
     pub supersample: u32,
     /// Fit a black-and-white version: pixels darker than this gray level (0..1) become
     /// black (best for line drawings that are to be redrawn larger).
@@ -316,9 +322,9 @@ pub struct ImageRenderArgs {
     /// The checkpoint written by `image fit` (model.safetensors), or its folder.
     pub model: PathBuf,
     /// Output size: the longer side in pixels (the fitted image's aspect ratio is kept).
-    #[arg(long, default_value_t = 512)]
+    #[arg(long, default_value_t = 512, value_parser = cli_values::positive_u32)]
     pub size: u32,
-    /// Output image file.
+    /// Output image file; its extension picks the format (.png, .jpg, .webp, .bmp).
     #[arg(short, long, default_value = "render.png")]
     pub output: PathBuf,
     /// Reference image to score against (resized to the output size): PSNR and SSIM, and for
@@ -357,7 +363,7 @@ pub struct ImageEncodeArgs {
 pub struct ImageDecodeArgs {
     /// CSV file of x,y,value or x,y,r,g,b rows.
     pub csv: PathBuf,
-    /// Image file to write (PNG).
+    /// Image file to write; its extension picks the format (.png, .jpg, .webp, .bmp).
     #[arg(short, long)]
     pub output: PathBuf,
 }
@@ -380,10 +386,10 @@ pub struct BenchTrainArgs {
     #[arg(long, default_values = ["256x3", "128x3"])]
     pub hidden: Vec<String>,
     /// Number of coordinates in the batch.
-    #[arg(long, default_value_t = 40_000)]
+    #[arg(long, default_value_t = 40_000, value_parser = cli_values::positive_count)]
     pub points: usize,
     /// Timed repetitions (after warm-up).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = cli_values::positive_count)]
     pub reps: usize,
     /// Allow TF32 on the GPU.
     #[arg(long)]

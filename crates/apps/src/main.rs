@@ -2,20 +2,29 @@
 
 mod checkpoint;
 mod cli;
+mod cli_parse;
+mod cli_values;
 mod defaults;
 mod device;
-mod expr;
+mod divergence;
 mod hidden;
 mod jobs;
+mod memory_budget;
 mod monitor;
 mod outcome;
 mod progress;
 mod report;
+mod run_data;
+mod run_lock;
 mod session;
+mod signals;
+mod stdout_errors;
 
-use clap::{CommandFactory, FromArgMatches};
+// The expression parser lives in the library part of the package (the fuzz targets reach it).
 use cli::{BenchCommand, Cli, Command, ImageCommand};
+use iron_learn::expr;
 use jobs::tabular::{Model, Tabular};
+use std::io::Write;
 use std::process::ExitCode;
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -85,10 +94,25 @@ fn quiet_on_closed_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
-    let matches = defaults::describe(Cli::command()).get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+    stdout_errors::install_hook();
+    let cli = match cli_parse::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))) {
+        Ok(result) => result,
+        Err(payload) => match stdout_errors::failure(&*payload) {
+            Some((stream, reason)) => Err(anyhow::anyhow!("cannot write to {stream}: {reason}")),
+            None => std::panic::resume_unwind(payload),
+        },
+    };
+    report::run_dir::release_all(result.is_ok());
+    match result {
+        // A run stopped by Ctrl-C or SIGTERM saved its work; its status says it was stopped.
+        Ok(()) => match signals::received() {
+            Some(i) => ExitCode::from(i.exit_code()),
+            None => ExitCode::SUCCESS,
+        },
         Err(e) => {
             // One line: the error and its causes, never a backtrace.
             let mut line = format!("error: {e}");
@@ -99,7 +123,8 @@ fn main() -> ExitCode {
                     line.push_str(&text);
                 }
             }
-            eprintln!("{}", line.replace('\n', " "));
+            // Not eprintln!: when stderr itself cannot be written, exit quietly.
+            let _ = writeln!(std::io::stderr(), "{}", line.replace('\n', " "));
             ExitCode::FAILURE
         }
     }

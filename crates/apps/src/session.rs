@@ -1,14 +1,16 @@
-//! The training run every job shares: resume, checkpoints, Ctrl-C, the run record, the
-//! history and the loss chart.
+//! The training run every job shares: resume, checkpoints, Ctrl-C and SIGTERM, the run
+//! record, the history and the loss chart.
 
 use crate::checkpoint::{self, RunMeta, RunModel};
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
+use crate::divergence::Diverged;
 use crate::monitor::{LossUnits, Monitor, gcd, log_interval};
 pub use crate::outcome::Outcome;
 use crate::outcome::{draw_loss, length_text};
 use crate::progress::Progress;
 use crate::report::history;
 use crate::report::run_record;
+pub use crate::run_data::{DataSummary, RunData};
 use anyhow::{Context, Result, bail};
 use nn::{
     Control, Data, LrSchedule, Mlp, MlpConfig, Model, Optimizer, OptimizerConfig, TrainData,
@@ -17,29 +19,7 @@ use nn::{
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock, Once};
 use tensor_core::Backend;
-
-/// Set by the first Ctrl-C; the trainer checks it after every step.
-static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
-
-/// Installs the Ctrl-C handler once and returns the flag it sets: the first Ctrl-C makes the
-/// run stop after its current step (with a checkpoint), a second one exits at once.
-fn watch_ctrl_c() -> Arc<AtomicBool> {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!(
-                "\ninterrupted: saving a checkpoint, then stopping (Ctrl-C again to quit now)"
-            );
-        });
-    });
-    Arc::clone(&INTERRUPTED)
-}
 
 /// Per-job defaults for the common training options.
 #[derive(Debug, Clone, Copy)]
@@ -128,15 +108,16 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     /// with --resume, checkpointing every --checkpoint-every steps, at Ctrl-C and at the end,
     /// and writing `config.json`, `history.csv` and `loss.png`.
     ///
-    /// `train` is tensors ([`Data`]) or a batch source (`&mut sampler`), which makes each
-    /// step's batch itself (the batch options then belong to the job that built it).
+    /// `train` is tensors ([`Data`]) or a batch source with its data's summary
+    /// ([`RunData::Sampled`]), which makes each step's batch itself (the batch options then
+    /// belong to the job that built it).
     pub fn train_model<'d, B: Backend, M: RunModel<B, Config = C>>(
         self,
         backend: &B,
-        train: impl Into<TrainData<'d, B>>,
+        train: impl Into<RunData<'d, B>>,
         val: Option<Data<'d, B>>,
     ) -> Result<Outcome<M>> {
-        let train = train.into();
+        let (train, summary) = train.into().split(&self.extra)?;
         let (rows, batch, steps_per_epoch) = match &train {
             TrainData::Tensors(d) => {
                 let rows = d.x.dims().first().copied().unwrap_or(0) / self.pool.max(1);
@@ -155,6 +136,17 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         };
         if rows == 0 {
             bail!("there are no training rows");
+        }
+        // Refuse what cannot fit before the model and its buffers are allocated (a batch
+        // source bounds its own memory, and its job checks it).
+        if let TrainData::Tensors(d) = &train {
+            let targets_rows = d.y.dims().first().copied().unwrap_or(0);
+            let eval_rows = val.map_or(0, |v| v.x.dims().first().copied().unwrap_or(0));
+            if let Some(estimate) =
+                M::training_estimate(&self.architecture, rows, targets_rows, batch, eval_rows)
+            {
+                estimate.check(self.job)?;
+            }
         }
         let sampled = matches!(train, TrainData::Sampled(_));
         let length = self.length();
@@ -189,16 +181,20 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             pool: self.pool,
         };
         let path = self.dir.join(checkpoint::FILE_NAME);
+        // The data's fingerprint goes into the checkpoint (and is compared on --resume), its
+        // targets set the divergence threshold.
+        let watch = summary.watch(self.loss, self.lr());
         let meta = RunMeta {
             job: self.job.to_string(),
             architecture: self.architecture.clone(),
             extra: self.extra.clone(),
+            data: Some(summary.fingerprint),
             info: Some(self.info.clone()),
         };
         let optimizer_config = OptimizerConfig::Adam(M::adam(self.lr(), self.weight_decay));
         let mut trainer = Trainer::new(config)?;
         let (mut model, mut optimizer) = if self.args.resume {
-            resume(backend, &path, &meta, &mut trainer)?
+            resume(backend, &path, &meta, self.args.force, &mut trainer)?
         } else {
             let mut model = M::from_config(backend, &self.architecture, self.args.seed)?;
             if let Some(bias) = &self.output_bias {
@@ -287,7 +283,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             progress,
             self.early_stopping.is_some(),
         );
-        trainer.set_stop_flag(watch_ctrl_c());
+        trainer.set_stop_flag(crate::signals::watch());
         // The trainer ends every run, interrupted or not, with an `End` event: the final
         // checkpoint is written there.
         let fitted = trainer.fit_with(
@@ -296,6 +292,17 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             train,
             val,
             |event, model, opt, state| {
+                let seen = match *event {
+                    TrainEvent::Step { step, loss, .. } => Some((step, loss)),
+                    TrainEvent::Epoch(m) => Some((m.step, m.train_loss)),
+                    TrainEvent::End { .. } => None,
+                };
+                if let Some((step, loss)) = seen {
+                    // Checked before saving: a diverged model is never checkpointed.
+                    watch
+                        .check(step, loss)
+                        .map_err(|e| nn::Error::Callback(Box::new(e)))?;
+                }
                 monitor.observe(event, model, state)?;
                 let save = match event {
                     TrainEvent::Step { step, .. } => every > 0 && step % every == 0,
@@ -310,7 +317,12 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             },
         );
         monitor.finish();
-        let report = fitted?;
+        let report = match fitted {
+            Ok(r) => r,
+            // Divergence is the run's own finding, not a failing callback: say it plainly.
+            Err(nn::Error::Callback(e)) if e.is::<Diverged>() => return Err(anyhow::anyhow!(e)),
+            Err(e) => return Err(e.into()),
+        };
         let restored = match monitor.take_best() {
             Some(best) if best.step != report.steps => {
                 model.import_state(&best.state)?;
@@ -324,6 +336,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         history::write(&self.dir, &rows)?;
         draw_loss(&self.dir, &rows, &self.loss_units)?;
         if report.stop_reason == nn::StopReason::Interrupted {
+            crate::signals::note_stopped_at(report.steps);
             eprintln!(
                 "stopped at step {}; continue with --resume --out {}",
                 report.steps,
@@ -366,6 +379,7 @@ fn resume<B: Backend, M: RunModel<B>>(
     backend: &B,
     path: &Path,
     meta: &RunMeta<M::Config>,
+    force: bool,
     trainer: &mut Trainer,
 ) -> Result<Resumed<B, M>> {
     let loaded = checkpoint::load::<B, M>(backend, path)
@@ -389,6 +403,17 @@ fn resume<B: Backend, M: RunModel<B>>(
             "{} holds a different network (first difference: architecture.{field} is {theirs} in the checkpoint, {ours} with these options); resume with the options it was trained with",
             path.display()
         );
+    }
+    if let (Some(now), Some(stored)) = (&meta.data, &loaded.meta.data)
+        && let Some(difference) = now.difference(stored)
+    {
+        if !force {
+            bail!(
+                "{} was trained on other data: {difference} (--seed, --test-fraction and --val-fraction also choose the training rows); resume with the same data, or pass --force to continue on this data",
+                path.display()
+            );
+        }
+        eprintln!("note: resuming on other data than the checkpoint's (--force): {difference}");
     }
     let optimizer = loaded.optimizer()?;
     trainer.import_state(loaded.trainer_state()?);

@@ -1,6 +1,7 @@
 //! Checkpoints and interruptions: `--resume` continues a run, refuses a different network,
-//! survives a SIGKILL at any moment (the checkpoint is always whole), and Ctrl-C (SIGINT)
-//! stops a run cleanly with a checkpoint and a hint on how to continue.
+//! survives a SIGKILL at any moment (the checkpoint is always whole), and Ctrl-C (SIGINT) or
+//! SIGTERM stops a run cleanly with a checkpoint, a hint on how to continue and exit status
+//! 130 or 143.
 
 mod common;
 
@@ -165,12 +166,11 @@ fn killed_runs_leave_a_readable_checkpoint() {
     assert!(num(&metrics(dir.path()), "steps") >= 5.0);
 }
 
-/// Ctrl-C: the first SIGINT makes the run save a checkpoint and stop; it exits 0 with its
-/// usual outputs, and stderr says how to resume.
+/// Starts a long `xor` run in `dir`, waits for its first checkpoint (training, and so the
+/// signal handling, has started), sends it `signal` and waits for it to end; returns its exit
+/// status, stdout and stderr.
 #[cfg(unix)]
-#[test]
-fn ctrl_c_checkpoints_and_stops() {
-    let dir = tmp();
+fn interrupt(dir: &Path, signal: &str) -> (std::process::ExitStatus, String, String) {
     let mut cmd = command([
         "xor",
         "--steps",
@@ -181,30 +181,79 @@ fn ctrl_c_checkpoints_and_stops() {
         "cpu",
         "--quiet",
     ]);
-    cmd.arg("--out").arg(dir.path());
-    // Output goes to files, read once the run has ended.
-    let (out_log, err_log) = (dir.path().join("stdout.txt"), dir.path().join("stderr.txt"));
+    cmd.arg("--out").arg(dir);
+    // Output goes to files outside the run folder, read once the run has ended.
+    let logs = tmp();
+    let (out_log, err_log) = (
+        logs.path().join("stdout.txt"),
+        logs.path().join("stderr.txt"),
+    );
     cmd.stdout(std::fs::File::create(&out_log).unwrap())
         .stderr(std::fs::File::create(&err_log).unwrap());
     let mut child = Guard(cmd.spawn().expect("cannot start iron-learn"));
-    // The first checkpoint shows that training (and so the Ctrl-C handler) has started.
-    let checkpoint = dir.path().join("model.safetensors");
+    let checkpoint = dir.join("model.safetensors");
     assert!(wait_for(Duration::from_secs(60), || checkpoint.is_file()));
     let pid = child.0.id().to_string();
     let kill = std::process::Command::new("kill")
-        .args(["-INT", &pid])
+        .args([signal, &pid])
         .status()
         .expect("cannot run kill");
     assert!(kill.success());
     let status = wait_with_limit(&mut child.0, Duration::from_secs(60));
     let err = std::fs::read_to_string(&err_log).unwrap();
     let out = std::fs::read_to_string(&out_log).unwrap();
-    assert!(status.success(), "exit {status:?}\n{out}\n{err}");
+    (status, out, err)
+}
+
+/// Ctrl-C: the first SIGINT makes the run save a checkpoint and stop; it writes its usual
+/// outputs, says how to resume, records the interruption in metrics.json and exits 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_checkpoints_and_stops() {
+    let dir = tmp();
+    let (status, out, err) = interrupt(dir.path(), "-INT");
+    assert_eq!(status.code(), Some(130), "{out}\n{err}");
     assert!(err.contains("interrupted"), "{err}");
     assert!(err.contains("--resume"), "{err}");
-    assert!(checkpoint.is_file());
-    let steps = num(&metrics(dir.path()), "steps");
+    assert!(dir.path().join("model.safetensors").is_file());
+    let m = metrics(dir.path());
+    let steps = num(&m, "steps");
     assert!((1000.0..100_000_000.0).contains(&steps), "steps {steps}");
+    assert_eq!(m["interrupted_by"], "SIGINT", "{m}");
+    assert_eq!(num(&m, "interrupted_at_step"), steps, "{m}");
+}
+
+/// SIGTERM (what `kill`, systemd and schedulers send) saves and stops like Ctrl-C, exits 143,
+/// and the saved checkpoint resumes at the step metrics.json names.
+#[cfg(unix)]
+#[test]
+fn sigterm_checkpoints_and_stops() {
+    let dir = tmp();
+    let (status, out, err) = interrupt(dir.path(), "-TERM");
+    assert_eq!(status.code(), Some(143), "{out}\n{err}");
+    assert!(err.contains("SIGTERM") && err.contains("--resume"), "{err}");
+    let m = metrics(dir.path());
+    assert_eq!(m["interrupted_by"], "SIGTERM", "{m}");
+    let stopped = num(&m, "interrupted_at_step");
+    assert!(stopped >= 1000.0, "{m}");
+    // No work lost: the checkpoint is at the step where the run stopped.
+    let ck = io::Checkpoint::load(dir.path().join("model.safetensors")).unwrap();
+    assert_eq!(ck.metadata["trainer"]["step"].as_f64(), Some(stopped));
+    let o = train(
+        &[
+            "xor",
+            "--steps",
+            &format!("{}", stopped as u64 + 10),
+            "--resume",
+        ],
+        dir.path(),
+    );
+    assert_success(&o);
+    assert!(
+        stderr(&o).contains(&format!("at step {}", stopped as u64)),
+        "{}",
+        describe(&o)
+    );
 }
 
 /// The model tensors of a run's checkpoint.

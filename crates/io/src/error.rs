@@ -84,6 +84,32 @@ pub enum Error {
         value: String,
     },
 
+    /// A CSV cell holds a number beyond the range of 32-bit floats (about ±3.4e38).
+    #[error(
+        "`{source_name}` line {line}, column `{column}`: `{value}` is too large for a 32-bit float"
+    )]
+    NumberTooLarge {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// 1-based line number.
+        line: u64,
+        /// Column name from the header.
+        column: String,
+        /// The offending text.
+        value: String,
+    },
+
+    /// A CSV file whose header is one column that holds another separator (`;`, tab).
+    #[error("`{source_name}` has a single column `{header}`: it looks separated by {separator} rather than commas; save it comma-separated{}", if *separator == "tabs" { " or name it .tsv" } else { "" })]
+    WrongSeparator {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// The header line as read.
+        header: String,
+        /// The separator it seems to use, in words ("semicolons", "tabs").
+        separator: &'static str,
+    },
+
     /// A CSV cell is empty, `NA` or `nan` while missing values are not allowed.
     #[error(
         "`{source_name}` line {line}, column `{column}`: value is missing ({}); ask to drop rows with missing values to skip such rows",

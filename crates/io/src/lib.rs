@@ -8,6 +8,8 @@
 //!   coordinate convention ([`image::coords`]): pixel `i` of `n` sits at `-1 + 2 i / (n - 1)`.
 //! - [`drawing`]: the project's own default line drawing, defined by vector strokes and rendered
 //!   at any size (the ground truth for super-resolution).
+//! - [`output`]: [`write_file`], the one way output files are written (atomically, every
+//!   failure an error), and the clean-up of temporaries that killed writers leave behind.
 //! - [`checkpoint`]: named f32 tensors and JSON metadata in one `safetensors` file, written
 //!   atomically, with clear errors when loading a bad or mismatched file.
 //! - [`fitted`]: a [`FittedModel`] — network, configuration, standardisation, class labels
@@ -50,6 +52,7 @@ pub mod drawing;
 mod error;
 pub mod fitted;
 pub mod image;
+pub mod output;
 
 pub use checkpoint::{Checkpoint, NamedTensor};
 pub use dataset::{DataSplit, Dataset, Standardization, Standardizer};
@@ -57,3 +60,4 @@ pub use drawing::{Drawing, default_drawing};
 pub use error::{Error, Result};
 pub use fitted::{FittedModel, ModelInfo, Predictions, Task};
 pub use image::{ColorMode, Picture};
+pub use output::{write_atomic, write_file};

@@ -162,10 +162,47 @@ fn csv_column_chosen_twice_is_an_error() {
     assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
 }
 
+/// A number beyond f32 is "too large for a 32-bit float" (as in the JSON reader); the words
+/// `inf` and `infinity` are not numbers.
 #[test]
 fn csv_infinite_value_is_rejected() {
     let e = csv("a,b\n1e40,1\n", &CsvOptions::new()).unwrap_err();
-    assert!(matches!(e, Error::BadNumber { line: 2, .. }), "{e:?}");
+    assert!(matches!(e, Error::NumberTooLarge { line: 2, .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("`a`: `1e40` is too large for a 32-bit float"),
+        "{e}"
+    );
+    let e = csv("a,b\n1,-3.5e38\n", &CsvOptions::new()).unwrap_err();
+    assert!(matches!(e, Error::NumberTooLarge { .. }), "{e:?}");
+    for word in ["inf", "-infinity"] {
+        let e = csv(&format!("a,b\n{word},1\n"), &CsvOptions::new()).unwrap_err();
+        assert!(matches!(e, Error::BadNumber { .. }), "{e:?}");
+    }
+    // The largest f32 itself is fine.
+    let d = csv("a,b\n3.4e38,1\n", &CsvOptions::new()).unwrap();
+    assert_eq!(d.x, [3.4e38]);
+}
+
+/// A semicolon- or tab-separated file read as CSV is one column: the error says which
+/// separator it seems to use.
+#[test]
+fn csv_with_another_separator_gets_a_hint() {
+    let e = csv("a;b;y\n1;2;3\n", &CsvOptions::new()).unwrap_err();
+    let text = e.to_string();
+    assert!(matches!(e, Error::WrongSeparator { .. }), "{e:?}");
+    assert!(
+        text.contains("semicolons") && text.contains("a;b;y"),
+        "{text}"
+    );
+    let e = csv("a\tb\ty\n1\t2\t3\n", &CsvOptions::new()).unwrap_err();
+    assert!(
+        e.to_string().contains("tabs") && e.to_string().contains(".tsv"),
+        "{e}"
+    );
+    // Read with the right delimiter, the same file works.
+    let d = csv("a;b;y\n1;2;3\n", &CsvOptions::new().delimiter(b';')).unwrap();
+    assert_eq!((d.n_features, d.y.as_slice()), (2, &[3.0][..]));
 }
 
 #[test]

@@ -6,23 +6,6 @@ use nn::Error;
 use nn::prelude::*;
 use tensor_cpu::CpuBackend;
 
-fn sine_data(cpu: &CpuBackend, rows: usize) -> (T, T) {
-    let x: Vec<f32> = (0..rows)
-        .map(|i| -3.0 + 6.0 * i as f32 / (rows - 1) as f32)
-        .collect();
-    let y: Vec<f32> = x.iter().map(|v| v.sin()).collect();
-    (tensor(cpu, &x, rows, 1), tensor(cpu, &y, rows, 1))
-}
-
-fn small(cpu: &CpuBackend, seed: u64) -> Mlp<CpuBackend> {
-    Mlp::builder()
-        .input(1)
-        .hidden(&[16], Activation::Tanh)
-        .output(1, Activation::Identity)
-        .build(cpu, seed)
-        .unwrap()
-}
-
 #[test]
 fn early_stopping_really_stops() {
     let cpu = CpuBackend::new();

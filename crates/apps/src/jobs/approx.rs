@@ -4,6 +4,7 @@ use super::matrix;
 use crate::cli::ApproxArgs;
 use crate::device::Job;
 use crate::expr::{Function, parse_range};
+use crate::memory_budget::Estimate;
 use crate::monitor::LossUnits;
 use crate::report::history::number;
 use crate::report::output::write_file;
@@ -26,6 +27,10 @@ struct Samples {
     /// The sample index of each kept point (0..n).
     index: Vec<usize>,
     undefined: usize,
+    /// Points where |f(x)| is beyond the largest 32-bit float (or infinite).
+    overflow: usize,
+    /// The first such x.
+    first_overflow: Option<f64>,
     outliers: usize,
 }
 
@@ -35,27 +40,37 @@ fn median(sorted: &[f64]) -> f64 {
 
 /// Evaluates `f` on `n` evenly spaced points of [a, b], leaving out points where it is
 /// undefined and (for regression) values far outside the bulk, as near a pole.
-fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Samples {
+fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result<Samples> {
     let mut s = Samples {
         x: Vec::new(),
         y: Vec::new(),
         index: Vec::new(),
         undefined: 0,
+        overflow: 0,
+        first_overflow: None,
         outliers: 0,
     };
+    // The count comes from the user: reserve fallibly.
+    let fail = |_| anyhow::anyhow!("cannot allocate {n} samples; use fewer --samples");
+    s.x.try_reserve_exact(n).map_err(fail)?;
+    s.y.try_reserve_exact(n).map_err(fail)?;
+    s.index.try_reserve_exact(n).map_err(fail)?;
     for i in 0..n {
         let x = a + (b - a) * i as f64 / (n - 1) as f64;
         let y = f.eval(x);
-        if y.is_finite() {
+        if y.is_nan() {
+            s.undefined += 1;
+        } else if y.abs() > f64::from(f32::MAX) {
+            s.overflow += 1;
+            s.first_overflow.get_or_insert(x);
+        } else {
             s.x.push(x);
             s.y.push(y);
             s.index.push(i);
-        } else {
-            s.undefined += 1;
         }
     }
     if keep_outliers || s.y.len() < 8 {
-        return s;
+        return Ok(s);
     }
     let mut sorted = s.y.clone();
     sorted.sort_by(f64::total_cmp);
@@ -72,7 +87,7 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Sample
     s.y.retain(|_| *it.next().unwrap_or(&true));
     let mut it = keep.iter();
     s.index.retain(|_| *it.next().unwrap_or(&true));
-    s
+    Ok(s)
 }
 
 impl Job for Approx {
@@ -86,7 +101,26 @@ impl Job for Approx {
         if args.samples < 10 {
             bail!("--samples must be at least 10");
         }
-        let s = sample(&f, a, b, args.samples, args.classify);
+        let architecture = Mlp::<B>::builder()
+            .input(1)
+            .hidden(hidden.widths(), Activation::Tanh)
+            .output(1, Activation::Identity)
+            .config(args.train.seed)?;
+        // Every sample is in every (full-batch) step: refuse what cannot fit before sampling.
+        Estimate::training(&architecture, args.samples, args.samples, None, 0).check("approx")?;
+        let s = sample(&f, a, b, args.samples, args.classify)?;
+        // A few infinite points are poles (1/x at 0); more are a function too large for
+        // 32-bit floats, which no network here can fit.
+        if s.overflow > (args.samples / 100).max(2) {
+            bail!(
+                "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {} points in [{a}, {b}], from x = {:.4}; narrow --range or scale the function down",
+                f.text(),
+                f32::MAX,
+                s.overflow,
+                args.samples,
+                s.first_overflow.unwrap_or(a)
+            );
+        }
         if s.x.len() < 10 {
             bail!(
                 "{:?} is defined at only {} of {} points in [{a}, {b}]",
@@ -95,13 +129,20 @@ impl Job for Approx {
                 args.samples
             );
         }
-        if s.undefined + s.outliers > 0 {
-            eprintln!(
-                "note: left out {} points where the function is undefined and {} near-pole values far outside the rest",
-                s.undefined, s.outliers
+        if !args.classify && s.y.iter().all(|&y| y == s.y[0]) {
+            bail!(
+                "{:?} is constant on [{a}, {b}] (every value is {}); there is nothing to fit",
+                f.text(),
+                s.y[0]
             );
         }
-        let dir = run_dir::prepare(args.train.out.as_deref(), "approx")?;
+        if s.undefined + s.overflow + s.outliers > 0 {
+            eprintln!(
+                "note: left out {} points where the function is undefined, {} where it is infinite (poles) and {} near-pole values far outside the rest",
+                s.undefined, s.overflow, s.outliers
+            );
+        }
+        let dir = run_dir::prepare(&args.train, "approx")?;
         // Inputs map [a, b] onto [-1, 1]: a standardisation with centre and half-width, stored
         // with the model so that predictions apply the same transform.
         let inputs = Standardizer {
@@ -119,11 +160,6 @@ impl Job for Approx {
             stats.transform(&raw)?
         };
         let n = xs.len();
-        let architecture = Mlp::<B>::builder()
-            .input(1)
-            .hidden(hidden.widths(), Activation::Tanh)
-            .output(1, Activation::Identity)
-            .config(args.train.seed)?;
         let xt = matrix(backend, &xs, n, 1)?;
         let yt = matrix(backend, &ys, n, 1)?;
         let run = Run {
@@ -155,7 +191,7 @@ impl Job for Approx {
                         "range": [a, b],
                         "samples": args.samples,
                         "points_used": n,
-                        "points_left_out": s.undefined + s.outliers,
+                        "points_left_out": s.undefined + s.overflow + s.outliers,
                     }),
                 ),
                 (
@@ -280,7 +316,10 @@ impl Job for Approx {
         let r = &out.report;
         println!("{}; results in {}", out.summary(), dir.display());
         m.insert("points_used".into(), json!(n));
-        m.insert("points_left_out".into(), json!(s.undefined + s.outliers));
+        m.insert(
+            "points_left_out".into(),
+            json!(s.undefined + s.overflow + s.outliers),
+        );
         m.insert("final_loss".into(), json!(out.final_loss()));
         m.insert("loss_units".into(), json!(out.loss_units.label));
         m.insert("steps".into(), json!(r.steps));

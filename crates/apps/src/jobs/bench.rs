@@ -3,6 +3,7 @@
 
 use crate::cli::BenchTrainArgs;
 use crate::device::Job;
+use crate::memory_budget::Estimate;
 use anyhow::Result;
 use nn::{
     Activation, Adam, AdamConfig, GridScale, HashGridMlp, HashGridMlpConfig, Init, Loss, Mlp,
@@ -25,6 +26,15 @@ impl Job for BenchTrain {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let n = args.points.max(1);
+        for spec in &args.hidden {
+            let hidden = crate::hidden::hidden_arg(spec)?;
+            let config = Mlp::<B>::builder()
+                .input(2)
+                .hidden(hidden.widths(), Activation::Sine { w0: 30.0 })
+                .output(1, Activation::Identity)
+                .config(0)?;
+            Estimate::training(&config, n, n, None, 0).check("bench train")?;
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         // Hash grids take coordinates in [0, 1] and fit colour; SIRENs [-1, 1] and gray.
         let (lo, outputs) = if args.hashgrid.is_some() {

@@ -1,8 +1,12 @@
 //! The networks of `image fit` and the memory a fit needs, checked before training.
 
-use crate::cli::{ArchArg, ImageFitArgs};
+use super::image_fit::architecture;
+use crate::cli::{ArchArg, BatchArg, ImageFitArgs};
+use crate::hidden::{Hidden, hidden_arg};
+use crate::memory_budget;
 use anyhow::{Result, bail};
-use nn::{Activation, GridScale, HashGridMlpConfig};
+use nn::{Activation, GridScale, HashGridMlpConfig, MlpConfig};
+use tensor_core::Backend;
 
 /// The default batch of sampled pixels per step.
 pub const DEFAULT_BATCH: usize = 1 << 16;
@@ -60,6 +64,85 @@ fn option_names(message: &str) -> String {
     )
 }
 
+/// The networks of a fit and what it keeps in memory, settled before training.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The architecture.
+    pub arch: ArchArg,
+    /// Its hidden layers.
+    pub hidden: Hidden,
+    /// The hash-grid network (for `--arch hashgrid`).
+    pub grid: Option<HashGridMlpConfig>,
+    /// The coordinate network (for the other architectures).
+    pub mlp: MlpConfig,
+    /// Pixels per step.
+    pub batch: usize,
+    /// The memory it needs.
+    pub footprint: Footprint,
+}
+
+impl Plan {
+    /// The plan of `arch` for a `w x h` image of `c` channels, `s x s` samples per pixel.
+    pub fn new<B: Backend>(
+        args: &ImageFitArgs,
+        arch: ArchArg,
+        (w, h, c): (usize, usize, usize),
+        s: usize,
+    ) -> Result<Self> {
+        let hidden = hidden_arg(args.hidden.as_deref().unwrap_or(default_hidden(arch)))?;
+        let widths_of = hidden.widths();
+        let output = if s == 1 {
+            Activation::Identity
+        } else {
+            Activation::Sigmoid
+        };
+        let grid = match arch {
+            ArchArg::Hashgrid => Some(hash_grid_config(args, widths_of, w.max(h), c, output)?),
+            _ => None,
+        };
+        let mlp = architecture::<B>(arch, widths_of, c, output, args.train.seed)?;
+        let pixels = w.saturating_mul(h);
+        let batch = match args.train.batch {
+            Some(BatchArg::Full) => pixels,
+            Some(BatchArg::Size(n)) => n,
+            None => DEFAULT_BATCH,
+        }
+        .min(pixels);
+        let (params, widths) = match &grid {
+            Some(g) => {
+                let spec = g.validate()?;
+                let mut dims = vec![spec.output_dim()];
+                dims.extend(widths_of);
+                let mlp_params: usize = dims.windows(2).map(|p| (p[0] + 1) * p[1]).sum();
+                let last = widths_of.last().copied().unwrap_or(0);
+                let params = spec.param_count() + mlp_params + (last + 1) * c;
+                (params, dims.iter().sum::<usize>())
+            }
+            None => {
+                let dims = mlp.layer_dims();
+                let params = dims.iter().map(|&(i, o, _)| (i + 1) * o).sum();
+                (params, dims.iter().map(|&(i, _, _)| i).sum::<usize>())
+            }
+        };
+        let footprint = Footprint {
+            pixels,
+            channels: c,
+            batch,
+            samples: s * s,
+            widths,
+            params,
+        };
+        Ok(Plan {
+            arch,
+            hidden,
+            grid,
+            mlp,
+            batch,
+            footprint,
+        })
+    }
+}
+
 /// What a fit keeps in memory.
 #[derive(Debug, Clone, Copy)]
 pub struct Footprint {
@@ -83,35 +166,24 @@ impl Footprint {
     /// each batch row's activations three times (values, pre-activations, gradients), and
     /// the bounded buffers of rendering.
     pub fn bytes(&self) -> u64 {
-        let image = (self.pixels * self.channels * 4) as u64;
-        let params = self.params as u64 * 16;
-        let rows = (self.batch * self.samples) as u64;
-        let batch = rows * (2 + 3 * self.widths as u64 + 3 * self.channels as u64) * 4;
-        5 * image + params + batch + (64 << 20)
+        // In f64: absurd requests saturate instead of overflowing.
+        let f = |v: usize| v as f64;
+        let image = f(self.pixels) * f(self.channels) * 4.0;
+        let params = f(self.params) * 16.0;
+        let rows = f(self.batch) * f(self.samples);
+        let batch = rows * (2.0 + 3.0 * f(self.widths) + 3.0 * f(self.channels)) * 4.0;
+        (5.0 * image + params + batch + f(64 << 20)) as u64
     }
-}
-
-/// The memory the machine has free, in bytes (`MemAvailable`), when it can be read.
-fn available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// Gibibytes, for messages.
-fn gib(bytes: u64) -> String {
-    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
 /// Refuses, in one line and before the network exists, a fit that would not fit in the
 /// memory available, saying what would.
 pub fn check_memory(f: &Footprint) -> Result<()> {
-    let Some(free) = available() else {
+    let Some((budget, source)) = memory_budget::budget()? else {
         return Ok(());
     };
+    let budget = budget as u64;
     let need = f.bytes();
-    let budget = free / 10 * 9;
     if need <= budget {
         return Ok(());
     }
@@ -126,10 +198,10 @@ pub fn check_memory(f: &Footprint) -> Result<()> {
         format!("the image alone is too large: try --size {side} or less")
     };
     bail!(
-        "this fit needs about {} of memory ({} pixels, batches of {} pixels) but {} is available; {suggestion}",
-        gib(need),
+        "image fit would need about {} of memory ({} pixels, batches of {} pixels) but {} is available ({source}); {suggestion}",
+        memory_budget::bytes(need as f64),
         f.pixels,
         f.batch,
-        gib(free)
+        memory_budget::bytes(budget as f64)
     )
 }

@@ -1,8 +1,9 @@
 //! `iron-learn image encode` and `image decode`: images to CSV rows and back.
 
 use crate::cli::{ImageDecodeArgs, ImageEncodeArgs};
+use crate::report::output::write_picture;
 use anyhow::{Result, bail};
-use io::image::{ColorMode, PixelValues, load_picture, read_pixel_csv, save_png, write_pixel_csv};
+use io::image::{ColorMode, PixelValues, load_picture, read_pixel_csv, write_pixel_csv};
 
 /// Writes an image's pixels as CSV rows.
 pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
@@ -40,8 +41,10 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
 
 /// Turns CSV rows back into an image.
 pub fn decode(args: &ImageDecodeArgs) -> Result<()> {
+    // Refuse an extension that names no format before reading a large CSV.
+    io::image::ImageFileFormat::from_path(&args.output)?;
     let picture = read_pixel_csv(&args.csv, PixelValues::Bytes)?;
-    save_png(&picture, &args.output)?;
+    write_picture(&args.output, &picture)?;
     println!(
         "wrote a {}x{} image to {}",
         picture.width,

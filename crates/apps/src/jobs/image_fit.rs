@@ -1,16 +1,14 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
-use super::image_arch::{
-    DEFAULT_BATCH, Footprint, check_memory, default_hidden, hash_grid_config, resolve_arch,
-};
+use super::image_arch::{Plan, check_memory, resolve_arch};
 use crate::checkpoint::RunModel;
-use crate::cli::{ArchArg, BatchArg, ImageFitArgs};
+use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
 use crate::monitor::LossUnits;
 use crate::report::comparison::write_comparison;
 use crate::report::history::still_improving;
 use crate::report::{run_dir, run_record};
-use crate::session::Run;
+use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
 use io::image::{
     ColorMode, fit_longest_side, ink_iou, load_picture, pixel_accuracy, psnr, save_png, ssim,
@@ -22,6 +20,9 @@ use tensor_core::{Backend, Tensor};
 
 /// Training size of the bundled drawing.
 pub const DEFAULT_SIZE: u32 = 200;
+
+/// Largest `--size`, for user images as for the bundled drawing.
+pub const MAX_SIZE: u32 = 16_384;
 
 /// A fit whose loss still fell by more than this share over the last tenth of its steps is
 /// called under-trained.
@@ -61,9 +62,16 @@ pub fn pixel_loss_units() -> LossUnits {
 
 /// Loads the image to fit (or renders the bundled drawing) at the requested size, in colour
 /// when it has colour (unless --gray), with a name for messages.
-fn target(args: &ImageFitArgs) -> Result<(Picture, String)> {
-    if args.size == Some(0) || args.size == Some(1) {
-        bail!("--size must be at least 2");
+///
+/// `fits(width, height)` is asked before a picture of that size is made.
+fn target(
+    args: &ImageFitArgs,
+    fits: &dyn Fn(usize, usize) -> Result<()>,
+) -> Result<(Picture, String)> {
+    if let Some(n) = args.size
+        && !(2..=MAX_SIZE).contains(&n)
+    {
+        bail!("--size must be between 2 and {MAX_SIZE}, got {n}");
     }
     if let Some(t) = args.threshold
         && !(0.0..=1.0).contains(&t)
@@ -72,6 +80,7 @@ fn target(args: &ImageFitArgs) -> Result<(Picture, String)> {
     }
     let Some(path) = &args.image else {
         let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
+        fits(n, n)?;
         let mut picture = default_drawing().render(n)?;
         if let Some(t) = args.threshold {
             picture = picture.threshold(t);
@@ -89,7 +98,10 @@ fn target(args: &ImageFitArgs) -> Result<(Picture, String)> {
     }
     if let Some(n) = args.size {
         let (w, h) = fit_longest_side(picture.width, picture.height, n as usize);
+        fits(w, h)?;
         picture = picture.resize_bicubic(w, h)?;
+    } else {
+        fits(picture.width, picture.height)?;
     }
     if let Some(t) = args.threshold {
         picture = picture.threshold(t);
@@ -154,58 +166,36 @@ impl Job for ImageFit {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let (picture, source) = target(args)?;
-        let line_art = picture.is_line_art();
-        let arch = resolve_arch(args, line_art);
-        let hidden_text = args.hidden.as_deref().unwrap_or(default_hidden(arch));
-        let spec = crate::hidden::hidden_arg(hidden_text)?;
-        let hidden = spec.widths();
-        let (w, h, c) = (picture.width, picture.height, picture.channels);
         let s = args.supersample as usize;
         if !(1..=4).contains(&s) {
             bail!("--supersample must be between 1 and 4, got {s}");
         }
-        let output = if s == 1 {
-            Activation::Identity
-        } else {
-            Activation::Sigmoid
-        };
-        let grid = match arch {
-            ArchArg::Hashgrid => Some(hash_grid_config(args, hidden, w.max(h), c, output)?),
-            _ => None,
-        };
-        let mlp = architecture::<B>(arch, hidden, c, output, args.train.seed)?;
-        let batch = match args.train.batch {
-            Some(BatchArg::Full) => w * h,
-            Some(BatchArg::Size(n)) => n,
-            None => DEFAULT_BATCH,
-        }
-        .min(w * h);
-        let (params, widths) = match &grid {
-            Some(g) => {
-                let spec = g.validate()?;
-                let mut dims = vec![spec.output_dim()];
-                dims.extend(hidden);
-                let mlp_params: usize = dims.windows(2).map(|p| (p[0] + 1) * p[1]).sum();
-                let last = hidden.last().copied().unwrap_or(0);
-                let params = spec.param_count() + mlp_params + (last + 1) * c;
-                (params, dims.iter().sum::<usize>())
+        // Refuse what cannot fit before a picture of that size is made. The architecture
+        // can depend on the picture (line art or photo): both candidates must fit.
+        let fits = |w: usize, h: usize| -> Result<()> {
+            let c = if args.gray || args.threshold.is_some() {
+                1
+            } else {
+                3
+            };
+            for line_art in [false, true] {
+                let arch = resolve_arch(args, line_art);
+                check_memory(&Plan::new::<B>(args, arch, (w, h, c), s)?.footprint)?;
             }
-            None => {
-                let dims = mlp.layer_dims();
-                let params = dims.iter().map(|&(i, o, _)| (i + 1) * o).sum();
-                (params, dims.iter().map(|&(i, _, _)| i).sum::<usize>())
-            }
+            Ok(())
         };
-        check_memory(&Footprint {
-            pixels: w * h,
-            channels: c,
+        let (picture, source) = target(args, &fits)?;
+        let line_art = picture.is_line_art();
+        let (w, h, c) = (picture.width, picture.height, picture.channels);
+        let Plan {
+            arch,
+            hidden: spec,
+            grid,
+            mlp,
             batch,
-            samples: s * s,
-            widths,
-            params,
-        })?;
-        let dir = run_dir::prepare(args.train.out.as_deref(), "image-fit")?;
+            ..
+        } = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s)?;
+        let dir = run_dir::prepare(&args.train, "image-fit")?;
         save_png(&picture, dir.join("original.png"))?;
         let means = channel_means(&picture);
         // Point supervision learns `value - mean` through an identity output; area
@@ -284,6 +274,7 @@ impl Job for ImageFit {
             offset: &offset,
             line_art,
             sampler,
+            summary: DataSummary::of_pixels(&picture.data, c, &offset),
         };
         macro_rules! run_with {
             ($architecture:expr, $model:ty) => {
@@ -334,6 +325,7 @@ struct Fit<'a> {
     offset: &'a [f32],
     line_art: bool,
     sampler: PixelSampler,
+    summary: DataSummary,
 }
 
 impl Fit<'_> {
@@ -343,7 +335,8 @@ impl Fit<'_> {
         backend: &B,
         run: Run<'_, M::Config>,
     ) -> Result<()> {
-        let out = run.train_model::<B, M>(backend, &mut self.sampler, None)?;
+        let data = RunData::Sampled(&mut self.sampler, self.summary);
+        let out = run.train_model::<B, M>(backend, data, None)?;
         drop(self.sampler);
         let (picture, dir) = (self.picture, self.dir);
         let (w, h, c) = (picture.width, picture.height, picture.channels);

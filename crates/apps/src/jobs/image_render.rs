@@ -4,11 +4,10 @@ use super::image_fit::predict_picture;
 use crate::checkpoint::{self, RunModel};
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
+use crate::report::output::write_picture;
 use anyhow::{Result, bail};
 use io::Picture;
-use io::image::{
-    ColorMode, fit_longest_side, ink_iou, load_picture, pixel_accuracy, psnr, save_png, ssim,
-};
+use io::image::{ColorMode, fit_longest_side, ink_iou, load_picture, pixel_accuracy, psnr, ssim};
 use nn::{HashGridMlp, Mlp};
 use std::path::Path;
 use std::time::Instant;
@@ -30,6 +29,7 @@ impl Job for ImageRender {
         {
             bail!("--threshold must be between 0 and 1, got {t}");
         }
+        io::image::ImageFileFormat::from_path(&args.output)?;
         let started = Instant::now();
         let (path, ck) = checkpoint::read(&args.model)?;
         let mut picture = match checkpoint::kind(&ck) {
@@ -42,7 +42,7 @@ impl Job for ImageRender {
         if let Some(t) = args.threshold {
             picture = picture.threshold(t);
         }
-        save_png(&picture, &args.output)?;
+        write_picture(&args.output, &picture)?;
         println!(
             "rendered {w}x{h} in {:.2} s to {}",
             started.elapsed().as_secs_f64(),

@@ -2,6 +2,7 @@
 
 use super::matrix;
 use super::predict::write_predictions;
+use super::regression_report;
 use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
 use crate::monitor::LossUnits;
@@ -180,10 +181,16 @@ impl Job for Tabular {
                 split.train.n_targets
             );
         }
+        if split.test.is_none() {
+            bail!(
+                "--test-fraction 0 leaves no rows to test on ({} has no test part); use a fraction such as 0.2",
+                a.data.display()
+            );
+        }
         let test = split.test.unwrap_or_else(|| split.train.clone());
         let (train, val) = split_validation(split.train, a.val_fraction, a.train.seed)?;
         let job = self.job();
-        let dir = run_dir::prepare(a.train.out.as_deref(), job)?;
+        let dir = run_dir::prepare(&a.train, job)?;
         let features = Standardizer::fit(&train.x, train.n_features)?;
         let x_train = features.transform(&train.x)?;
         let x_test = features.transform(&test.x)?;
@@ -192,6 +199,26 @@ impl Job for Tabular {
         } else {
             None
         };
+        let column = train.target_names.first().map_or("target", String::as_str);
+        if let (Model::Logistic, Some(c)) = (&self.model, &classes)
+            && c.0.len() != 2
+        {
+            let shown: Vec<String> = c.0.iter().take(6).map(f32::to_string).collect();
+            bail!(
+                "logreg is binary but the column `{column}` has {} distinct values ({}{}); use `mlp --task classification` for more classes",
+                c.0.len(),
+                shown.join(", "),
+                if c.0.len() > 6 { ", ..." } else { "" }
+            );
+        }
+        if classes.is_none()
+            && let Some(&first) = train.y.first()
+            && train.y.iter().all(|&v| v == first)
+        {
+            bail!(
+                "the target column `{column}` is constant (every training row holds {first}); there is nothing to learn"
+            );
+        }
         let targets = if classes.is_none() {
             Some(Standardizer::fit(&train.y, 1)?)
         } else {
@@ -313,7 +340,14 @@ impl Job for Tabular {
         let mut m = Map::new();
         match (&classes, &targets) {
             (Some(c), _) => report_classification(&mut m, c, &raw, &test, out_dim),
-            (None, Some(t)) => report_regression(&mut m, t, &raw, &train, &test, job == "linreg")?,
+            (None, Some(t)) => regression_report::report_regression(
+                &mut m,
+                t,
+                &raw,
+                &train,
+                &test,
+                job == "linreg",
+            )?,
             _ => unreachable!(),
         }
         let r = &out.report;
@@ -358,57 +392,6 @@ impl Job for Tabular {
         }
         run_dir::write_metrics(&dir, &m)
     }
-}
-
-fn report_regression(
-    m: &mut Map<String, Value>,
-    targets: &Standardizer,
-    raw: &[f32],
-    train: &Dataset,
-    test: &Dataset,
-    linear: bool,
-) -> Result<()> {
-    let pred = targets.inverse_transform(raw)?;
-    let ours = metrics::regression(&pred, &test.y);
-    let closed =
-        metrics::least_squares(&train.x, &train.y, train.rows, train.n_features).map(|c| {
-            metrics::regression(
-                &metrics::linear_predict(&c, &test.x, test.n_features),
-                &test.y,
-            )
-        });
-    println!("test set ({} rows):", test.rows);
-    println!(
-        "  {:<22} {:>12} {:>10} {:>10} {:>8}",
-        "", "MSE", "RMSE", "MAE", "R^2"
-    );
-    let row = |name: &str, r: &metrics::RegressionMetrics| {
-        println!(
-            "  {name:<22} {:>12.4} {:>10.4} {:>10.4} {:>8.4}",
-            r.mse, r.rmse, r.mae, r.r2
-        )
-    };
-    row(
-        if linear {
-            "gradient descent"
-        } else {
-            "network"
-        },
-        &ours,
-    );
-    if let Some(c) = &closed {
-        row("least squares (exact)", c);
-        if linear {
-            let gap = (ours.mse - c.mse) / c.mse.max(1e-12) * 100.0;
-            println!("  gradient descent is {gap:+.2}% from the closed-form test MSE");
-        }
-        m.insert("closed_form_test_mse".into(), json!(c.mse));
-    }
-    m.insert("test_mse".into(), json!(ours.mse));
-    m.insert("test_rmse".into(), json!(ours.rmse));
-    m.insert("test_mae".into(), json!(ours.mae));
-    m.insert("test_r2".into(), json!(ours.r2));
-    Ok(())
 }
 
 fn report_classification(

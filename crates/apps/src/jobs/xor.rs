@@ -23,7 +23,7 @@ impl Job for Xor {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let hidden = crate::hidden::hidden_arg(&args.hidden)?;
-        let dir = run_dir::prepare(args.train.out.as_deref(), "xor")?;
+        let dir = run_dir::prepare(&args.train, "xor")?;
         let architecture = Mlp::<B>::builder()
             .input(2)
             .hidden(hidden.widths(), Activation::Tanh)

@@ -1,4 +1,5 @@
-//! Quality figures for regression and classification, and the least-squares reference.
+//! Quality figures for regression and classification ([`super::lstsq`] has the least-squares
+//! reference).
 
 use serde::Serialize;
 
@@ -11,7 +12,8 @@ pub struct RegressionMetrics {
     pub rmse: f64,
     /// Mean absolute error.
     pub mae: f64,
-    /// Coefficient of determination.
+    /// Coefficient of determination; NaN (`null` in JSON) when the truth is constant, where
+    /// it is undefined.
     pub r2: f64,
 }
 
@@ -31,7 +33,7 @@ pub fn regression(pred: &[f32], truth: &[f32]) -> RegressionMetrics {
         mse,
         rmse: mse.sqrt(),
         mae: ae / n,
-        r2: if tot > 0.0 { 1.0 - se / tot } else { 0.0 },
+        r2: if tot > 0.0 { 1.0 - se / tot } else { f64::NAN },
     }
 }
 
@@ -86,55 +88,6 @@ pub fn multiclass_accuracy(pred: &[f32], truth: &[f32]) -> f64 {
     right as f64 / truth.len().max(1) as f64
 }
 
-/// Least-squares coefficients (bias last) of `y ~ x * w + b`, solved in f64 through the
-/// normal equations of centred and scaled columns (well conditioned even for raw features
-/// such as years and coordinates); `None` when the system is singular.
-pub fn least_squares(x: &[f32], y: &[f32], rows: usize, cols: usize) -> Option<Vec<f64>> {
-    if rows == 0 {
-        return None;
-    }
-    let n = rows as f64;
-    let mut mean = vec![0f64; cols];
-    for r in x.chunks_exact(cols.max(1)).take(rows) {
-        mean.iter_mut()
-            .zip(r)
-            .for_each(|(m, &v)| *m += v as f64 / n);
-    }
-    let mut scale = vec![0f64; cols];
-    for r in x.chunks_exact(cols.max(1)).take(rows) {
-        for c in 0..cols {
-            scale[c] += (r[c] as f64 - mean[c]).powi(2) / n;
-        }
-    }
-    scale
-        .iter_mut()
-        .for_each(|s| *s = if *s > 0.0 { s.sqrt() } else { 1.0 });
-    let y_mean = y.iter().map(|&v| v as f64).sum::<f64>() / n;
-    let mut a = vec![0f64; cols * cols];
-    let mut rhs = vec![0f64; cols];
-    let mut z = vec![0f64; cols];
-    for (r, &t) in x.chunks_exact(cols.max(1)).zip(y).take(rows) {
-        for c in 0..cols {
-            z[c] = (r[c] as f64 - mean[c]) / scale[c];
-        }
-        for i in 0..cols {
-            rhs[i] += z[i] * (t as f64 - y_mean);
-            for j in 0..cols {
-                a[i * cols + j] += z[i] * z[j];
-            }
-        }
-    }
-    let w = if cols == 0 {
-        Vec::new()
-    } else {
-        solve(a, rhs, cols)?
-    };
-    let mut coef: Vec<f64> = w.iter().zip(&scale).map(|(w, s)| w / s).collect();
-    let bias = y_mean - coef.iter().zip(&mean).map(|(w, m)| w * m).sum::<f64>();
-    coef.push(bias);
-    Some(coef)
-}
-
 /// Predictions of least-squares coefficients (bias last).
 pub fn linear_predict(coef: &[f64], x: &[f32], cols: usize) -> Vec<f32> {
     x.chunks_exact(cols.max(1))
@@ -145,50 +98,9 @@ pub fn linear_predict(coef: &[f64], x: &[f32], cols: usize) -> Vec<f32> {
         .collect()
 }
 
-/// Gaussian elimination with partial pivoting.
-fn solve(mut a: Vec<f64>, mut b: Vec<f64>, d: usize) -> Option<Vec<f64>> {
-    for col in 0..d {
-        let pivot =
-            (col..d).max_by(|&i, &j| a[i * d + col].abs().total_cmp(&a[j * d + col].abs()))?;
-        if a[pivot * d + col].abs() < 1e-300 {
-            return None;
-        }
-        for j in 0..d {
-            a.swap(col * d + j, pivot * d + j);
-        }
-        b.swap(col, pivot);
-        for r in col + 1..d {
-            let f = a[r * d + col] / a[col * d + col];
-            for j in col..d {
-                a[r * d + j] -= f * a[col * d + j];
-            }
-            b[r] -= f * b[col];
-        }
-    }
-    let mut x = vec![0f64; d];
-    for r in (0..d).rev() {
-        let s: f64 = (r + 1..d).map(|j| a[r * d + j] * x[j]).sum();
-        x[r] = (b[r] - s) / a[r * d + r];
-    }
-    Some(x)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn least_squares_recovers_exact_coefficients() {
-        // y = 2 x0 - 3 x1 + 0.5
-        let x = [0.0, 1.0, 1.0, 0.0, 2.0, 5.0, -1.0, 3.0, 4.0, -2.0];
-        let y: Vec<f32> = x.chunks(2).map(|r| 2.0 * r[0] - 3.0 * r[1] + 0.5).collect();
-        let c = least_squares(&x, &y, 5, 2).unwrap();
-        assert!(
-            (c[0] - 2.0).abs() < 1e-6 && (c[1] + 3.0).abs() < 1e-6 && (c[2] - 0.5).abs() < 1e-6
-        );
-        let m = regression(&linear_predict(&c, &x, 2), &y);
-        assert!(m.mse < 1e-10 && (m.r2 - 1.0).abs() < 1e-9);
-    }
 
     #[test]
     fn classification_figures_match_hand_counts() {

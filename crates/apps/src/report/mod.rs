@@ -3,6 +3,7 @@
 pub mod axis;
 pub mod comparison;
 pub mod history;
+pub mod lstsq;
 pub mod metrics;
 pub mod output;
 pub mod plot;

@@ -1,11 +1,33 @@
 //! The one place where a run writes its files (records, tables, plots, pictures).
+//!
+//! Everything is encoded in memory first, then written with [`io::write_file`]: a regular
+//! file is replaced atomically (temporary file in the same folder, synced, renamed), so a
+//! crash or a kill never leaves a torn or empty file, and a device such as `/dev/full` is
+//! written in place. Every failure (full disk, missing folder, read-only file system) is an
+//! error that names the file, so the run exits non-zero with one line.
 
 use anyhow::{Context, Result};
+use io::Picture;
+use serde::Serialize;
 use std::path::Path;
 
-/// Writes `bytes` to `path`, replacing any previous file; a failure names the file.
+/// Writes `bytes` to `path`, replacing any previous file whole (see the module
+/// documentation); a failure names the file.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    io::write_file(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes a text file.
+pub fn write_text(path: &Path, text: &str) -> Result<()> {
+    write_file(path, text.as_bytes())
+}
+
+/// Writes `value` as pretty-printed JSON followed by a newline.
+pub fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(value)
+        .with_context(|| format!("cannot encode {} as JSON", path.display()))?;
+    text.push('\n');
+    write_text(path, &text)
 }
 
 /// Encodes 8-bit pixels (1 channel: gray, 3: RGB) as a PNG in memory and writes it.
@@ -25,4 +47,26 @@ pub fn write_png(path: &Path, pixels: &[u8], width: u32, height: u32, channels: 
     )
     .with_context(|| format!("cannot encode {}", path.display()))?;
     write_file(path, &bytes)
+}
+
+/// Writes a picture in the format its name asks for (`.png`, `.jpg`, `.webp`, `.bmp`; no
+/// extension: PNG); another extension is refused.
+pub fn write_picture(path: &Path, picture: &Picture) -> Result<()> {
+    io::image::save_picture(picture, path)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_files_are_written_whole_and_failures_name_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.json");
+        write_json(&p, &serde_json::json!({"a": 1})).unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "{\n  \"a\": 1\n}\n");
+        let e = write_text(&dir.path().join("none/x.txt"), "x").unwrap_err();
+        assert!(format!("{e:#}").contains("none/x.txt"), "{e:#}");
+    }
 }

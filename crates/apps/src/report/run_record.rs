@@ -3,12 +3,11 @@
 //! A resumed run keeps the record and appends what it changed.
 
 use super::output::write_file;
-use super::run_dir::civil_date;
+use super::run_dir::utc_fields;
 use super::sha256::digest_reader;
 use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The file name inside a run folder.
 pub const FILE_NAME: &str = "config.json";
@@ -35,18 +34,8 @@ pub fn command_line() -> Vec<String> {
 
 /// The current UTC time as ISO 8601, e.g. `2026-11-23T15:04:05Z`.
 pub fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
-    let (y, m, d) = civil_date(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+    let [y, mo, d, h, mi, s] = utc_fields();
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
 }
 
 /// What every record starts with: tool, version, command, start time.

@@ -107,6 +107,19 @@ pub fn assert_one_line_error(o: &Output, needles: &[&str]) -> String {
     line.to_string()
 }
 
+/// Like `assert_one_line_error`, for jobs that announce their work on stderr first (`image
+/// fit` says what it fits): exit 1, and the last stderr line is the error.
+pub fn assert_last_line_error(o: &Output, needles: &[&str]) {
+    assert_eq!(o.status.code(), Some(1), "{}", describe(o));
+    let err = stderr(o);
+    assert!(!err.to_lowercase().contains("panicked"), "{err}");
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: "), "{}", describe(o));
+    for n in needles {
+        assert!(last.contains(n), "{last:?} should mention {n:?}");
+    }
+}
+
 /// The parsed `metrics.json` of a run folder.
 pub fn metrics(dir: &Path) -> Value {
     let path = dir.join("metrics.json");

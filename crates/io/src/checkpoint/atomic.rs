@@ -15,7 +15,8 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// It writes a temporary file `.NAME.tmp-PID-N` in the same folder, `fsync`s it, renames it
 /// over `path` (atomic on POSIX file systems), then `fsync`s the folder so the rename itself is
 /// durable. On error the temporary file is removed; a process killed mid-write may leave one
-/// behind, which is harmless.
+/// behind, which is harmless; [`remove_stale_temporaries`](crate::output::remove_stale_temporaries)
+/// clears them. Errors name `path`, not the temporary file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let name = path
         .file_name()
@@ -43,11 +44,11 @@ fn write_and_rename(tmp: &Path, path: &Path, dir: &Path, bytes: &[u8]) -> Result
         .write(true)
         .create_new(true)
         .open(tmp)
-        .map_err(|e| Error::io("create the temporary file", tmp, e))?;
+        .map_err(|e| Error::io("write", path, e))?;
+    // Errors name the file asked for; the temporary file is an implementation detail.
     file.write_all(bytes)
-        .map_err(|e| Error::io("write the temporary file", tmp, e))?;
-    file.sync_all()
-        .map_err(|e| Error::io("sync the temporary file", tmp, e))?;
+        .map_err(|e| Error::io("write", path, e))?;
+    file.sync_all().map_err(|e| Error::io("write", path, e))?;
     drop(file);
     fs::rename(tmp, path).map_err(|e| Error::io("rename the temporary file onto", path, e))?;
     sync_dir(dir)

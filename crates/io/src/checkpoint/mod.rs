@@ -11,10 +11,12 @@
 
 mod atomic;
 mod compare;
+mod fingerprint;
 mod format;
 
 pub use atomic::write_atomic;
 pub use compare::{Difference, first_difference};
+pub use fingerprint::{DATA_KEY, DataFingerprint};
 
 use std::collections::BTreeMap;
 use std::path::Path;

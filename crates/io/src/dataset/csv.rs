@@ -112,6 +112,22 @@ pub fn read_csv<R: Read>(reader: R, source_name: &str, options: &CsvOptions) -> 
             source_name: source_name.to_string(),
         });
     }
+    if header.len() == 1 && options.delimiter == b',' {
+        let separator = if header[0].contains(';') {
+            Some("semicolons")
+        } else if header[0].contains('\t') {
+            Some("tabs")
+        } else {
+            None
+        };
+        if let Some(separator) = separator {
+            return Err(Error::WrongSeparator {
+                source_name: source_name.to_string(),
+                header: header[0].chars().take(80).collect(),
+                separator,
+            });
+        }
+    }
     let (feature_cols, target_cols) = choose_columns(&header, options, source_name)?;
 
     let mut x = Vec::new();
@@ -138,11 +154,27 @@ pub fn read_csv<R: Read>(reader: R, source_name: &str, options: &CsvOptions) -> 
         let line = record.position().map_or(0, ::csv::Position::line);
         let cell = |col: usize| -> Result<Option<f32>> {
             let text = record.get(col).unwrap_or("");
-            parse_cell(text).map_err(|()| Error::BadNumber {
-                source_name: source_name.to_string(),
-                line,
-                column: header[col].clone(),
-                value: text.to_string(),
+            parse_cell(text).map_err(|too_large| {
+                let (source_name, column, value) = (
+                    source_name.to_string(),
+                    header[col].clone(),
+                    text.to_string(),
+                );
+                if too_large {
+                    Error::NumberTooLarge {
+                        source_name,
+                        line,
+                        column,
+                        value,
+                    }
+                } else {
+                    Error::BadNumber {
+                        source_name,
+                        line,
+                        column,
+                        value,
+                    }
+                }
             })
         };
         let mut missing: Option<usize> = None;
@@ -188,8 +220,9 @@ pub fn read_csv<R: Read>(reader: R, source_name: &str, options: &CsvOptions) -> 
     })
 }
 
-/// `Ok(None)` for a missing value, `Ok(Some(v))` for a finite number, `Err(())` otherwise.
-fn parse_cell(text: &str) -> std::result::Result<Option<f32>, ()> {
+/// `Ok(None)` for a missing value, `Ok(Some(v))` for a finite number, `Err(true)` for a
+/// number beyond the f32 range, `Err(false)` for anything else.
+fn parse_cell(text: &str) -> std::result::Result<Option<f32>, bool> {
     let t = text.trim();
     if t.is_empty()
         || t.eq_ignore_ascii_case("na")
@@ -200,7 +233,9 @@ fn parse_cell(text: &str) -> std::result::Result<Option<f32>, ()> {
     }
     match t.parse::<f32>() {
         Ok(v) if v.is_finite() => Ok(Some(v)),
-        _ => Err(()),
+        // "1e39" reads as infinity in f32 but is a finite number: say it is too large.
+        Ok(_) => Err(t.parse::<f64>().is_ok_and(f64::is_finite)),
+        Err(_) => Err(false),
     }
 }
 

@@ -1,10 +1,11 @@
 //! [`Picture`] to pixel CSV: one row per pixel, `x,y,value` or `x,y,r,g,b`.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use super::picture::{Picture, channel_names, to_byte};
 use crate::error::{Error, Result};
+use crate::output::write_file;
 
 /// How pixel values are written in a pixel CSV.
 ///
@@ -20,15 +21,18 @@ pub enum PixelValues {
     Unit,
 }
 
-/// Writes a picture as pixel CSV into a file; see [`encode_pixel_csv`].
+/// Writes a picture as pixel CSV into a file; see [`encode_pixel_csv`]. The rows are encoded
+/// in memory and written with [`write_file`](crate::write_file): atomically, and a full disk is
+/// an error, never a truncated file.
 pub fn write_pixel_csv(
     picture: &Picture,
     path: impl AsRef<Path>,
     values: PixelValues,
 ) -> Result<()> {
     let path = path.as_ref();
-    let file = std::fs::File::create(path).map_err(|e| Error::io("create", path, e))?;
-    encode(picture, BufWriter::new(file), values, path)
+    let mut bytes = Vec::new();
+    encode(picture, &mut bytes, values, path)?;
+    write_file(path, &bytes)
 }
 
 /// Writes a picture as CSV: the header `x,y,value` (gray) or `x,y,r,g,b` (RGB), then one row

@@ -3,10 +3,12 @@
 use std::io::Cursor;
 use std::path::Path;
 
-use image::{DynamicImage, ImageError, ImageFormat, ImageReader};
+use image::{DynamicImage, ImageReader};
 
-use super::picture::{Picture, to_byte};
+use super::encode::{ImageFileFormat, encode_picture};
+use super::picture::Picture;
 use crate::error::{Error, Result, read_file};
+use crate::output::write_file;
 
 /// How to turn an image file into a [`Picture`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -103,25 +105,13 @@ fn from_dynamic(image: &DynamicImage, mode: ColorMode) -> Picture {
     }
 }
 
-/// Saves a picture as an 8-bit PNG (gray or RGB), each value written as `round(255 v)`.
+/// Saves a picture as an 8-bit PNG (gray or RGB), each value written as `round(255 v)`,
+/// whatever the file name: encoded in memory, then written with
+/// [`write_file`](crate::write_file) (atomically for files; a full disk is an error, never
+/// an empty or torn file). [`save_picture`](super::save_picture) picks the format from the
+/// name instead.
 pub fn save_png(picture: &Picture, path: impl AsRef<Path>) -> Result<()> {
     let path = path.as_ref();
-    picture.validate()?;
-    let bytes: Vec<u8> = picture.data.iter().map(|&v| to_byte(v)).collect();
-    let color = if picture.channels == 1 {
-        image::ExtendedColorType::L8
-    } else {
-        image::ExtendedColorType::Rgb8
-    };
-    // Sizes fit in u32: `validate` checked it.
-    let (w, h) = (picture.width as u32, picture.height as u32);
-    image::save_buffer_with_format(path, &bytes, w, h, color, ImageFormat::Png).map_err(|e| match e
-    {
-        ImageError::IoError(io) => Error::io("write", path, io),
-        other => Error::Image {
-            action: "encode",
-            path: path.to_path_buf(),
-            message: other.to_string(),
-        },
-    })
+    let bytes = encode_picture(picture, ImageFileFormat::Png)?;
+    write_file(path, &bytes)
 }

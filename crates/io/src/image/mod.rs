@@ -5,7 +5,8 @@
 //! - [`coords`]: the one coordinate convention of the project, pixel index `i` of `n` maps to
 //!   `-1 + 2 i / (n - 1)`.
 //! - [`load_picture`] / [`decode_picture`]: any PNG, JPEG, WebP or BMP file, as gray, RGB or
-//!   black-and-white; [`save_png`] writes one back.
+//!   black-and-white; [`save_png`] writes one back, [`save_picture`] in the format its name asks
+//!   for (PNG, JPEG, WebP, BMP).
 //! - [`write_pixel_csv`] / [`read_pixel_csv`]: `x,y,value` or `x,y,r,g,b` rows with pixel indices
 //!   as coordinates.
 //! - [`psnr`], [`ssim`], [`pixel_accuracy`], [`ink_iou`]: comparisons of a prediction with a
@@ -14,6 +15,7 @@
 pub mod coords;
 mod csv_decode;
 mod csv_encode;
+mod encode;
 mod file;
 mod inspect;
 mod metrics;
@@ -22,6 +24,7 @@ mod resize;
 
 pub use csv_decode::{decode_pixel_csv, read_pixel_csv};
 pub use csv_encode::{PixelValues, encode_pixel_csv, write_pixel_csv};
+pub use encode::{ImageFileFormat, encode_picture, save_picture};
 pub use file::{ColorMode, decode_picture, load_picture, save_png};
 pub use inspect::fit_longest_side;
 pub use metrics::{ink_iou, mse, pixel_accuracy, psnr, ssim};

@@ -333,3 +333,22 @@ pub fn quiet(config: TrainerConfig) -> TrainerConfig {
         ..config
     }
 }
+
+/// `rows` evenly spaced x in [-3, 3] with y = sin(x).
+pub fn sine_data(cpu: &CpuBackend, rows: usize) -> (T, T) {
+    let x: Vec<f32> = (0..rows)
+        .map(|i| -3.0 + 6.0 * i as f32 / (rows - 1) as f32)
+        .collect();
+    let y: Vec<f32> = x.iter().map(|v| v.sin()).collect();
+    (tensor(cpu, &x, rows, 1), tensor(cpu, &y, rows, 1))
+}
+
+/// A 1 -> 16 (tanh) -> 1 MLP drawn from `seed`.
+pub fn small(cpu: &CpuBackend, seed: u64) -> Mlp<CpuBackend> {
+    Mlp::builder()
+        .input(1)
+        .hidden(&[16], Activation::Tanh)
+        .output(1, Activation::Identity)
+        .build(cpu, seed)
+        .unwrap()
+}

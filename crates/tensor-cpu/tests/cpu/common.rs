@@ -116,19 +116,13 @@ pub fn broadcast_offset(idx: &[usize], dims: &[usize]) -> usize {
         .sum()
 }
 
-/// The numpy broadcast of two shapes, or `None`.
-pub fn broadcast_dims(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
-    let rank = a.len().max(b.len());
-    let get = |s: &[usize], i: usize| {
-        let k = rank - 1 - i;
-        if k < s.len() { s[s.len() - 1 - k] } else { 1 }
-    };
-    (0..rank)
-        .map(|i| match (get(a, i), get(b, i)) {
-            (x, y) if x == y => Some(x),
-            (1, y) => Some(y),
-            (x, 1) => Some(x),
-            _ => None,
-        })
-        .collect()
+pub use tensor_core::testing::reference::broadcast_dims;
+
+/// Runs `f` in a rayon pool of `threads` threads and returns what it computed.
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
 }

@@ -5,15 +5,6 @@
 use crate::common::*;
 use tensor_core::{Activation, AdamStep, Backend, LossKind, ReduceOp, Tensor, UnaryOp};
 
-/// Runs `f` in a rayon pool of `threads` threads and returns what it computed.
-fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
-
 /// Every output of a workload that exercises each parallel path, concatenated.
 fn workload() -> Vec<Vec<f32>> {
     let cpu = cpu();

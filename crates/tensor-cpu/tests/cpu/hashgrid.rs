@@ -1,17 +1,8 @@
 //! The hash-grid encoding on the CPU, beyond the conformance suite: bit-identical results for
 //! any number of threads, and a call that allocates nothing.
 
-use crate::common::{cpu, rng, uniform};
+use crate::common::{cpu, rng, uniform, with_threads};
 use tensor_core::{Backend, FeatureLayout, HashGridConfig, HashGridScale, Tensor};
-
-/// Runs `f` in a rayon pool of `threads` threads.
-fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
 
 /// Features and table gradients of a batch large enough for every parallel path, in 1, 2
 /// and 3 dimensions and both layouts, accumulating onto a non-zero gradient.

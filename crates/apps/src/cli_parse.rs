@@ -1,0 +1,100 @@
+//! Reading the command line: negative numbers are values (`--lr -1` reaches the option's own
+//! check instead of being taken for a flag), and every usage error is one line.
+
+use crate::cli::Cli;
+use clap::error::ErrorKind;
+use clap::{Command, CommandFactory, FromArgMatches};
+use std::process::ExitCode;
+
+/// Parses the process arguments; on `--help`, `--version` or a usage error the output is
+/// already printed and the exit code is returned instead.
+pub fn parse() -> Result<Cli, ExitCode> {
+    // Each subcommand's own defaults in its --help, then negative numbers as values.
+    let command = negative_numbers_as_values(crate::defaults::describe(Cli::command()));
+    let parsed = command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    parsed.map_err(|e| match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+        }
+        _ => {
+            eprintln!("{}", one_line(&e.render().to_string()));
+            ExitCode::from(e.exit_code().clamp(1, 255) as u8)
+        }
+    })
+}
+
+/// Lets every option that takes a value take a negative number, in every subcommand.
+fn negative_numbers_as_values(command: Command) -> Command {
+    command
+        .mut_args(|a| {
+            if a.get_action().takes_values() {
+                a.allow_negative_numbers(true)
+            } else {
+                a
+            }
+        })
+        .mut_subcommands(negative_numbers_as_values)
+}
+
+/// Clap's error text as one line: the message and its details, without the usage block.
+pub fn one_line(text: &str) -> String {
+    let mut line = String::new();
+    for part in text.lines().map(str::trim) {
+        if part.starts_with("Usage:") {
+            break;
+        }
+        if part.is_empty() || part.starts_with("For more information") {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(if line.ends_with(':') { " " } else { "; " });
+        }
+        line.push_str(part);
+    }
+    line.push_str(" (see --help)");
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_errors_become_one_line() {
+        let text = "error: the following required arguments were not provided:\n  --data <DATA>\n\nUsage: iron-learn linreg --data <DATA>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(text),
+            "error: the following required arguments were not provided: --data <DATA> (see --help)"
+        );
+        let text = "error: unexpected argument '--foo' found\n\n  tip: to pass '--foo' as a value, use '-- --foo'\n\nUsage: x\n";
+        assert_eq!(
+            one_line(text),
+            "error: unexpected argument '--foo' found; tip: to pass '--foo' as a value, use '-- --foo' (see --help)"
+        );
+    }
+
+    #[test]
+    fn negative_numbers_reach_the_value_checks() {
+        let command = negative_numbers_as_values(Cli::command());
+        let e = command
+            .try_get_matches_from(["iron-learn", "xor", "--lr", "-1"])
+            .and_then(|m| Cli::from_arg_matches(&m))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ValueValidation);
+        assert!(e.to_string().contains("must be a positive number"), "{e}");
+        let command = negative_numbers_as_values(Cli::command());
+        let m = command
+            .try_get_matches_from(["iron-learn", "xor", "--seed", "-1"])
+            .unwrap();
+        let cli = Cli::from_arg_matches(&m).unwrap();
+        let crate::cli::Command::Xor(a) = cli.command else {
+            panic!("not xor")
+        };
+        assert_eq!(a.train.seed, u64::MAX);
+    }
+}

@@ -1,0 +1,232 @@
+//! What a training job will need in memory, estimated before anything large is allocated, so
+//! that an impossible request (`--hidden 100000,100000`, `--samples 100000000`) is refused in
+//! one line instead of aborting the process when an allocation fails.
+//!
+//! The budget is the memory the system reports as available (`MemAvailable` on Linux), or
+//! `IRON_LEARN_MEMORY_LIMIT` (bytes, or with a K/M/G/T suffix) when set. Where neither is
+//! known, nothing is refused.
+
+use anyhow::{Result, bail};
+use nn::{EncodingConfig, MlpConfig};
+
+/// The environment variable that caps the memory a run may plan to use.
+pub const LIMIT_VAR: &str = "IRON_LEARN_MEMORY_LIMIT";
+
+/// The parts of a training job's memory, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Trainable parameters (their count).
+    pub params: f64,
+    /// Weights, gradients and the two Adam moments.
+    pub model: f64,
+    /// Layer outputs and gradients kept for one batch, plus evaluation of the other rows.
+    pub activations: f64,
+    /// The data on the device and its host copies.
+    pub data: f64,
+}
+
+impl Estimate {
+    /// A network of `config` trained on `rows` input rows (`targets` target rows of
+    /// `config.output` values), `batch` rows per step (`None`: all), evaluated on `eval_rows`
+    /// more rows.
+    pub fn training(
+        config: &MlpConfig,
+        rows: usize,
+        targets: usize,
+        batch: Option<usize>,
+        eval_rows: usize,
+    ) -> Self {
+        let f = |v: usize| v as f64;
+        let encoded = f(config.encoding.output_dim(config.input));
+        let mut widths = vec![encoded];
+        widths.extend(config.hidden.iter().map(|&h| f(h)));
+        widths.push(f(config.output));
+        let params: f64 = widths.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
+        // Each layer keeps its output and pre-activation and has a gradient buffer.
+        let per_row: f64 = widths[1..].iter().map(|w| 3.0 * w).sum::<f64>() + encoded;
+        let step_rows = batch.map_or(f(rows), |b| f(b.min(rows)));
+        let cached_encoding = match config.encoding {
+            EncodingConfig::None => 0.0,
+            _ => f(rows) * encoded,
+        };
+        let values = f(rows) * f(config.input) + f(targets) * f(config.output);
+        const BYTES: f64 = 4.0;
+        Estimate {
+            params,
+            model: 4.0 * params * BYTES,
+            activations: ((step_rows + f(eval_rows)) * per_row + cached_encoding) * BYTES,
+            // On the device, on the host, and read back once for the data fingerprint.
+            data: 3.0 * values * BYTES,
+        }
+    }
+
+    /// Everything.
+    pub fn total(&self) -> f64 {
+        self.model + self.activations + self.data
+    }
+
+    /// Refuses the job in one line when it cannot fit in `budget` bytes.
+    pub fn check_against(&self, job: &str, budget: f64, source: &str) -> Result<()> {
+        if self.total() <= budget {
+            return Ok(());
+        }
+        let (part, hint) = [
+            (
+                format!(
+                    "{} for the weights and Adam state of {} parameters",
+                    bytes(self.model),
+                    count(self.params)
+                ),
+                "use smaller hidden layers",
+            ),
+            (
+                format!("{} for layer activations", bytes(self.activations)),
+                "use fewer rows, points or pixels, or a smaller --batch",
+            ),
+            (
+                format!("{} for the data", bytes(self.data)),
+                "use fewer rows, points or pixels",
+            ),
+        ]
+        .into_iter()
+        .zip([self.model, self.activations, self.data])
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(p, _)| p)
+        .unwrap_or_default();
+        bail!(
+            "{job} would need about {} of memory ({part}) but {} is available ({source}); {hint}",
+            bytes(self.total()),
+            bytes(budget)
+        )
+    }
+
+    /// Refuses the job in one line when it cannot fit in the memory available now.
+    pub fn check(&self, job: &str) -> Result<()> {
+        match budget()? {
+            Some((budget, source)) => self.check_against(job, budget, source),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The memory a run may use, and where that figure comes from.
+pub fn budget() -> Result<Option<(f64, &'static str)>> {
+    if let Ok(text) = std::env::var(LIMIT_VAR) {
+        return match parse_size(&text) {
+            Some(v) => Ok(Some((v, LIMIT_VAR))),
+            None => bail!("{LIMIT_VAR}={text:?} is not a size such as 512M or 4G"),
+        };
+    }
+    Ok(available_memory().map(|v| (v, "MemAvailable")))
+}
+
+/// `123`, `512K`, `64M`, `4G`, `1.5T` (powers of 1024; a trailing `B` or `iB` is allowed).
+pub fn parse_size(text: &str) -> Option<f64> {
+    let t = text
+        .trim()
+        .trim_end_matches(['B', 'b'])
+        .trim_end_matches('i');
+    let (number, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, ' '),
+    };
+    let scale = match unit {
+        ' ' => 1.0,
+        'K' => 1024.0,
+        'M' => 1024f64.powi(2),
+        'G' => 1024f64.powi(3),
+        'T' => 1024f64.powi(4),
+        _ => return None,
+    };
+    let v: f64 = number.trim().parse().ok()?;
+    (v.is_finite() && v >= 0.0).then_some(v * scale)
+}
+
+/// `MemAvailable` from `/proc/meminfo`, in bytes.
+fn available_memory() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024.0)
+}
+
+/// Bytes for people: `1.5 GB`.
+pub fn bytes(v: f64) -> String {
+    let units = ["bytes", "KB", "MB", "GB", "TB", "PB", "EB"];
+    let mut v = v;
+    let mut i = 0;
+    while v >= 1024.0 && i + 1 < units.len() {
+        v /= 1024.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{v:.0} bytes")
+    } else {
+        format!("{v:.1} {}", units[i])
+    }
+}
+
+/// Counts for people: `10.0 billion`.
+fn count(v: f64) -> String {
+    match v {
+        v if v >= 1e9 => format!("{:.1} billion", v / 1e9),
+        v if v >= 1e6 => format!("{:.1} million", v / 1e6),
+        v => format!("{v:.0}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nn::{Activation, Init};
+
+    fn mlp(input: usize, hidden: &[usize], output: usize) -> MlpConfig {
+        MlpConfig {
+            input,
+            encoding: EncodingConfig::None,
+            hidden: hidden.to_vec(),
+            hidden_activation: Activation::Relu,
+            output,
+            output_activation: Activation::Identity,
+            init: Init::default(),
+        }
+    }
+
+    #[test]
+    fn parameters_and_bytes_follow_the_shapes() {
+        let e = Estimate::training(&mlp(3, &[5], 2), 10, 10, None, 0);
+        assert_eq!(e.params, (3 * 5 + 5 + 5 * 2 + 2) as f64);
+        assert_eq!(e.model, 16.0 * e.params);
+        assert_eq!(e.activations, 10.0 * (3.0 * 7.0 + 3.0) * 4.0);
+        assert_eq!(e.data, 3.0 * (10.0 * 3.0 + 10.0 * 2.0) * 4.0);
+        let batched = Estimate::training(&mlp(3, &[5], 2), 10, 10, Some(4), 0);
+        assert!(batched.activations < e.activations);
+    }
+
+    #[test]
+    fn impossible_networks_are_refused_in_one_line() {
+        // The `mlp --hidden 100000,100000` of a 4-column table: 1e10 parameters.
+        let e = Estimate::training(&mlp(3, &[100_000, 100_000], 1), 800, 800, Some(64), 200);
+        let msg = e
+            .check_against("mlp", 64.0 * 1024f64.powi(3), "test")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("10.0 billion parameters") && msg.contains("hidden"),
+            "{msg}"
+        );
+        assert!(!msg.contains('\n'));
+        let small = Estimate::training(&mlp(2, &[4], 1), 4, 4, None, 0);
+        small.check_against("xor", 1e6, "test").unwrap();
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("512"), Some(512.0));
+        assert_eq!(parse_size("2K"), Some(2048.0));
+        assert_eq!(parse_size("1.5G"), Some(1.5 * 1024f64.powi(3)));
+        assert_eq!(parse_size("64MiB"), Some(64.0 * 1024f64.powi(2)));
+        assert_eq!(parse_size("lots"), None);
+        assert_eq!(parse_size("-1G"), None);
+    }
+}

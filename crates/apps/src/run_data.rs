@@ -1,0 +1,85 @@
+//! What a training run trains on ([`RunData`]) and what it must know of the whole training
+//! set ([`DataSummary`]) when batches are drawn per step instead of read from tensors.
+
+use crate::checkpoint;
+use crate::divergence::{Watch, mean_square};
+use anyhow::Result;
+use io::checkpoint::DataFingerprint;
+use nn::{BatchSource, Data, Loss, TrainData};
+use serde_json::Value;
+use tensor_core::Backend;
+
+/// A summary of a whole training set.
+#[derive(Debug, Clone)]
+pub struct DataSummary {
+    /// Stored in checkpoints and compared on `--resume`.
+    pub fingerprint: DataFingerprint,
+    /// The mean square of the targets the network learns (the loss of predicting zeros),
+    /// for the divergence watch.
+    pub targets_mean_square: f64,
+    /// Values per target row.
+    pub target_width: usize,
+}
+
+impl DataSummary {
+    /// The summary of an image's pixels (`values`, `channels` per pixel, row-major) learnt
+    /// as `value - offset[channel]`: the fingerprint covers the shape
+    /// `[pixels, 2, channels]` and every value (the coordinates follow from the shape).
+    pub fn of_pixels(values: &[f32], channels: usize, offset: &[f32]) -> Self {
+        let c = channels.max(1);
+        let pixels = values.len() / c;
+        let fingerprint = DataFingerprint::new(Vec::new(), vec![pixels, 2, c], [values]);
+        let sum: f64 = values
+            .chunks_exact(c)
+            .flat_map(|px| px.iter().zip(offset))
+            .map(|(&v, &o)| f64::from(v - o).powi(2))
+            .sum();
+        DataSummary {
+            fingerprint,
+            targets_mean_square: sum / values.len().max(1) as f64,
+            target_width: c,
+        }
+    }
+
+    /// The summary of tensors, read back once; column names come from the job's `extra`
+    /// metadata (see [`checkpoint::fingerprint`]).
+    fn of_tensors<B: Backend>(data: Data<'_, B>, extra: &Value) -> Result<Self> {
+        let targets = data.y.to_vec()?;
+        let fingerprint = checkpoint::fingerprint(&data.x.to_vec()?, &targets, data, extra);
+        Ok(DataSummary {
+            fingerprint,
+            targets_mean_square: mean_square(&targets),
+            target_width: data.y.dims().get(1).copied().unwrap_or(1),
+        })
+    }
+
+    /// The divergence watch for `loss` at learning rate `lr`.
+    pub fn watch(&self, loss: Loss, lr: f32) -> Watch {
+        Watch::with_mean_square(loss, self.targets_mean_square, self.target_width, lr)
+    }
+}
+
+/// What a run trains on: tensors (summarised by reading them back once), or a batch source
+/// with the summary of the data it draws from.
+pub enum RunData<'d, B: Backend> {
+    /// Inputs and targets on the device.
+    Tensors(Data<'d, B>),
+    /// Batches made per step.
+    Sampled(&'d mut dyn BatchSource<B>, DataSummary),
+}
+
+impl<'d, B: Backend> From<Data<'d, B>> for RunData<'d, B> {
+    fn from(data: Data<'d, B>) -> Self {
+        RunData::Tensors(data)
+    }
+}
+
+impl<'d, B: Backend> RunData<'d, B> {
+    /// The trainer's view of the data and its summary.
+    pub fn split(self, extra: &Value) -> Result<(TrainData<'d, B>, DataSummary)> {
+        Ok(match self {
+            RunData::Tensors(d) => (TrainData::Tensors(d), DataSummary::of_tensors(d, extra)?),
+            RunData::Sampled(source, summary) => (TrainData::Sampled(source), summary),
+        })
+    }
+}

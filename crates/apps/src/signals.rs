@@ -1,0 +1,158 @@
+//! Ctrl-C (SIGINT) and SIGTERM: the first one makes a run stop after its current step, save
+//! its checkpoint and outputs, and exit with 128 + the signal number (130, 143); a second one
+//! exits at once.
+//!
+//! The handler only stores into atomics and writes a fixed message with `write(2)`, both
+//! async-signal-safe; the trainer polls the stop flag after every step.
+
+use std::sync::Arc;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+
+/// The first signal received (0: none).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+/// The flag handed to the trainer.
+static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// The step at which an interrupted run stopped (`u64::MAX`: not recorded).
+static STOPPED_AT: AtomicU64 = AtomicU64::new(u64::MAX);
+
+const SIGINT: i32 = 2;
+const SIGTERM: i32 = 15;
+
+/// A signal that interrupted the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interruption {
+    /// The signal number (2 for SIGINT, 15 for SIGTERM).
+    pub signal: i32,
+    /// The step at which training stopped, when it was training.
+    pub step: Option<u64>,
+}
+
+impl Interruption {
+    /// `SIGINT` or `SIGTERM`.
+    pub fn name(&self) -> &'static str {
+        match self.signal {
+            SIGINT => "SIGINT",
+            SIGTERM => "SIGTERM",
+            _ => "signal",
+        }
+    }
+
+    /// The conventional exit status of a process stopped by this signal: 128 + its number.
+    pub fn exit_code(&self) -> u8 {
+        (128 + self.signal).clamp(0, 255) as u8
+    }
+}
+
+/// Installs the handlers (once) and returns the stop flag they raise.
+pub fn watch() -> Arc<AtomicBool> {
+    let flag = STOP.get_or_init(|| Arc::new(AtomicBool::new(false)));
+    sys::install();
+    Arc::clone(flag)
+}
+
+/// The signal received so far, if any.
+pub fn received() -> Option<Interruption> {
+    let signal = SIGNAL.load(Ordering::SeqCst);
+    let step = STOPPED_AT.load(Ordering::SeqCst);
+    (signal != 0).then_some(Interruption {
+        signal,
+        step: (step != u64::MAX).then_some(step),
+    })
+}
+
+/// Records the step at which an interrupted run stopped (for `metrics.json`).
+pub fn note_stopped_at(step: u64) {
+    STOPPED_AT.store(step, Ordering::SeqCst);
+}
+
+/// What the handler does; `signal` is the signal number.
+fn on_signal(signal: i32) -> Reaction {
+    let first = SIGNAL
+        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok();
+    if !first {
+        return Reaction::ExitNow(128 + signal);
+    }
+    if let Some(flag) = STOP.get() {
+        flag.store(true, Ordering::SeqCst);
+    }
+    Reaction::Announce(match signal {
+        SIGTERM => b"\nterminated (SIGTERM): saving a checkpoint, then stopping\n",
+        _ => b"\ninterrupted: saving a checkpoint, then stopping (Ctrl-C again to quit now)\n",
+    })
+}
+
+enum Reaction {
+    Announce(&'static [u8]),
+    ExitNow(i32),
+}
+
+#[cfg(unix)]
+mod sys {
+    use super::{Reaction, on_signal};
+    use std::sync::Once;
+
+    extern "C" fn handler(signal: libc::c_int) {
+        match on_signal(signal) {
+            // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
+            Reaction::Announce(msg) => unsafe {
+                libc::write(2, msg.as_ptr().cast(), msg.len());
+            },
+            Reaction::ExitNow(code) => unsafe { libc::_exit(code) },
+        }
+    }
+
+    pub fn install() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM] {
+                // SAFETY: a zeroed sigaction with a handler that only touches atomics and
+                // calls async-signal-safe functions; SA_RESTART keeps interrupted reads and
+                // writes going.
+                unsafe {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = handler as extern "C" fn(libc::c_int) as usize;
+                    action.sa_flags = libc::SA_RESTART;
+                    libc::sigemptyset(&mut action.sa_mask);
+                    libc::sigaction(signal, &action, std::ptr::null_mut());
+                }
+            }
+        });
+    }
+}
+
+#[cfg(not(unix))]
+mod sys {
+    use super::{Reaction, SIGINT, on_signal};
+    use std::sync::Once;
+
+    pub fn install() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            let _ = ctrlc::set_handler(|| match on_signal(SIGINT) {
+                Reaction::Announce(msg) => eprint!("{}", String::from_utf8_lossy(msg)),
+                Reaction::ExitNow(code) => std::process::exit(code),
+            });
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_shell_convention() {
+        let int = Interruption {
+            signal: SIGINT,
+            step: Some(3),
+        };
+        let term = Interruption {
+            signal: SIGTERM,
+            step: None,
+        };
+        assert_eq!((int.exit_code(), int.name()), (130, "SIGINT"));
+        assert_eq!((term.exit_code(), term.name()), (143, "SIGTERM"));
+    }
+}
