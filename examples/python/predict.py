@@ -48,9 +48,96 @@ def activation(spec, z):
     raise SystemExit(f"error: unknown activation {kind!r}")
 
 
+HASH_PRIMES = [1, 2654435761, 805459861]
+MAX_RESOLUTION = 1 << 24
+
+
+def hash_grid_levels(arch):
+    """(resolution, table size, hashed) of every level of a hash-grid network."""
+    levels, base, d = arch["levels"], arch["base_resolution"], arch["input"]
+    cap_entries = 1 << arch["log2_table_size"]
+    scale = arch["scale"]
+    if "finest" in scale:
+        finest = scale["finest"]
+        growth = 1.0 if levels == 1 else (finest / base) ** (1.0 / (levels - 1))
+        cap = finest
+    else:
+        growth, cap = scale["growth"], MAX_RESOLUTION
+    out = []
+    for level in range(levels):
+        res = min(max(int(np.floor(base * growth**level + 1e-6)), base), cap)
+        vertices = (res + 1) ** d
+        out.append((res, min(vertices, cap_entries), vertices > cap_entries))
+    return out
+
+
+def hash_grid_encode(arch, tables, u):
+    """Features [N, L * F] (level-major) of points u in [0, 1]^d, in float32 cell arithmetic."""
+    u = np.clip(u.astype(np.float32), np.float32(0.0), np.float32(1.0))
+    d = u.shape[1]
+    offset, features = 0, []
+    for res, size, hashed in hash_grid_levels(arch):
+        p = u * np.float32(res)
+        cell = np.minimum(np.floor(np.nan_to_num(p)), res - 1).astype(np.uint64)
+        w = (p - cell.astype(np.float32)).astype(np.float64)
+        level = 0.0
+        for corner in range(1 << d):
+            weight, entry = 1.0, np.zeros(u.shape[0], dtype=np.uint64)
+            for k in range(d):
+                up = (corner >> k) & 1
+                ik = cell[:, k] + np.uint64(up)
+                weight = weight * (w[:, k] if up else 1.0 - w[:, k])
+                if hashed:
+                    entry ^= (ik * np.uint64(HASH_PRIMES[k])) & np.uint64(0xFFFFFFFF)
+                else:
+                    entry += ik * np.uint64((res + 1) ** k)
+            if hashed:
+                entry &= np.uint64(size - 1)
+            level = level + weight[:, None] * tables[offset + entry.astype(np.int64)]
+        features.append(level)
+        offset += size
+    return np.concatenate(features, axis=1)
+
+
+def hash_grid_forward(arch, tensors, x):
+    """The raw outputs of a hash-grid network for inputs x ([N, d])."""
+    lo, hi = arch["input_range"]
+    scale = np.float32(1.0 / (hi - lo))
+    u = x.astype(np.float32) * scale + np.float32(-lo) * scale
+    h = hash_grid_encode(arch, tensors["model.encoding.tables"], u)
+    h = np.maximum(h @ tensors["model.input.weight"] + tensors["model.input.bias"], 0.0)
+    rest = len(arch["hidden"])
+    for i in range(rest):
+        z = h @ tensors[f"model.layers.{i}.weight"] + tensors[f"model.layers.{i}.bias"]
+        h = np.maximum(z, 0.0) if i < rest - 1 else activation(arch["output_activation"], z)
+    return h
+
+
+def outputs(info, h):
+    """Answers in user units from the raw outputs h."""
+    task = info["task"]
+    if task["kind"] == "classification":
+        classes = np.array(task["classes"])
+        if len(classes) == 2:
+            p = 1.0 / (1.0 + np.exp(-h[:, 0]))
+            return np.stack([1.0 - p, p], axis=1), np.where(h[:, 0] > 0.0, classes[1], classes[0])
+        e = np.exp(h - h.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True), classes[np.argmax(h, axis=1)]
+    if info.get("targets"):
+        h = h * np.array(info["targets"]["std"]) + np.array(info["targets"]["mean"])
+    if task["kind"] == "image":
+        h = np.clip(np.nan_to_num(h, nan=0.0), 0.0, 1.0)
+    return h, None
+
+
 def forward(meta, tensors, x):
     """Answers in user units for raw rows x ([N, d], columns in feature_names order)."""
     arch, info = meta["architecture"], meta["model"]
+    kind = meta.get("model_kind", "mlp")
+    if kind == "hash_grid_mlp":
+        return outputs(info, hash_grid_forward(arch, tensors, x))
+    if kind != "mlp":
+        raise SystemExit(f"error: model kind {kind!r} is not supported by this script")
     h = x
     if info.get("features"):
         h = (h - np.array(info["features"]["mean"])) / np.array(info["features"]["std"])
@@ -67,19 +154,7 @@ def forward(meta, tensors, x):
     for i in range(layers):
         act = arch["hidden_activation"] if i < layers - 1 else arch["output_activation"]
         h = activation(act, h @ tensors[f"model.layers.{i}.weight"] + tensors[f"model.layers.{i}.bias"])
-    task = info["task"]
-    if task["kind"] == "classification":
-        classes = np.array(task["classes"])
-        if len(classes) == 2:
-            p = 1.0 / (1.0 + np.exp(-h[:, 0]))
-            return np.stack([1.0 - p, p], axis=1), np.where(h[:, 0] > 0.0, classes[1], classes[0])
-        e = np.exp(h - h.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True), classes[np.argmax(h, axis=1)]
-    if info.get("targets"):
-        h = h * np.array(info["targets"]["std"]) + np.array(info["targets"]["mean"])
-    if task["kind"] == "image":
-        h = np.clip(np.nan_to_num(h, nan=0.0), 0.0, 1.0)
-    return h, None
+    return outputs(info, h)
 
 
 def label_text(value):

@@ -5,6 +5,7 @@ use crate::memory_budget::Estimate;
 use anyhow::{Context, Result, anyhow, bail};
 use io::Checkpoint;
 use io::checkpoint::DataFingerprint;
+use io::fitted::{MODEL_KIND_KEY, Network};
 use nn::{
     AdamConfig, HashGridMlp, Mlp, MlpConfig, Model, NamedArray, Optimizer, OptimizerConfig,
     OptimizerState, TrainerState,
@@ -43,7 +44,7 @@ pub trait RunModel<B: Backend>: Model<B> {
 }
 
 impl<B: Backend> RunModel<B> for Mlp<B> {
-    const KIND: &'static str = "mlp";
+    const KIND: &'static str = Network::<B>::MLP;
 
     fn training_estimate(
         config: &MlpConfig,
@@ -57,7 +58,7 @@ impl<B: Backend> RunModel<B> for Mlp<B> {
 }
 
 impl<B: Backend> RunModel<B> for HashGridMlp<B> {
-    const KIND: &'static str = "hash_grid_mlp";
+    const KIND: &'static str = Network::<B>::HASH_GRID;
 
     /// The Instant-NGP recipe: beta2 0.99, eps 1e-15.
     fn adam(lr: f32, _weight_decay: f32) -> AdamConfig {
@@ -122,7 +123,7 @@ pub fn save<B: Backend, M: RunModel<B>>(
     let metadata = json!({
         "format": "iron-learn checkpoint v1",
         "job": meta.job,
-        "model_kind": M::KIND,
+        (MODEL_KIND_KEY): M::KIND,
         "architecture": serde_json::to_value(&meta.architecture)?,
         "optimizer": serde_json::to_value(optimizer.config())?,
         "optimizer_kind": opt_state.kind,
@@ -170,7 +171,7 @@ pub fn read(path: &Path) -> Result<(PathBuf, Checkpoint)> {
 pub fn kind(checkpoint: &Checkpoint) -> &str {
     checkpoint
         .metadata
-        .get("model_kind")
+        .get(MODEL_KIND_KEY)
         .and_then(Value::as_str)
         .unwrap_or("mlp")
 }

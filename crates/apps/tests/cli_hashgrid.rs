@@ -67,6 +67,19 @@ fn a_photo_fits_on_sampled_pixels_resumes_and_renders_larger() {
     assert_success(&o);
     let img = image::open(&big).unwrap();
     assert_eq!((img.width(), img.height()), (96, 80));
+    // `predict` reads the hash-grid run and points to `image render`; ONNX export says why
+    // it cannot write one.
+    let r = out.to_str().unwrap();
+    assert_one_line_error(
+        &run(["predict", r, "--x", "1"]),
+        &["image model", "image render"],
+    );
+    let onnx = tmp.path().join("grid.onnx");
+    assert_one_line_error(
+        &run(["export", r, "-o", onnx.to_str().unwrap()]),
+        &["ONNX", "hash_grid_mlp", "only MLPs"],
+    );
+    assert!(!onnx.exists());
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `examples/python/predict.py` (numpy + safetensors, written from docs/FORMAT.md) against
-//! `iron-learn predict` and the library, for MLP, classifier, SIREN and Fourier-feature
-//! models. Skipped, with a note, when Python or those packages are missing. The script
+//! `iron-learn predict` and the library, for MLP, classifier, SIREN, Fourier-feature and
+//! hash-grid models. Skipped, with a note, when Python or those packages are missing. The script
 //! computes in float64, so the tolerance is that of float32 arithmetic:
 //! `|rust - python| <= 1e-5 * max(|python|, 1)`.
 
@@ -183,14 +183,14 @@ fn python_matches_tabular_models() {
     );
 }
 
-/// SIREN and Fourier-feature image models: the script on a coordinate grid against the
+/// SIREN, Fourier-feature and hash-grid image models: the script on a coordinate grid against the
 /// library's `FittedModel::predict` (what `image render` draws, before 8-bit rounding).
 #[test]
 fn python_matches_image_models() {
     if !python_ready() {
         return;
     }
-    for arch in ["siren", "fourier"] {
+    for arch in ["siren", "fourier", "hashgrid"] {
         let dir = tmp();
         let run_dir = dir.path().join("run");
         assert_success(&train(

@@ -1,7 +1,7 @@
 //! The fitted model: predictions against an f64 re-implementation of the documented forward
 //! formula, save/load round trips, column matching of input files, and bad input.
 
-use io::fitted::{FittedModel, ModelInfo, Predictions, Task, load_inputs};
+use io::fitted::{FittedModel, ModelInfo, Network, Predictions, Task, load_inputs};
 use io::{Checkpoint, Standardizer};
 use nn::{Activation, Mlp, MlpConfig};
 use tensor_cpu::CpuBackend;
@@ -25,7 +25,8 @@ fn act(a: Activation, x: f64) -> f64 {
 
 /// The network's raw outputs in f64, from its exported tensors and the formulas of
 /// docs/FORMAT.md: `h = act(h W + b)` per layer, after the optional sin/cos encoding.
-fn reference_raw(net: &Mlp<CpuBackend>, x: &[f64]) -> Vec<f64> {
+fn reference_raw(net: &Network<CpuBackend>, x: &[f64]) -> Vec<f64> {
+    let net = net.as_mlp().expect("an MLP");
     let c: &MlpConfig = net.config();
     let state = net.export_state().unwrap();
     let get = |n: &str| state.iter().find(|a| a.name == n).unwrap();
@@ -400,5 +401,58 @@ fn predictions_csv_reads_back_exactly() {
     assert_eq!(
         String::from_utf8(out).unwrap(),
         "x,prediction_u,prediction_v\n0.5,1,2\n"
+    );
+}
+
+/// A hash-grid network is a model file too: its family is recorded, it loads back with the
+/// same parameters, and its predictions are the network's own, offset and clamped as pixels.
+#[test]
+fn hash_grid_models_round_trip() {
+    use nn::{HashGridMlp, HashGridMlpConfig, Model};
+    use tensor_core::Tensor;
+    let cpu = CpuBackend::new();
+    let config = HashGridMlpConfig {
+        levels: 4,
+        log2_table_size: 8,
+        base_resolution: 4,
+        hidden: vec![8],
+        ..HashGridMlpConfig::new(3, 32)
+    };
+    let network = HashGridMlp::from_config(&cpu, &config, 7).unwrap();
+    let coords = [-1.0f32, -1.0, 0.25, -0.5, 1.0, 1.0, 0.0, 0.3];
+    let own = network
+        .predict(&Tensor::from_slice(&cpu, &coords, [4, 2]).unwrap())
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    let offset = vec![0.5, 0.25, 0.75];
+    let info = ModelInfo::image(32, 32, &["r", "g", "b"]).with_targets(Standardizer {
+        mean: offset.clone(),
+        std: vec![1.0; 3],
+    });
+    let model = FittedModel::new(network, info).unwrap();
+    assert_eq!(model.network().kind(), "hash_grid_mlp");
+    assert!(model.network().as_mlp().is_none());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grid.safetensors");
+    model.save(&path).unwrap();
+    let ck = Checkpoint::load(&path).unwrap();
+    assert_eq!(ck.metadata["model_kind"], "hash_grid_mlp");
+    assert_eq!(ck.metadata["architecture"]["levels"], 4);
+    let back = FittedModel::load(&path, &cpu).unwrap();
+    let a = model.predict(&coords).unwrap();
+    assert_eq!(a, back.predict(&coords).unwrap());
+    for (i, (&v, &o)) in a.values.iter().zip(own.iter()).enumerate() {
+        let expected = (o + offset[i % 3]).clamp(0.0, 1.0);
+        assert!((v - expected).abs() < 1e-6, "value {i}: {v} vs {expected}");
+    }
+    // A model file of an unknown family is refused by name.
+    let mut odd = ck.clone();
+    odd.metadata["model_kind"] = "capsule_net".into();
+    odd.save(&path).unwrap();
+    let e = FittedModel::load(&path, &cpu).unwrap_err().to_string();
+    assert!(
+        e.contains("capsule_net") && e.contains("hash_grid_mlp"),
+        "{e}"
     );
 }

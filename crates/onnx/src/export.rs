@@ -25,8 +25,14 @@ pub const COORDINATES: &str = "inputs (x, y): pixel i of n at -1 + 2 i / (n - 1)
 /// class) or `pixels` (in `[0, 1]`).
 pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> {
     let info = model.info();
-    let config = model.network().config();
-    let state = model.network().export_state()?;
+    let Some(network) = model.network().as_mlp() else {
+        return Err(Error::Unsupported(format!(
+            "a `{}` network (its hash-grid lookup has no ONNX operator); only MLPs export",
+            model.network().kind()
+        )));
+    };
+    let config = network.config();
+    let state = network.export_state()?;
     let tensor = |name: &str| -> Result<&NamedArray> {
         state
             .iter()

@@ -2,10 +2,11 @@
 
 use std::path::Path;
 
-use nn::{Mlp, MlpConfig, NamedArray};
+use nn::NamedArray;
 use serde_json::{Value, json};
 use tensor_core::Backend;
 
+use super::network::{MODEL_KIND_KEY, Network};
 use super::{FittedModel, ModelInfo};
 use crate::checkpoint::{ARCHITECTURE_KEY, Checkpoint};
 use crate::error::{Error, Result};
@@ -22,14 +23,17 @@ pub const TENSOR_PREFIX: &str = "model.";
 
 impl<B: Backend> FittedModel<B> {
     /// The model as a checkpoint: the network's tensors under [`TENSOR_PREFIX`] and the
-    /// metadata `{"format", "architecture", "model"}` (no optimizer state).
+    /// metadata `{"format", "model_kind", "architecture", "model"}` (no optimizer state).
     pub fn to_checkpoint(&self) -> Result<Checkpoint> {
-        let architecture = serde_json::to_value(self.network.config())
+        let architecture = self
+            .network
+            .config_value()
             .map_err(|e| Error::invalid(format!("cannot describe the network: {e}")))?;
         let info = serde_json::to_value(&self.info)
             .map_err(|e| Error::invalid(format!("cannot describe the model: {e}")))?;
         let mut ck = Checkpoint::new(json!({
             "format": FORMAT,
+            MODEL_KIND_KEY: self.network.kind(),
             ARCHITECTURE_KEY: architecture,
             INFO_KEY: info,
         }));
@@ -51,19 +55,18 @@ impl<B: Backend> FittedModel<B> {
                 .get(key)
                 .ok_or_else(|| bad(format!("its metadata has no `{key}`")))
         };
-        let config: MlpConfig = serde_json::from_value(field(ARCHITECTURE_KEY)?.clone())
-            .map_err(|e| bad(format!("its `{ARCHITECTURE_KEY}` is unreadable ({e})")))?;
-        config
-            .validate()
-            .map_err(|e| bad(format!("its `{ARCHITECTURE_KEY}` is invalid ({e})")))?;
+        let kind = match ck.metadata.get(MODEL_KIND_KEY) {
+            None => Network::<B>::MLP,
+            Some(v) => v
+                .as_str()
+                .ok_or_else(|| bad(format!("its `{MODEL_KIND_KEY}` is not a name")))?,
+        };
         let info: ModelInfo = serde_json::from_value(field(INFO_KEY)?.clone()).map_err(|e| {
             bad(format!(
                 "its `{INFO_KEY}` description is unreadable ({e}); files written before models \
                  carried one must be trained again"
             ))
         })?;
-        info.check(config.input, config.output)
-            .map_err(|e| bad(e.to_string()))?;
         let state = ck
             .tensors
             .iter()
@@ -72,10 +75,10 @@ impl<B: Backend> FittedModel<B> {
                     .map(|n| NamedArray::new(n, t.shape.clone(), t.data.clone()))
             })
             .collect::<nn::Result<Vec<_>>>()?;
-        let mut network = Mlp::from_config(backend, &config, 0)?;
-        network
-            .import_state(&state)
-            .map_err(|e| bad(format!("its tensors do not fit its architecture ({e})")))?;
+        let network =
+            Network::rebuild(kind, field(ARCHITECTURE_KEY)?, backend, &state).map_err(bad)?;
+        info.check(network.input_dim(), network.output_dim())
+            .map_err(|e| bad(e.to_string()))?;
         Ok(FittedModel { network, info })
     }
 

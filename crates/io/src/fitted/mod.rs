@@ -35,40 +35,43 @@
 mod file;
 mod info;
 mod inputs;
+mod network;
 mod predictions;
 
 pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX};
 pub use info::{ModelInfo, Task, label_text};
 pub use inputs::{InputRows, load_inputs, read_csv_inputs};
+pub use network::{MODEL_KIND_KEY, Network};
 pub use predictions::Predictions;
 
-use nn::Mlp;
 use tensor_core::{Backend, Tensor};
 
 use crate::error::{Error, Result};
 
 /// A trained network and its [`ModelInfo`]: predicts answers in user units from raw rows.
 pub struct FittedModel<B: Backend> {
-    network: Mlp<B>,
+    network: Network<B>,
     info: ModelInfo,
 }
 
 impl<B: Backend> FittedModel<B> {
     /// Pairs a network with its description, checking that they agree (input and output
     /// widths, standardisation sizes, class count).
-    pub fn new(network: Mlp<B>, info: ModelInfo) -> Result<Self> {
-        let c = network.config();
-        info.check(c.input, c.output)?;
+    /// `network` is an [`Mlp`](nn::Mlp), a [`HashGridMlp`](nn::HashGridMlp) or a
+    /// [`Network`].
+    pub fn new(network: impl Into<Network<B>>, info: ModelInfo) -> Result<Self> {
+        let network = network.into();
+        info.check(network.input_dim(), network.output_dim())?;
         Ok(FittedModel { network, info })
     }
 
     /// The network.
-    pub fn network(&self) -> &Mlp<B> {
+    pub fn network(&self) -> &Network<B> {
         &self.network
     }
 
     /// The network, giving up the description.
-    pub fn into_network(self) -> Mlp<B> {
+    pub fn into_network(self) -> Network<B> {
         self.network
     }
 

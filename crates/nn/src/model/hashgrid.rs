@@ -79,6 +79,11 @@ pub struct HashGridMlp<B: Backend> {
 }
 
 impl<B: Backend> HashGridMlp<B> {
+    /// The backend the parameters live on.
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
     /// The encoding's layout (levels, resolutions, table offsets).
     pub fn spec(&self) -> &HashGridSpec {
         &self.tables.spec
@@ -252,6 +257,15 @@ impl<B: Backend> Layer<B> for HashGridMlp<B> {
     fn set_accumulate_grads(&mut self, accumulate: bool) {
         self.accumulate = accumulate;
         self.rest.set_accumulate_grads(accumulate);
+    }
+}
+
+impl<B: Backend> std::fmt::Debug for HashGridMlp<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HashGridMlp")
+            .field("backend", &self.backend.name())
+            .field("config", &self.config)
+            .finish()
     }
 }
 
