@@ -6,8 +6,10 @@
 //! (or columns) of `C`, one per rayon thread. Each element of `C` is then computed by the
 //! same sequence of floating-point operations whatever the cut, because the cuts fall on
 //! multiples of [`SPLIT_ALIGN`] (a multiple of the crate's block and tile sizes), so the
-//! result does not depend on the number of threads. Products too small to amortise packing
-//! run through a plain loop.
+//! result does not depend on the number of threads. A small `C` of a long product (a
+//! weight gradient) is cut along the shared dimension instead, into chunks of fixed length
+//! whose partial products are added in order. Products too small to amortise packing run
+//! through a plain loop.
 
 use rayon::prelude::*;
 use tensor_core::check::{buffer_len, elements};
@@ -25,6 +27,11 @@ const PAR_FLOPS: usize = 1 << 21;
 /// Row or column cuts between threads fall on multiples of this: `matrixmultiply`'s row
 /// block (64) and its widest micro-kernel tile (16) both divide it.
 const SPLIT_ALIGN: usize = 64;
+
+/// The length of the `k` chunks of such a product. Each chunk's partial product is computed
+/// on its own (in parallel), then the partials are added in chunk order: the cut depends on
+/// the shape alone, so the result does not depend on the number of threads.
+const K_CHUNK: usize = 8192;
 
 /// How to read a row-major operand: its (row, column) strides in elements.
 #[derive(Clone, Copy)]
@@ -77,6 +84,13 @@ pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()
     }
     if flops <= TINY_FLOPS {
         naive(m, n, k, alpha, a, va, b, vb, beta, c);
+        return Ok(());
+    }
+    // A result of at most SPLIT_ALIGN x SPLIT_ALIGN cannot be cut by rows or columns (a
+    // weight gradient `X^T dY`, 64 x 64 over 65,536 rows, would run on one thread): cut
+    // along `k` when it is long.
+    if m <= SPLIT_ALIGN && n <= SPLIT_ALIGN && k >= 2 * K_CHUNK && flops >= PAR_FLOPS {
+        split_k(m, n, k, alpha, a, va, b, vb, beta, c);
         return Ok(());
     }
     let threads = rayon::current_num_threads();
@@ -169,6 +183,51 @@ unsafe fn block(
             1,
         );
     }
+}
+
+/// `C = alpha * A * B + beta * C` as the sum, in order, of the products over consecutive
+/// [`K_CHUNK`]s of the shared dimension, computed in parallel.
+#[allow(clippy::too_many_arguments)]
+fn split_k(
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    a: &[f32],
+    va: View,
+    b: &[f32],
+    vb: View,
+    beta: f32,
+    c: &mut [f32],
+) {
+    let chunks = k.div_ceil(K_CHUNK);
+    let mut partials = vec![0f32; chunks * m * n];
+    let (a_addr, b_addr) = (a.as_ptr() as usize, b.as_ptr() as usize);
+    partials
+        .par_chunks_mut(m * n)
+        .enumerate()
+        .for_each(|(t, part)| {
+            let k0 = t * K_CHUNK;
+            let kc = K_CHUNK.min(k - k0);
+            // SAFETY: op(A) columns and op(B) rows k0..k0 + kc lie inside the checked
+            // buffers; each partial is its own exclusive slice of m x n values.
+            unsafe {
+                let a = (a_addr as *const f32).add(k0 * va.cs);
+                let b = (b_addr as *const f32).add(k0 * vb.rs);
+                block(m, n, kc, alpha, a, va, b, vb, 0.0, part.as_mut_ptr(), n);
+            }
+        });
+    let parts: Vec<&[f32]> = partials.chunks_exact(m * n).collect();
+    c.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
+        for (j, out) in row.iter_mut().enumerate() {
+            let idx = i * n + j;
+            let mut sum = parts[0][idx];
+            for p in &parts[1..] {
+                sum += p[idx];
+            }
+            *out = if beta == 0.0 { sum } else { sum + beta * *out };
+        }
+    });
 }
 
 /// The product by definition, for tiny matrices (sums in order of `k`).

@@ -7,7 +7,8 @@ use super::reference;
 use crate::{Backend, Gemm};
 
 /// `(m, k, n)`: single elements, vectors, odd sizes, XOR-sized, products large enough to be
-/// blocked and split over threads (by rows and by columns), and matrix-vector products.
+/// blocked and split over threads (by rows, by columns, and along a long shared dimension, as
+/// weight gradients are), and matrix-vector products.
 const SHAPES: &[(usize, usize, usize)] = &[
     (1, 1, 1),
     (1, 7, 1),
@@ -24,6 +25,7 @@ const SHAPES: &[(usize, usize, usize)] = &[
     (1000, 70, 3),
     (300, 37, 1),
     (129, 5000, 1),
+    (24, 17000, 8),
 ];
 
 const TRANSPOSES: [(bool, bool); 4] = [(false, false), (true, false), (false, true), (true, true)];

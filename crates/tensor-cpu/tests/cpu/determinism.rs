@@ -10,12 +10,15 @@ fn workload() -> Vec<Vec<f32>> {
     let cpu = cpu();
     let mut r = rng(60);
     let mut outs = Vec::new();
-    // GEMM split by rows (m >= n) and by columns, with partial tiles, and transposed reads.
+    // GEMM split by rows (m >= n), by columns and along k (small results of long products),
+    // with partial tiles, and transposed reads.
     for &(m, k, n, ta, tb) in &[
         (300, 100, 200, false, false),
         (70, 300, 400, true, false),
         (513, 129, 67, false, true),
         (256, 4000, 256, true, false),
+        (40, 20000, 24, true, false),
+        (64, 17001, 3, false, true),
     ] {
         let a = rand_tensor(&mut r, &if ta { [k, m] } else { [m, k] }, -1.0, 1.0);
         let b = rand_tensor(&mut r, &if tb { [n, k] } else { [k, n] }, -1.0, 1.0);
