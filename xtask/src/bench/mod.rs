@@ -8,6 +8,7 @@ mod elementwise;
 mod gemm;
 mod hashgrid;
 mod hashgrid_train;
+mod image_fit;
 mod options;
 mod torch;
 mod train;
@@ -19,8 +20,7 @@ use std::time::Instant;
 pub(crate) type BenchResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
 
 /// The one-line description shown by `cargo xtask help`.
-pub const ABOUT: &str =
-    "run a benchmark (gemm, elementwise, hashgrid, hashgrid-train, train); no name lists them";
+pub const ABOUT: &str = "run a benchmark (gemm, elementwise, hashgrid, hashgrid-train, image-fit, train); no name lists them";
 
 /// A benchmark: its name, what it measures, and the function that runs it.
 struct Bench {
@@ -51,6 +51,11 @@ const BENCHES: &[Bench] = &[
         run: hashgrid_train::run,
     },
     Bench {
+        name: "image-fit",
+        about: "seconds to 30/35/40 dB on --image PHOTO: hash grid, SIREN, PyTorch hash grid",
+        run: image_fit::run,
+    },
+    Bench {
         name: "train",
         about: "one SIREN training step (forward, backward, Adam) on 40,000 points, vs PyTorch",
         run: train::run,
@@ -60,7 +65,7 @@ const BENCHES: &[Bench] = &[
 fn list() {
     println!("usage: cargo xtask bench <name> [--threads N] [--reps N]\n\nbenchmarks:");
     for b in BENCHES {
-        println!("  {:<12} {}", b.name, b.about);
+        println!("  {:<15} {}", b.name, b.about);
     }
     println!("\n{}", options::HELP);
 }

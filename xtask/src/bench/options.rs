@@ -6,7 +6,8 @@ use super::BenchResult;
 pub const HELP: &str = "options:
   --threads N   threads for our backend and for PyTorch (default: all cores)
   --reps N      timed repetitions per case; the median is reported (default: per case)
-  --device D    cpu or cuda (train only; default cpu)";
+  --device D    cpu or cuda (train only; default cpu)
+  --image PATH  the photo to fit (image-fit only)";
 
 /// Parsed benchmark options.
 #[derive(Debug, Clone)]
@@ -17,15 +18,18 @@ pub struct Options {
     pub reps: Option<usize>,
     /// The device (`train` only): "cpu" or "cuda".
     pub device: String,
+    /// The image to fit (`image-fit` only).
+    pub image: Option<std::path::PathBuf>,
 }
 
 impl Options {
-    /// Parses `--threads N` and `--reps N`.
+    /// Parses `--threads N`, `--reps N`, `--device D` and `--image PATH`.
     pub fn parse(args: &[String]) -> BenchResult<Self> {
         let mut opts = Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             reps: None,
             device: "cpu".into(),
+            image: None,
         };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
@@ -39,6 +43,10 @@ impl Options {
             match arg.as_str() {
                 "--threads" => opts.threads = value("--threads")?,
                 "--reps" => opts.reps = Some(value("--reps")?),
+                "--image" => {
+                    let path = it.next().ok_or("--image needs a path")?;
+                    opts.image = Some(path.into());
+                }
                 "--device" => match it.next().map(String::as_str) {
                     Some(d @ ("cpu" | "cuda")) => opts.device = d.to_string(),
                     other => {
