@@ -52,14 +52,30 @@ pub const IMAGE_BASE_PIXELS: usize = 40_000;
 /// The most default steps of `image fit`.
 pub const IMAGE_MAX_STEPS: u64 = 3000;
 
+/// Steps of `image fit --arch hashgrid` up to [`HASH_GRID_BASE_PIXELS`] pixels.
+pub const HASH_GRID_BASE_STEPS: u64 = 100;
+/// The pixel count (256 x 256, one default batch) that [`HASH_GRID_BASE_STEPS`] fits well
+/// (about 40 dB on a photo).
+pub const HASH_GRID_BASE_PIXELS: usize = 65_536;
+
 /// `image fit` of a picture of `pixels` pixels: 300 steps up to 200 x 200 pixels, growing
 /// with the square root of the pixel count (the side) beyond, in multiples of 50.
 pub fn image_fit(pixels: usize) -> Defaults {
-    let ratio = (pixels as f64 / IMAGE_BASE_PIXELS as f64).max(1.0).sqrt();
-    let steps = (IMAGE_BASE_STEPS as f64 * ratio / 50.0).round() as u64 * 50;
+    image_defaults(pixels, IMAGE_BASE_STEPS, IMAGE_BASE_PIXELS, 1e-3)
+}
+
+/// `image fit --arch hashgrid` of a picture of `pixels` pixels: learning rate 1e-2, 100 steps
+/// up to 256 x 256 pixels, growing with the side beyond, in multiples of 50.
+pub fn image_fit_hash_grid(pixels: usize) -> Defaults {
+    image_defaults(pixels, HASH_GRID_BASE_STEPS, HASH_GRID_BASE_PIXELS, 1e-2)
+}
+
+fn image_defaults(pixels: usize, base_steps: u64, base_pixels: usize, lr: f32) -> Defaults {
+    let ratio = (pixels as f64 / base_pixels as f64).max(1.0).sqrt();
+    let steps = (base_steps as f64 * ratio / 50.0).round() as u64 * 50;
     Defaults {
-        lr: 1e-3,
-        length: TrainLength::Steps(steps.clamp(IMAGE_BASE_STEPS, IMAGE_MAX_STEPS)),
+        lr,
+        length: TrainLength::Steps(steps.clamp(base_steps, IMAGE_MAX_STEPS)),
         batch: None,
         schedule: ScheduleArg::Cosine,
     }
@@ -117,13 +133,20 @@ pub fn describe(cmd: Command) -> Command {
     let mlp = mlp(MLP_FULL_BATCH_ROWS + 1);
     let mlp_batch = format!("{MLP_BATCH}, or full up to {MLP_FULL_BATCH_ROWS} training rows");
     let image = image_fit(IMAGE_BASE_PIXELS);
+    let grid = image_fit_hash_grid(HASH_GRID_BASE_PIXELS);
     let image_help = Help {
-        lr: format!("Learning rate [default: {}]", image.lr),
-        epochs: "Passes over the pixels, instead of --steps (full batch: one step each)".into(),
-        steps: format!(
-            "Optimizer steps [default: {IMAGE_BASE_STEPS} up to 200x200 pixels, more for larger images (in proportion to the side), at most {IMAGE_MAX_STEPS}]"
+        lr: format!(
+            "Learning rate [default: {} for hashgrid, {} for the others]",
+            grid.lr, image.lr
         ),
-        batch: "Pixels per step, or \"full\" [default: full]".into(),
+        epochs: "Passes over the pixels, instead of --steps (an epoch is as many steps as batches fit in the image)".into(),
+        steps: format!(
+            "Optimizer steps [default: {HASH_GRID_BASE_STEPS} up to 256x256 pixels for hashgrid, {IMAGE_BASE_STEPS} up to 200x200 for the others; more for larger images (in proportion to the side), at most {IMAGE_MAX_STEPS}]"
+        ),
+        batch: format!(
+            "Random pixels per step, or \"full\" [default: {}, the whole image when smaller]",
+            crate::jobs::image_arch::DEFAULT_BATCH
+        ),
         schedule: format!(
             "Learning-rate schedule [default: {}]",
             schedule_name(image.schedule)
@@ -154,6 +177,16 @@ mod tests {
         assert_eq!(steps(400 * 400), 600);
         assert_eq!(steps(512 * 512), 750);
         assert_eq!(steps(8000 * 8000), IMAGE_MAX_STEPS);
+        let grid = |px| match image_fit_hash_grid(px).length {
+            TrainLength::Steps(s) => s,
+            TrainLength::Epochs(_) => unreachable!(),
+        };
+        assert_eq!(grid(200 * 200), 100);
+        assert_eq!(grid(256 * 256), 100);
+        assert_eq!(grid(512 * 512), 200);
+        assert_eq!(grid(2048 * 2048), 800);
+        assert_eq!(grid(8192 * 8192), IMAGE_MAX_STEPS);
+        assert_eq!(image_fit_hash_grid(1).lr, 1e-2);
     }
 
     #[test]

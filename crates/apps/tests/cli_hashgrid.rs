@@ -112,3 +112,17 @@ fn the_bundled_drawing_keeps_siren() {
     assert_success(&o);
     assert_eq!(config(&out)["options"]["arch"], "siren");
 }
+
+/// A photo's defaults are the hash grid's: 100 steps at learning rate 1e-2 up to 256x256
+/// pixels (the growth with the size is unit-tested in `defaults`).
+#[test]
+fn a_photo_gets_the_hash_grid_defaults() {
+    let tmp = tmp();
+    let photo = write_photo(tmp.path(), 40, 30);
+    let out = tmp.path().join("run");
+    assert_success(&train(&["image", "fit", photo.to_str().unwrap()], &out));
+    let t = &config(&out)["training"];
+    assert_eq!(t["total_steps"], 100, "{t}");
+    assert!((t["lr"].as_f64().unwrap() - 1e-2).abs() < 1e-9, "{t}");
+    assert!(num(&metrics(&out), "psnr") > 30.0);
+}

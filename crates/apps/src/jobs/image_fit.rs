@@ -218,10 +218,10 @@ impl Job for ImageFit {
             .with_offset(&offset)?
             .with_supersample(s)?;
         let arch_name = format!("{arch:?}").to_lowercase();
-        let mut defaults = crate::defaults::image_fit(w * h);
-        if arch == ArchArg::Hashgrid {
-            defaults.lr = 1e-2;
-        }
+        let defaults = match arch {
+            ArchArg::Hashgrid => crate::defaults::image_fit_hash_grid(w * h),
+            _ => crate::defaults::image_fit(w * h),
+        };
         let record = serde_json::Map::from_iter([
             ("data".to_string(), {
                 let mut data = match &args.image {
