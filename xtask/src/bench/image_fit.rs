@@ -11,7 +11,7 @@
 use super::BenchResult;
 use super::options::Options;
 use super::torch;
-use super::train::{build_cli, workspace};
+use super::train::{build_cli, stdout_of, workspace};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -63,14 +63,7 @@ pub fn run(opts: &Options) -> BenchResult {
             .arg(image)
             .args(["--arch", arch, "--steps", steps, "-q", "--force", "--out"])
             .arg(&out);
-        let status = cmd.output()?;
-        if !status.status.success() {
-            return Err(format!(
-                "iron-learn image fit --arch {arch} failed: {}",
-                String::from_utf8_lossy(&status.stderr).trim()
-            )
-            .into());
-        }
+        stdout_of(cmd, &format!("iron-learn image fit --arch {arch}"))?;
         results.push(ours(name, &out)?);
     }
     match torch::version() {
@@ -137,16 +130,8 @@ fn ours(name: &'static str, dir: &Path) -> BenchResult<Outcome> {
 }
 
 /// Runs the PyTorch script and reads its summary line.
-fn theirs(mut cmd: Command) -> BenchResult<Outcome> {
-    let out = cmd.output()?;
-    if !out.status.success() {
-        return Err(format!(
-            "torch_hashgrid.py fit failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        )
-        .into());
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+fn theirs(cmd: Command) -> BenchResult<Outcome> {
+    let text = stdout_of(cmd, "torch_hashgrid.py fit")?;
     let line = text
         .lines()
         .rev()

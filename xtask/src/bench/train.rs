@@ -41,8 +41,9 @@ pub(super) fn build_cli() -> BenchResult<PathBuf> {
     Ok(workspace().join("target/release/iron-learn"))
 }
 
-/// Runs a command that prints one JSON object and returns its median and the device line.
-pub(super) fn json_line(mut cmd: Command, what: &str) -> BenchResult<(f64, String)> {
+/// Runs a command to its end and returns what it printed; its error output names `what`
+/// when it fails.
+pub(super) fn stdout_of(mut cmd: Command, what: &str) -> BenchResult<String> {
     let out = cmd.output()?;
     if !out.status.success() {
         return Err(format!(
@@ -51,7 +52,12 @@ pub(super) fn json_line(mut cmd: Command, what: &str) -> BenchResult<(f64, Strin
         )
         .into());
     }
-    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Runs a command that prints one JSON object and returns its median and the device line.
+pub(super) fn json_line(cmd: Command, what: &str) -> BenchResult<(f64, String)> {
+    let text = stdout_of(cmd, what)?;
     let line = text
         .lines()
         .rev()
