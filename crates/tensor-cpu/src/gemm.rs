@@ -86,6 +86,11 @@ pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()
         naive(m, n, k, alpha, a, va, b, vb, beta, c);
         return Ok(());
     }
+    // One long dimension and two short ones (an MLP layer over a batch): no packing.
+    let (sa, sb) = ((va.rs, va.cs), (vb.rs, vb.cs));
+    if crate::skinny::gemm((m, n, k), alpha, a, sa, b, sb, beta, c) {
+        return Ok(());
+    }
     // A result of at most SPLIT_ALIGN x SPLIT_ALIGN cannot be cut by rows or columns (a
     // weight gradient `X^T dY`, 64 x 64 over 65,536 rows, would run on one thread): cut
     // along `k` when it is long.

@@ -37,6 +37,7 @@ mod kernel;
 pub mod math;
 mod parallel;
 mod reduce;
+mod skinny;
 mod unary;
 
 pub use backend::CpuBackend;

@@ -8,7 +8,8 @@ use crate::{Backend, Gemm};
 
 /// `(m, k, n)`: single elements, vectors, odd sizes, XOR-sized, products large enough to be
 /// blocked and split over threads (by rows, by columns, and along a long shared dimension, as
-/// weight gradients are), and matrix-vector products.
+/// weight gradients are), matrix-vector products, and products with one long dimension and
+/// two short ones (MLP layers over a batch), with partial tiles in each direction.
 const SHAPES: &[(usize, usize, usize)] = &[
     (1, 1, 1),
     (1, 7, 1),
@@ -26,6 +27,14 @@ const SHAPES: &[(usize, usize, usize)] = &[
     (300, 37, 1),
     (129, 5000, 1),
     (24, 17000, 8),
+    (1000, 64, 64),
+    (777, 32, 19),
+    (1537, 64, 3),
+    (1031, 3, 64),
+    (37, 64, 2050),
+    (5, 13, 777),
+    (64, 1000, 64),
+    (33, 17000, 37),
 ];
 
 const TRANSPOSES: [(bool, bool); 4] = [(false, false), (true, false), (false, true), (true, true)];

@@ -11,7 +11,7 @@ fn workload() -> Vec<Vec<f32>> {
     let mut r = rng(60);
     let mut outs = Vec::new();
     // GEMM split by rows (m >= n), by columns and along k (small results of long products),
-    // with partial tiles, and transposed reads.
+    // with partial tiles, and transposed reads; products with one long dimension.
     for &(m, k, n, ta, tb) in &[
         (300, 100, 200, false, false),
         (70, 300, 400, true, false),
@@ -19,6 +19,12 @@ fn workload() -> Vec<Vec<f32>> {
         (256, 4000, 256, true, false),
         (40, 20000, 24, true, false),
         (64, 17001, 3, false, true),
+        // One long dimension and two short ones, each kernel and operand order.
+        (5000, 64, 64, false, false),
+        (4001, 32, 64, true, false),
+        (3001, 64, 3, false, true),
+        (32, 64, 5003, false, true),
+        (19, 40, 3000, false, false),
     ] {
         let a = rand_tensor(&mut r, &if ta { [k, m] } else { [m, k] }, -1.0, 1.0);
         let b = rand_tensor(&mut r, &if tb { [n, k] } else { [k, n] }, -1.0, 1.0);

@@ -1,0 +1,267 @@
+//! Matrix products with one long dimension and two short ones: the layers of a small MLP
+//! over a large batch (`X W`, `dZ W^T`, `W dZ^T`) and their weight gradients (`X^T dZ`),
+//! where every short dimension is at most [`SHORT`].
+//!
+//! A general GEMM packs both operands into blocks before its micro-kernel runs; with a short
+//! shared dimension (32 or 64), or a result of a few columns, the packing costs about half
+//! as much as the arithmetic. These products need no packing: the short operand fits in L1,
+//! and AVX2 kernels read the long one in place, either as outer products (a tile of `C` in
+//! registers updated with one row of `op(B)` per step, [`outer`]) or, when `op(B)` is only
+//! contiguous along its columns, as dot products ([`dot`]).
+//!
+//! Cuts between threads depend on the shape alone, and each element of `C` is computed by
+//! the same operations wherever it falls, so results do not depend on the thread count. A
+//! long shared dimension is cut into chunks of [`K_CHUNK`] whose partial products are added
+//! in order, as the general path does.
+
+#[cfg(target_arch = "x86_64")]
+mod dot;
+#[cfg(target_arch = "x86_64")]
+mod outer;
+
+/// The longest short dimension served here: `op(B)` (at most `SHORT x SHORT` when it is
+/// the short operand) is copied to the stack when its rows are not contiguous.
+pub(crate) const SHORT: usize = 64;
+/// The shortest long dimension served here.
+const LONG: usize = 512;
+/// Rows (or columns) of the long dimension per parallel task: a multiple of every tile size.
+const TASK_LONG: usize = 768;
+/// The chunks a long shared dimension is cut into; each chunk's partial product is computed
+/// on its own, then the partials are added in chunk order.
+const K_CHUNK: usize = 8192;
+/// Steps of the shared dimension per pass over `C` inside a chunk: both operands' slices
+/// (at most 2 x 128 KB) stay in L2.
+const K_BLOCK: usize = 512;
+/// Products of fewer multiply-adds stay on the calling thread.
+const PAR_FLOPS: usize = 1 << 21;
+
+/// How a tile of `C` is written.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+enum Write {
+    /// `C = alpha * sum + beta * C` (`C` is not read when `beta` is 0).
+    Scaled { alpha: f32, beta: f32 },
+    /// `C += sum`, continuing a sum begun by an earlier pass.
+    Continue,
+}
+
+/// The operands and result of a block of a product, as raw pointers and strides: element
+/// `(i, p)` of `op(A)` is at `a + i * ars + p * acs`, element `(p, j)` of `op(B)` at
+/// `b + p * brs + j * bcs`, element `(i, j)` of `C` at `c + i * ldc + j`.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+struct Region {
+    a: *const f32,
+    ars: usize,
+    acs: usize,
+    b: *const f32,
+    brs: usize,
+    bcs: usize,
+    c: *mut f32,
+    ldc: usize,
+    k: usize,
+}
+
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+impl Region {
+    /// The block whose top-left element of `C` is `(i, j)`.
+    fn at(&self, i: usize, j: usize) -> Region {
+        Region {
+            a: self.a.wrapping_add(i * self.ars),
+            b: self.b.wrapping_add(j * self.bcs),
+            c: self.c.wrapping_add(i * self.ldc + j),
+            ..*self
+        }
+    }
+
+    /// The same block over steps `p0..p0 + k` of the shared dimension.
+    fn steps(&self, p0: usize, k: usize) -> Region {
+        Region {
+            a: self.a.wrapping_add(p0 * self.acs),
+            b: self.b.wrapping_add(p0 * self.brs),
+            k,
+            ..*self
+        }
+    }
+}
+
+// SAFETY: a region is only handed to another thread together with exclusive ownership of
+// its block of `C`; its operands are read-only.
+unsafe impl Send for Region {}
+// SAFETY: as above; shared references only ever read the operands.
+unsafe impl Sync for Region {}
+
+/// Which kernel computes a product.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kernel {
+    Outer,
+    Dot,
+}
+
+/// `C = alpha * op(A) op(B) + beta * C` when the shape is one this module serves and the CPU
+/// has AVX2 and FMA; returns `false` (nothing done) otherwise. `a` and `b` are read with
+/// (row, column) strides `va` and `vb`; lengths are checked by the caller; `alpha != 0`
+/// and `k > 0`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm(
+    (m, n, k): (usize, usize, usize),
+    alpha: f32,
+    a: &[f32],
+    va: (usize, usize),
+    b: &[f32],
+    vb: (usize, usize),
+    beta: f32,
+    c: &mut [f32],
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+            return false;
+        }
+        let short = |d: usize| d <= SHORT;
+        let tall = m >= LONG && short(k) && short(n);
+        let wide = n >= LONG && short(m) && short(k);
+        let reduce = k >= LONG && short(m) && short(n);
+        if !(tall || wide || reduce) {
+            return false;
+        }
+        let mut packed = [0f32; SHORT * SHORT];
+        let (b_ptr, vb, kernel) = if vb.1 == 1 {
+            (b.as_ptr(), vb, Kernel::Outer)
+        } else if tall {
+            // op(B) is short and read across its rows: copy it row-major.
+            for p in 0..k {
+                for j in 0..n {
+                    packed[p * n + j] = b[p * vb.0 + j * vb.1];
+                }
+            }
+            (packed.as_ptr(), (n, 1), Kernel::Outer)
+        } else if va.1 == 1 && vb.0 == 1 {
+            (b.as_ptr(), vb, Kernel::Dot)
+        } else {
+            return false;
+        };
+        let r = Region {
+            a: a.as_ptr(),
+            ars: va.0,
+            acs: va.1,
+            b: b_ptr,
+            brs: vb.0,
+            bcs: vb.1,
+            c: c.as_mut_ptr(),
+            ldc: n,
+            k,
+        };
+        let w = Write::Scaled { alpha, beta };
+        let parallel = m * n * k >= PAR_FLOPS && rayon::current_num_threads() > 1;
+        // SAFETY: the caller checked that the strides stay inside `a`, `b` (or `packed`)
+        // and `c`; each task owns its block of `c`.
+        unsafe {
+            if reduce {
+                along_k(m, n, &r, kernel, alpha, beta, c);
+            } else if tall {
+                cut(m, parallel, |i0, rows| {
+                    run(kernel, rows, n, &r.at(i0, 0), w)
+                });
+            } else {
+                cut(n, parallel, |j0, cols| {
+                    run(kernel, m, cols, &r.at(0, j0), w)
+                });
+            }
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = ((m, n, k), alpha, a, va, b, vb, beta, c);
+        false
+    }
+}
+
+/// Runs `kernel` over a `rows x cols` block.
+///
+/// # Safety
+/// As for [`outer::region`] or [`dot::region`].
+#[cfg(target_arch = "x86_64")]
+unsafe fn run(kernel: Kernel, rows: usize, cols: usize, r: &Region, w: Write) {
+    // SAFETY: forwarded; the CPU has AVX2 and FMA (checked by `gemm`).
+    unsafe {
+        match kernel {
+            Kernel::Outer => outer::region(rows, cols, r, w),
+            Kernel::Dot => dot::region(rows, cols, r, w),
+        }
+    }
+}
+
+/// Calls `f(start, len)` for consecutive pieces of `0..long`, [`TASK_LONG`] long, in
+/// parallel when `parallel`.
+#[cfg(target_arch = "x86_64")]
+fn cut(long: usize, parallel: bool, f: impl Fn(usize, usize) + Sync) {
+    use rayon::prelude::*;
+    let piece = |t: usize| f(t * TASK_LONG, TASK_LONG.min(long - t * TASK_LONG));
+    let pieces = long.div_ceil(TASK_LONG);
+    if parallel {
+        (0..pieces).into_par_iter().for_each(piece);
+    } else {
+        (0..pieces).for_each(piece);
+    }
+}
+
+/// A product with a long shared dimension: the partial products of its [`K_CHUNK`]s in
+/// parallel, each in passes of [`K_BLOCK`] steps, then their sum in order into `c`.
+///
+/// # Safety
+/// As for [`run`], over the whole `m x n` result.
+#[cfg(target_arch = "x86_64")]
+unsafe fn along_k(
+    m: usize,
+    n: usize,
+    r: &Region,
+    kernel: Kernel,
+    alpha: f32,
+    beta: f32,
+    c: &mut [f32],
+) {
+    use rayon::prelude::*;
+    let k = r.k;
+    let chunks = k.div_ceil(K_CHUNK);
+    let mut partials = vec![0f32; chunks * m * n];
+    let chunk = |(t, part): (usize, &mut [f32])| {
+        let k0 = t * K_CHUNK;
+        let kc = K_CHUNK.min(k - k0);
+        let out = Region {
+            c: part.as_mut_ptr(),
+            ..*r
+        };
+        for p0 in (0..kc).step_by(K_BLOCK) {
+            let w = if p0 == 0 {
+                Write::Scaled {
+                    alpha: 1.0,
+                    beta: 0.0,
+                }
+            } else {
+                Write::Continue
+            };
+            let steps = K_BLOCK.min(kc - p0);
+            // SAFETY: steps k0 + p0.. of the operands lie inside them; `part` is this
+            // chunk's own m x n block.
+            unsafe { run(kernel, m, n, &out.steps(k0 + p0, steps), w) };
+        }
+    };
+    if chunks > 1 && rayon::current_num_threads() > 1 {
+        partials.par_chunks_mut(m * n).enumerate().for_each(chunk);
+    } else {
+        partials.chunks_mut(m * n).enumerate().for_each(chunk);
+    }
+    for (idx, out) in c.iter_mut().enumerate() {
+        let mut sum = partials[idx];
+        for t in 1..chunks {
+            sum += partials[t * m * n + idx];
+        }
+        *out = if beta == 0.0 {
+            alpha * sum
+        } else {
+            alpha * sum + beta * *out
+        };
+    }
+}
