@@ -12,6 +12,9 @@
 //! Both are monomorphised over the dimension `D` and the features per level `F`; the
 //! per-level constants live on the stack, so a call allocates nothing.
 
+#[cfg(target_arch = "x86_64")]
+mod simd;
+
 use rayon::prelude::*;
 use tensor_core::hashgrid::{Cell, LevelConsts, MAX_LEVELS};
 use tensor_core::{FeatureLayout, HashGridSpec, Result};
@@ -180,6 +183,55 @@ fn encode_level<const D: usize, const F: usize>(
     point_step: usize,
     feature_step: usize,
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if F == 2 && point_step == 1 && simd::available() {
+        // SAFETY: the CPU has AVX2 and FMA; the spec was checked against the buffers.
+        let done = unsafe { encode_pairs::<D>(c, points, tables, out, feature_step) };
+        let (points, out) = (&points[done * D..], &mut out[done..]);
+        return encode_level_scalar::<D, F>(c, points, tables, out, point_step, feature_step);
+    }
+    encode_level_scalar::<D, F>(c, points, tables, out, point_step, feature_step)
+}
+
+/// [`encode_level`] for two features in the feature-major layout, 8 points at a time;
+/// returns how many points it encoded (all but the last `n % 8`).
+///
+/// # Safety
+/// The CPU must have AVX2 and FMA; `tables` must hold the level and `out` its two rows of
+/// `feature_step` values.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn encode_pairs<const D: usize>(
+    c: &LevelConsts,
+    points: &[f32],
+    tables: &[f32],
+    out: &mut [f32],
+    feature_step: usize,
+) -> usize {
+    let blocks = points.len() / D / simd::LANES;
+    let mut block = simd::Block::new();
+    let lanes = simd::LANES;
+    assert!(tables.len() >= 2 * (c.offset + 1) && out.len() >= feature_step + blocks * lanes);
+    for b in 0..blocks {
+        // SAFETY: block b's 8 points lie inside `points`; the output rows were checked.
+        unsafe {
+            simd::cells::<D>(c, points.as_ptr().add(b * lanes * D), &mut block);
+            let out = out.as_mut_ptr().add(b * lanes);
+            simd::interpolate_pairs::<D>(c, &block, tables.as_ptr(), out, feature_step);
+        }
+    }
+    blocks * lanes
+}
+
+/// [`encode_level`], one point at a time.
+fn encode_level_scalar<const D: usize, const F: usize>(
+    c: &LevelConsts,
+    points: &[f32],
+    tables: &[f32],
+    out: &mut [f32],
+    point_step: usize,
+    feature_step: usize,
+) {
     for_each_cell::<D, F>(c, points, tables.as_ptr(), c.offset * F, |p, cell| {
         let mut acc = [0.0f32; F];
         for k in 0..1 << D {
@@ -248,18 +300,92 @@ fn scatter_level<const D: usize, const F: usize>(
     part: &mut [f32],
 ) {
     let base = l * F * feature_step;
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if simd::available() {
+        // SAFETY: the CPU has AVX2 and FMA.
+        done = unsafe {
+            scatter_blocks::<D, F>(c, points, grad, base, point_step, feature_step, part)
+        };
+    }
     let table = part.as_ptr();
+    let points = &points[done * D..];
+    let base = base + done * point_step;
     for_each_cell::<D, F>(c, points, table, 0, |p, cell| {
-        let at = base + p * point_step;
-        let g: [f32; F] = std::array::from_fn(|f| grad[at + f * feature_step]);
-        for k in 0..1 << D {
-            let at = cell.entries[k] as usize * F;
-            let w = cell.weights[k];
-            if let Some(dst) = part.get_mut(at..at + F) {
-                for f in 0..F {
-                    dst[f] += w * g[f];
+        let g = point_grad::<F>(grad, base + p * point_step, feature_step);
+        add_point::<D, F>(cell.entries, cell.weights, g, part);
+    });
+}
+
+/// The `F` gradient values of a point and level, from `grad[at + f * feature_step]`.
+#[inline(always)]
+fn point_grad<const F: usize>(grad: &[f32], at: usize, feature_step: usize) -> [f32; F] {
+    std::array::from_fn(|f| grad[at + f * feature_step])
+}
+
+/// Adds one point's contribution `weights[k] * g` to the entries of its `2^D` corners.
+#[inline(always)]
+fn add_point<const D: usize, const F: usize>(
+    entries: [u32; 8],
+    weights: [f32; 8],
+    g: [f32; F],
+    part: &mut [f32],
+) {
+    for k in 0..1 << D {
+        let at = entries[k] as usize * F;
+        let w = weights[k];
+        if let Some(dst) = part.get_mut(at..at + F) {
+            for f in 0..F {
+                dst[f] += w * g[f];
+            }
+        }
+    }
+}
+
+/// [`scatter_level`] with the cells computed 8 points at a time (the next block's corners
+/// prefetched while this block's are updated, in point order); returns how many points it
+/// handled (all but the last `n % 8`).
+///
+/// # Safety
+/// The CPU must have AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn scatter_blocks<const D: usize, const F: usize>(
+    c: &LevelConsts,
+    points: &[f32],
+    grad: &[f32],
+    base: usize,
+    point_step: usize,
+    feature_step: usize,
+    part: &mut [f32],
+) -> usize {
+    let lanes = simd::LANES;
+    let blocks = points.len() / D / lanes;
+    let (mut now, mut next) = (simd::Block::new(), simd::Block::new());
+    let block_at = |b: usize| points[b * lanes * D..(b + 1) * lanes * D].as_ptr();
+    if blocks > 0 {
+        // SAFETY: block 0's 8 points lie inside `points`.
+        unsafe { simd::cells::<D>(c, block_at(0), &mut now) };
+    }
+    for b in 0..blocks {
+        if b + 1 < blocks {
+            // SAFETY: block b + 1's 8 points lie inside `points`.
+            unsafe { simd::cells::<D>(c, block_at(b + 1), &mut next) };
+            for corner in &next.entries[..1 << D] {
+                for &e in corner {
+                    prefetch(part.as_ptr(), e as usize * F);
                 }
             }
         }
-    });
+        for p in 0..lanes {
+            let at = base + (b * lanes + p) * point_step;
+            let g = point_grad::<F>(grad, at, feature_step);
+            let entries = std::array::from_fn(|k| now.entries[k][p]);
+            let weights = std::array::from_fn(|k| now.weights[k][p]);
+            add_point::<D, F>(entries, weights, g, part);
+        }
+        std::mem::swap(&mut now, &mut next);
+    }
+    blocks * lanes
 }
