@@ -213,6 +213,41 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         fused::bias_act(self, z, bias, rows, cols, act, out)
     }
 
+    /// Fused: `c = act(alpha * op(A) op(B) + bias)`, the bias (`[n]`) broadcast over the rows
+    /// of the `m x n` result: a dense layer's forward pass without its pre-activation.
+    /// `spec.beta` must be 0 (an [`Error::InvalidArgument`](crate::Error) otherwise). The
+    /// result is the one [`gemm`](Self::gemm) into a buffer followed by
+    /// [`bias_act`](Self::bias_act) would give.
+    fn gemm_bias_act(
+        &self,
+        spec: Gemm,
+        a: &Self::Storage,
+        b: &Self::Storage,
+        bias: &Self::Storage,
+        act: Activation,
+        c: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::gemm_bias_act(self, spec, a, b, bias, act, c)
+    }
+
+    /// Fused: `c = (alpha * op(A) op(B)) * act'(at)` element-wise, `at` having the shape of
+    /// the `m x n` result: the gradient through an activation, fused into the matrix product
+    /// that computes the gradient with respect to its output. For ReLU, `act'` at the
+    /// activation's output equals `act'` at its input, so `at` may be either. `spec.beta`
+    /// must be 0. The result is the one [`gemm`](Self::gemm) into a buffer followed by
+    /// [`act_backward`](Self::act_backward) would give.
+    fn gemm_act_grad(
+        &self,
+        spec: Gemm,
+        a: &Self::Storage,
+        b: &Self::Storage,
+        at: &Self::Storage,
+        act: Activation,
+        c: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::gemm_act_grad(self, spec, a, b, at, act, c)
+    }
+
     /// Fused: `grad_z = grad_out * act'(z)`.
     fn act_backward(
         &self,

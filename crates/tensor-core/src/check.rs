@@ -1,7 +1,7 @@
 //! Argument checks shared by the backends, so that every backend reports the same bad call
 //! with the same [`Error`] (see the contract in [`Backend`](crate::Backend)).
 
-use crate::{Error, Result};
+use crate::{Backend, Error, Gemm, Result};
 
 /// Checks that buffer `buffer` of `op` holds exactly `expected` elements; otherwise
 /// [`Error::BufferLength`].
@@ -46,6 +46,33 @@ pub fn range(op: &'static str, offset: usize, len: usize, total: usize) -> Resul
             index: offset.saturating_add(len),
             len: total,
         })
+}
+
+/// Refuses a fused product whose `beta` is not 0.
+pub fn check_no_beta(op: &'static str, spec: &Gemm) -> Result<()> {
+    if spec.beta != 0.0 {
+        return Err(Error::InvalidArgument {
+            op,
+            reason: format!("beta must be 0, got {}", spec.beta),
+        });
+    }
+    Ok(())
+}
+
+/// Checks the buffers of a fused product with a row vector (`[n]`) or a matrix of the
+/// result's shape beside it; returns the result's element count.
+pub fn check_fused_gemm<B: Backend>(
+    b: &B,
+    op: &'static str,
+    spec: &Gemm,
+    (name, side, side_len): (&'static str, &B::Storage, usize),
+    c: &B::Storage,
+) -> Result<usize> {
+    check_no_beta(op, spec)?;
+    let n = elements(op, spec.m, spec.n)?;
+    buffer_len(op, "c", b.storage_len(c), n)?;
+    buffer_len(op, name, b.storage_len(side), side_len)?;
+    Ok(n)
 }
 
 #[cfg(test)]

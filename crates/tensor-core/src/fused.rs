@@ -4,7 +4,7 @@
 //! checks its buffers first, as the contract in [`Backend`] asks, so that a bad call fails
 //! before anything is written.
 
-use crate::check::{buffer_len, elements};
+use crate::check::{buffer_len, check_fused_gemm, elements};
 use crate::{
     Activation, AdamStep, Backend, BinaryOp, Gemm, LossKind, ReduceOp, Result, SgdStep, Shape,
     UnaryOp,
@@ -49,6 +49,38 @@ pub(crate) fn bias_act<B: Backend>(
         &Shape::new([cols]),
     )?;
     b.unary(UnaryOp::Act(act), z, out)
+}
+
+pub(crate) fn gemm_bias_act<B: Backend>(
+    b: &B,
+    spec: Gemm,
+    a: &B::Storage,
+    bm: &B::Storage,
+    bias: &B::Storage,
+    act: Activation,
+    c: &mut B::Storage,
+) -> Result<()> {
+    let op = "gemm_bias_act";
+    let n = check_fused_gemm(b, op, &spec, ("bias", bias, spec.n), c)?;
+    let mut z = b.alloc(n)?;
+    b.gemm(spec, a, bm, &mut z)?;
+    b.bias_act(&mut z, bias, spec.m, spec.n, act, c)
+}
+
+pub(crate) fn gemm_act_grad<B: Backend>(
+    b: &B,
+    spec: Gemm,
+    a: &B::Storage,
+    bm: &B::Storage,
+    at: &B::Storage,
+    act: Activation,
+    c: &mut B::Storage,
+) -> Result<()> {
+    let op = "gemm_act_grad";
+    let n = check_fused_gemm(b, op, &spec, ("at", at, spec.m * spec.n), c)?;
+    let mut g = b.alloc(n)?;
+    b.gemm(spec, a, bm, &mut g)?;
+    b.act_backward(&g, at, act, c)
 }
 
 pub(crate) fn act_backward<B: Backend>(

@@ -1,8 +1,9 @@
 //! The `CpuBackend` type: buffers, transfers and counters.
 
+use crate::skinny::Epilogue;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tensor_core::check::buffer_len;
+use tensor_core::check::{buffer_len, check_fused_gemm};
 use tensor_core::{Counters, Result};
 
 #[derive(Debug, Default)]
@@ -236,6 +237,49 @@ impl tensor_core::Backend for CpuBackend {
     ) -> Result<()> {
         self.count_op();
         crate::fused::bias_act(z, bias, rows, cols, act, out)
+    }
+
+    fn gemm_bias_act(
+        &self,
+        spec: tensor_core::Gemm,
+        a: &Vec<f32>,
+        b: &Vec<f32>,
+        bias: &Vec<f32>,
+        act: tensor_core::Activation,
+        c: &mut Vec<f32>,
+    ) -> Result<()> {
+        use tensor_core::Activation::{Identity, Relu};
+        self.count_op();
+        let n = check_fused_gemm(self, "gemm_bias_act", &spec, ("bias", bias, spec.n), c)?;
+        if let Identity | Relu = act {
+            let epi = Epilogue::Bias {
+                bias,
+                relu: act == Relu,
+            };
+            return crate::gemm::gemm_then(spec, a, b, c, epi);
+        }
+        let mut z = vec![0.0; n];
+        crate::gemm::gemm(spec, a, b, &mut z)?;
+        crate::fused::bias_act(&mut z, bias, spec.m, spec.n, act, c)
+    }
+
+    fn gemm_act_grad(
+        &self,
+        spec: tensor_core::Gemm,
+        a: &Vec<f32>,
+        b: &Vec<f32>,
+        at: &Vec<f32>,
+        act: tensor_core::Activation,
+        c: &mut Vec<f32>,
+    ) -> Result<()> {
+        self.count_op();
+        let n = check_fused_gemm(self, "gemm_act_grad", &spec, ("at", at, c.len()), c)?;
+        if act == tensor_core::Activation::Relu {
+            return crate::gemm::gemm_then(spec, a, b, c, Epilogue::ReluGrad { at });
+        }
+        let mut g = vec![0.0; n];
+        crate::gemm::gemm(spec, a, b, &mut g)?;
+        crate::fused::act_backward(&g, at, act, c)
     }
 
     fn act_backward(

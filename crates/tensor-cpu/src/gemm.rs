@@ -11,6 +11,7 @@
 //! whose partial products are added in order. Products too small to amortise packing run
 //! through a plain loop.
 
+use crate::skinny::Epilogue;
 use rayon::prelude::*;
 use tensor_core::check::{buffer_len, elements};
 use tensor_core::{Gemm, Result};
@@ -41,6 +42,51 @@ struct View {
 }
 
 pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
+    gemm_then(spec, a, b, c, Epilogue::None)
+}
+
+/// `C = epi(alpha * op(A) op(B) + beta * C)`: the epilogue runs inside the product's
+/// kernels where they support it, else as a second pass over `C` (the same values either
+/// way). The epilogue's buffers must have been checked by the caller.
+pub(crate) fn gemm_then(
+    spec: Gemm,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    epi: Epilogue<'_>,
+) -> Result<()> {
+    if !product(spec, a, b, c, epi)? {
+        apply_epilogue(c, spec.n, epi);
+    }
+    Ok(())
+}
+
+/// `epi(C)` in place, `C` having rows of `n` values.
+fn apply_epilogue(c: &mut [f32], n: usize, epi: Epilogue<'_>) {
+    const ROWS: usize = 1024;
+    match epi {
+        Epilogue::None => {}
+        Epilogue::Bias { bias, relu } => c.par_chunks_mut(ROWS * n.max(1)).for_each(|rows| {
+            for row in rows.chunks_exact_mut(n) {
+                for (v, b) in row.iter_mut().zip(bias) {
+                    let z = *v + b;
+                    *v = if relu && z < 0.0 { 0.0 } else { z };
+                }
+            }
+        }),
+        Epilogue::ReluGrad { at } => c
+            .par_chunks_mut(ROWS * n.max(1))
+            .zip(at.par_chunks(ROWS * n.max(1)))
+            .for_each(|(c, at)| {
+                for (v, z) in c.iter_mut().zip(at) {
+                    *v *= if *z > 0.0 { 1.0 } else { 0.0 };
+                }
+            }),
+    }
+}
+
+/// The product, with the epilogue when the skinny kernels ran it: returns whether they did.
+fn product(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32], epi: Epilogue<'_>) -> Result<bool> {
     let Gemm {
         m,
         n,
@@ -54,12 +100,12 @@ pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()
     buffer_len("gemm", "b", b.len(), elements("gemm", k, n)?)?;
     buffer_len("gemm", "c", c.len(), elements("gemm", m, n)?)?;
     if m == 0 || n == 0 {
-        return Ok(());
+        return Ok(false);
     }
     if k == 0 || alpha == 0.0 {
         // An empty product, or one BLAS does not compute: A and B are not read.
         scale_c(c, beta);
-        return Ok(());
+        return Ok(false);
     }
     // Row-major strides (row stride, column stride) of op(A) (m x k) and op(B) (k x n).
     let va = if trans_a {
@@ -80,23 +126,23 @@ pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()
         } else {
             crate::gemv::rows(m, k, alpha, a, b, beta, c);
         }
-        return Ok(());
+        return Ok(false);
     }
     if flops <= TINY_FLOPS {
         naive(m, n, k, alpha, a, va, b, vb, beta, c);
-        return Ok(());
+        return Ok(false);
     }
     // One long dimension and two short ones (an MLP layer over a batch): no packing.
     let (sa, sb) = ((va.rs, va.cs), (vb.rs, vb.cs));
-    if crate::skinny::gemm((m, n, k), alpha, a, sa, b, sb, beta, c) {
-        return Ok(());
+    if crate::skinny::gemm((m, n, k), alpha, a, sa, b, sb, beta, c, epi) {
+        return Ok(true);
     }
     // A result of at most SPLIT_ALIGN x SPLIT_ALIGN cannot be cut by rows or columns (a
     // weight gradient `X^T dY`, 64 x 64 over 65,536 rows, would run on one thread): cut
     // along `k` when it is long.
     if m <= SPLIT_ALIGN && n <= SPLIT_ALIGN && k >= 2 * K_CHUNK && flops >= PAR_FLOPS {
         split_k(m, n, k, alpha, a, va, b, vb, beta, c);
-        return Ok(());
+        return Ok(false);
     }
     let threads = rayon::current_num_threads();
     if flops < PAR_FLOPS || threads < 2 {
@@ -116,7 +162,7 @@ pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()
                 n,
             )
         };
-        return Ok(());
+        return Ok(false);
     }
     let c_addr = c.as_mut_ptr() as usize;
     let (a_addr, b_addr) = (a.as_ptr() as usize, b.as_ptr() as usize);
@@ -147,7 +193,7 @@ pub(crate) fn gemm(spec: Gemm, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()
             }
         });
     }
-    Ok(())
+    Ok(false)
 }
 
 /// `C = alpha * A * B + beta * C` for one block (`m x n`, row stride `ldc`).

@@ -1,7 +1,7 @@
 //! Matrix products and transposes.
 
 use super::Tensor;
-use crate::{Backend, Error, Gemm, Result};
+use crate::{Activation, Backend, Error, Gemm, Result};
 
 impl<B: Backend> Tensor<B> {
     /// The matrix product `self * other` of two rank-2 tensors.
@@ -33,6 +33,58 @@ impl<B: Backend> Tensor<B> {
         out.check_shape(&[spec.m, spec.n].into(), "matmul_into")?;
         a.backend
             .gemm(spec, &a.storage, &b.storage, &mut out.storage)
+    }
+
+    /// `out = act(op(a) * op(b) + bias)`, the bias (`[n]`) added to every row: a dense
+    /// layer's forward pass in one call, without keeping the pre-activation (see
+    /// [`Backend::gemm_bias_act`]).
+    pub fn matmul_bias_act_into(
+        (a, trans_a): (&Tensor<B>, bool),
+        (b, trans_b): (&Tensor<B>, bool),
+        bias: &Tensor<B>,
+        act: Activation,
+        out: &mut Tensor<B>,
+    ) -> Result<()> {
+        let spec = gemm_spec(a, b, trans_a, trans_b, 1.0, 0.0)?;
+        out.check_shape(&[spec.m, spec.n].into(), "matmul_bias_act_into")?;
+        if bias.dims() != [spec.n] {
+            return Err(Error::ShapeMismatch {
+                op: "matmul_bias_act_into (bias)",
+                lhs: out.shape.clone(),
+                rhs: bias.shape.clone(),
+            });
+        }
+        a.backend.gemm_bias_act(
+            spec,
+            &a.storage,
+            &b.storage,
+            &bias.storage,
+            act,
+            &mut out.storage,
+        )
+    }
+
+    /// `out = (op(a) * op(b)) * act'(at)` element-wise, `at` of the result's shape: the
+    /// gradient through an activation fused into the product that computes the gradient with
+    /// respect to its output (see [`Backend::gemm_act_grad`]).
+    pub fn matmul_act_grad_into(
+        (a, trans_a): (&Tensor<B>, bool),
+        (b, trans_b): (&Tensor<B>, bool),
+        at: &Tensor<B>,
+        act: Activation,
+        out: &mut Tensor<B>,
+    ) -> Result<()> {
+        let spec = gemm_spec(a, b, trans_a, trans_b, 1.0, 0.0)?;
+        out.check_shape(&[spec.m, spec.n].into(), "matmul_act_grad_into")?;
+        at.check_shape(&[spec.m, spec.n].into(), "matmul_act_grad_into (at)")?;
+        a.backend.gemm_act_grad(
+            spec,
+            &a.storage,
+            &b.storage,
+            &at.storage,
+            act,
+            &mut out.storage,
+        )
     }
 
     /// The transpose of a rank-2 tensor, into a new tensor.

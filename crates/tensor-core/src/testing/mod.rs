@@ -34,6 +34,7 @@ pub mod data;
 pub mod fourier;
 pub mod gather;
 pub mod gemm;
+pub mod gemm_fused;
 pub mod hashgrid;
 pub mod loss_grad;
 pub mod memory;
@@ -77,6 +78,12 @@ macro_rules! conformance_tests {
                 nan_and_inf_propagate,
                 empty_dimensions,
                 refuses_wrong_lengths,
+            }
+            gemm_fused {
+                bias_act_matches_f64,
+                act_grad_matches_f64,
+                agree_with_composition,
+                refuse_bad_calls,
             }
             unary {
                 every_op_matches_f64,

@@ -9,7 +9,7 @@
 //! falls in, so results do not depend on how the caller cuts the product.
 
 use super::outer::lanes;
-use super::{Region, Write};
+use super::{Region, Write, epilogue_scalar};
 use std::arch::x86_64::*;
 
 /// Rows of `op(A)` per tile.
@@ -72,10 +72,15 @@ unsafe fn tile<const MI: usize, const NJ: usize>(r: &Region, w: Write) {
             for (j, s) in sums.iter().take(NJ).enumerate() {
                 let c = r.c.add(i * r.ldc + j);
                 let out = alpha * s;
-                *c = if beta == 0.0 {
+                let out = if beta == 0.0 {
                     out
                 } else {
                     beta.mul_add(*c, out)
+                };
+                let (bias, at) = (r.bias.wrapping_add(j), r.at.wrapping_add(i * r.ldc + j));
+                *c = match w {
+                    Write::Continue => out,
+                    Write::Scaled { .. } => epilogue_scalar(r.epi, out, bias, at),
                 };
             }
         }

@@ -35,6 +35,51 @@ const K_BLOCK: usize = 512;
 /// Products of fewer multiply-adds stay on the calling thread.
 const PAR_FLOPS: usize = 1 << 21;
 
+/// What happens to each element of the product before it is written, after `alpha` and
+/// `beta`: nothing, a bias added along the rows (then a ReLU), or the product multiplied by
+/// ReLU's derivative at a matrix of `C`'s shape (1 where it is above 0, else 0).
+#[derive(Clone, Copy)]
+pub(crate) enum Epilogue<'a> {
+    /// `C` as computed.
+    None,
+    /// `C + bias`, then ReLU when `relu`.
+    Bias { bias: &'a [f32], relu: bool },
+    /// `C * relu'(at)`.
+    ReluGrad { at: &'a [f32] },
+}
+
+/// The epilogue as the kernels see it: raw pointers moved along with the tile.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+enum EpiKind {
+    None,
+    Bias,
+    BiasRelu,
+    ReluGrad,
+}
+
+/// The scalar epilogue of one element: `v` is the scaled product, `bias` the column's bias
+/// and `at` the element's ReLU input (each read only where the kind needs it).
+///
+/// # Safety
+/// The pointers must be valid where `kind` reads them.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+unsafe fn epilogue_scalar(kind: EpiKind, v: f32, bias: *const f32, at: *const f32) -> f32 {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match kind {
+            EpiKind::None => v,
+            EpiKind::Bias => v + *bias,
+            EpiKind::BiasRelu => {
+                let z = v + *bias;
+                if z < 0.0 { 0.0 } else { z }
+            }
+            EpiKind::ReluGrad => v * if *at > 0.0 { 1.0 } else { 0.0 },
+        }
+    }
+}
+
 /// How a tile of `C` is written.
 #[derive(Clone, Copy)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -60,6 +105,10 @@ struct Region {
     c: *mut f32,
     ldc: usize,
     k: usize,
+    /// The epilogue, its bias (moved along the columns) and its matrix (laid out as `C`).
+    epi: EpiKind,
+    bias: *const f32,
+    at: *const f32,
 }
 
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -70,6 +119,8 @@ impl Region {
             a: self.a.wrapping_add(i * self.ars),
             b: self.b.wrapping_add(j * self.bcs),
             c: self.c.wrapping_add(i * self.ldc + j),
+            bias: self.bias.wrapping_add(j),
+            at: self.at.wrapping_add(i * self.ldc + j),
             ..*self
         }
     }
@@ -98,8 +149,9 @@ enum Kernel {
     Dot,
 }
 
-/// `C = alpha * op(A) op(B) + beta * C` when the shape is one this module serves and the CPU
-/// has AVX2 and FMA; returns `false` (nothing done) otherwise. `a` and `b` are read with
+/// `C = epi(alpha * op(A) op(B) + beta * C)` when the shape is one this module serves and
+/// the CPU has AVX2 and FMA; returns `false` (nothing done) otherwise. The epilogue's
+/// buffers must have `n` (bias) or `m n` (ReLU input) elements. `a` and `b` are read with
 /// (row, column) strides `va` and `vb`; lengths are checked by the caller; `alpha != 0`
 /// and `k > 0`.
 #[allow(clippy::too_many_arguments)]
@@ -112,6 +164,7 @@ pub(crate) fn gemm(
     vb: (usize, usize),
     beta: f32,
     c: &mut [f32],
+    epi: Epilogue<'_>,
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -141,7 +194,22 @@ pub(crate) fn gemm(
         } else {
             return false;
         };
+        let (kind, bias, at) = match epi {
+            Epilogue::None => (EpiKind::None, std::ptr::null(), std::ptr::null()),
+            Epilogue::Bias { bias, relu } => {
+                let kind = if relu {
+                    EpiKind::BiasRelu
+                } else {
+                    EpiKind::Bias
+                };
+                (kind, bias.as_ptr(), std::ptr::null())
+            }
+            Epilogue::ReluGrad { at } => (EpiKind::ReluGrad, std::ptr::null(), at.as_ptr()),
+        };
         let r = Region {
+            epi: kind,
+            bias,
+            at,
             a: a.as_ptr(),
             ars: va.0,
             acs: va.1,
@@ -173,7 +241,7 @@ pub(crate) fn gemm(
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = ((m, n, k), alpha, a, va, b, vb, beta, c);
+        let _ = ((m, n, k), alpha, a, va, b, vb, beta, c, epi);
         false
     }
 }
@@ -231,6 +299,7 @@ unsafe fn along_k(
         let kc = K_CHUNK.min(k - k0);
         let out = Region {
             c: part.as_mut_ptr(),
+            epi: EpiKind::None,
             ..*r
         };
         for p0 in (0..kc).step_by(K_BLOCK) {
@@ -258,10 +327,13 @@ unsafe fn along_k(
         for t in 1..chunks {
             sum += partials[t * m * n + idx];
         }
-        *out = if beta == 0.0 {
+        let v = if beta == 0.0 {
             alpha * sum
         } else {
             alpha * sum + beta * *out
         };
+        let (bias, at) = (r.bias.wrapping_add(idx % n), r.at.wrapping_add(idx));
+        // SAFETY: the bias has n values and the ReLU input m n, where the kind reads them.
+        *out = unsafe { epilogue_scalar(r.epi, v, bias, at) };
     }
 }

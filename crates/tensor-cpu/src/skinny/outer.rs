@@ -6,7 +6,7 @@
 //! order of the shared dimension, whatever tile, mask or region it falls in: results do
 //! not depend on how the caller cuts the product.
 
-use super::{Region, Write};
+use super::{EpiKind, Region, Write};
 use std::arch::x86_64::*;
 
 /// Rows of a tile two vectors (16 columns) wide: 12 accumulators.
@@ -38,6 +38,43 @@ unsafe fn store(p: *mut f32, v: __m256, masked: bool, mask: __m256i) {
             _mm256_maskstore_ps(p, mask, v)
         } else {
             _mm256_storeu_ps(p, v)
+        }
+    }
+}
+
+/// The epilogue of vector `v` of row `i` of the tile at `r`.
+///
+/// # Safety
+/// The epilogue's pointers in `r` must be valid for the tile.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn epilogue(
+    r: &Region,
+    i: usize,
+    v: usize,
+    out: __m256,
+    masked: bool,
+    mask: __m256i,
+) -> __m256 {
+    let zero = _mm256_setzero_ps();
+    // SAFETY: the bias has the tile's columns and the ReLU input its elements.
+    unsafe {
+        match r.epi {
+            EpiKind::None => out,
+            EpiKind::Bias | EpiKind::BiasRelu => {
+                let z = _mm256_add_ps(out, load(r.bias.add(8 * v), masked, mask));
+                if r.epi == EpiKind::Bias {
+                    z
+                } else {
+                    // As the scalar ReLU: 0 below 0, NaN kept.
+                    _mm256_andnot_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(z, zero), z)
+                }
+            }
+            EpiKind::ReluGrad => {
+                let at = load(r.at.add(i * r.ldc + 8 * v), masked, mask);
+                let d = _mm256_and_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(at, zero), _mm256_set1_ps(1.0));
+                _mm256_mul_ps(out, d)
+            }
         }
     }
 }
@@ -96,6 +133,10 @@ unsafe fn tile<const MR: usize, const NV: usize, const MASKED: bool>(
                     out
                 } else {
                     _mm256_fmadd_ps(vb, load(p, last(v), mask), out)
+                };
+                let out = match w {
+                    Write::Continue => out,
+                    Write::Scaled { .. } => epilogue(r, i, v, out, last(v), mask),
                 };
                 store(p, out, last(v), mask);
             }
