@@ -81,6 +81,23 @@ fn every_activation_in_an_mlp() {
     }
 }
 
+/// A batch of 600 rows sends every product of a ReLU network through the CPU's kernels for
+/// one long dimension, with the bias and ReLU fused into the forward products and ReLU's
+/// derivative into the input-gradient products: the gradients still match.
+#[test]
+fn a_long_batch_through_the_fused_products() {
+    let cpu = CpuBackend::new();
+    let mut model = Mlp::builder()
+        .input(3)
+        .hidden(&[16, 16], Activation::Relu)
+        .output(2, Activation::Identity)
+        .init(Init::PyTorch)
+        .build(&cpu, 5)
+        .unwrap();
+    let (x, y) = data(77, 600, 3, 2);
+    check_mlp(&mut model, Loss::Mse, &x, &y, "ReLU 16x2 on 600 rows");
+}
+
 #[test]
 fn siren_initialisation_gradients() {
     let cpu = CpuBackend::new();

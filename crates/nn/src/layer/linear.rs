@@ -6,11 +6,14 @@ use tensor_core::{Activation, Backend, BinaryOp, ReduceOp, Tensor, UnaryOp};
 
 /// `y = act(x W + b)`, with `W` stored `[in, out]` and a bias on every output.
 ///
-/// Forward: one GEMM into the pre-activation buffer `z`, then the backend's fused
-/// `bias_act` (adds the bias to `z` in place and writes `act(z)` to the output).
-/// Backward: the fused `act_backward` (skipped for the identity), one GEMM for the weight
-/// gradient (`x^T dz`), a column sum for the bias gradient and, when asked for, one GEMM
-/// for the input gradient (`dz W^T`). Parameter gradients are overwritten unless
+/// Forward: for ReLU and the identity, one fused GEMM (`act(x W + b)`, no pre-activation
+/// kept: ReLU's derivative is read off its output); for other activations, one GEMM into
+/// the pre-activation buffer `z`, then the backend's fused `bias_act`.
+/// Backward: the fused `act_backward` (skipped for the identity, and when the next layer
+/// already applied ReLU's derivative, see [`Layer::set_grad_at_preact`]), one GEMM for the
+/// weight gradient (`x^T dz`), a column sum for the bias gradient and, when asked for, one
+/// GEMM for the input gradient (`dz W^T`, times `relu'(x)` in the same pass when
+/// [`Layer::set_input_relu`] asked for it). Parameter gradients are overwritten unless
 /// accumulation is switched on.
 pub struct Linear<B: Backend> {
     backend: B,
@@ -24,6 +27,10 @@ pub struct Linear<B: Backend> {
     weight_name: String,
     bias_name: String,
     accumulate: bool,
+    /// The gradient handed to `backward` is at the pre-activation already.
+    grad_at_preact: bool,
+    /// The input gradient is returned times `relu'(x)`.
+    input_relu: bool,
     z: Option<Tensor<B>>,
     out: Option<Tensor<B>>,
     grad_z: Option<Tensor<B>>,
@@ -56,6 +63,8 @@ impl<B: Backend> Linear<B> {
             weight_name: "weight".into(),
             bias_name: "bias".into(),
             accumulate: false,
+            grad_at_preact: false,
+            input_relu: false,
             z: None,
             out: None,
             grad_z: None,
@@ -111,15 +120,22 @@ impl<B: Backend> Linear<B> {
     ) -> Result<()> {
         let rows = check_input(x, self.in_dim, "Linear::backward (input)")?;
         check_matrix(grad_out, rows, self.out_dim, "Linear::backward (gradient)")?;
-        let z = match &self.z {
-            Some(z) if z.dims()[0] == rows => z,
+        // ReLU's derivative at its output equals its derivative at its input.
+        let at = if self.output_only() {
+            &self.out
+        } else {
+            &self.z
+        };
+        let at = match at {
+            Some(t) if t.dims()[0] == rows => t,
             _ => return Err(no_forward("Linear::backward")),
         };
-        let grad_z: &Tensor<B> = if self.act == Activation::Identity {
+        let skip = self.act == Activation::Identity || self.grad_at_preact;
+        let grad_z: &Tensor<B> = if skip {
             grad_out
         } else {
             let gz = ensure(&mut self.grad_z, &self.backend, rows, self.out_dim)?;
-            grad_out.act_backward_into(z, self.act, gz)?;
+            grad_out.act_backward_into(at, self.act, gz)?;
             gz
         };
         let beta = if self.accumulate { 1.0 } else { 0.0 };
@@ -136,9 +152,21 @@ impl<B: Backend> Linear<B> {
         }
         if want_input {
             let gi = ensure(&mut self.grad_in, &self.backend, rows, self.in_dim)?;
-            Tensor::matmul_into(grad_z, &self.weight, gi, false, true, 1.0, 0.0)?;
+            if self.input_relu {
+                let (g, w) = ((grad_z, false), (&self.weight, true));
+                Tensor::matmul_act_grad_into(g, w, x, Activation::Relu, gi)?;
+            } else {
+                Tensor::matmul_into(grad_z, &self.weight, gi, false, true, 1.0, 0.0)?;
+            }
         }
         Ok(())
+    }
+
+    /// Whether the forward pass keeps only the output: for activations whose derivative
+    /// the output determines (the identity, ReLU), the bias and activation are fused into
+    /// the product.
+    fn output_only(&self) -> bool {
+        matches!(self.act, Activation::Identity | Activation::Relu)
     }
 }
 
@@ -157,6 +185,13 @@ impl<B: Backend> super::Layer<B> for Linear<B> {
 
     fn forward(&mut self, x: &Tensor<B>) -> Result<&Tensor<B>> {
         let rows = check_input(x, self.in_dim, "Linear::forward")?;
+        if self.output_only() {
+            self.z = None;
+            let out = ensure(&mut self.out, &self.backend, rows, self.out_dim)?;
+            let (x, w) = ((x, false), (&self.weight, false));
+            Tensor::matmul_bias_act_into(x, w, &self.bias, self.act, out)?;
+            return Ok(out);
+        }
         let z = ensure(&mut self.z, &self.backend, rows, self.out_dim)?;
         Tensor::matmul_into(x, &self.weight, z, false, false, 1.0, 0.0)?;
         let out = ensure(&mut self.out, &self.backend, rows, self.out_dim)?;
@@ -186,6 +221,12 @@ impl<B: Backend> super::Layer<B> for Linear<B> {
     fn infer(&self, x: &Tensor<B>, out: &mut Tensor<B>) -> Result<()> {
         let rows = check_input(x, self.in_dim, "Linear::infer")?;
         check_matrix(out, rows, self.out_dim, "Linear::infer (output)")?;
+        if self.output_only() {
+            let (x, w) = ((x, false), (&self.weight, false));
+            return Ok(Tensor::matmul_bias_act_into(
+                x, w, &self.bias, self.act, out,
+            )?);
+        }
         Tensor::matmul_into(x, &self.weight, out, false, false, 1.0, 0.0)?;
         out.binary_assign(BinaryOp::Add, &self.bias)?;
         if self.act != Activation::Identity {
@@ -218,6 +259,19 @@ impl<B: Backend> super::Layer<B> for Linear<B> {
             value: &mut self.bias,
             grad: &mut self.bias_grad,
         })
+    }
+
+    fn relu_output(&self) -> bool {
+        self.act == Activation::Relu
+    }
+
+    fn set_grad_at_preact(&mut self, on: bool) {
+        self.grad_at_preact = on && self.act == Activation::Relu;
+    }
+
+    fn set_input_relu(&mut self, on: bool) -> bool {
+        self.input_relu = on;
+        true
     }
 
     fn set_name_prefix(&mut self, prefix: &str) {

@@ -94,6 +94,25 @@ pub trait Layer<B: Backend>: Send + Sync {
         Ok(())
     }
 
+    /// Whether the output is a ReLU of a pre-activation this layer can back-propagate from
+    /// directly: a container may then hand [`backward`](Layer::backward) the gradient at
+    /// the pre-activation (see [`set_grad_at_preact`](Layer::set_grad_at_preact)), which
+    /// the next layer computes in the same pass as its input gradient.
+    fn relu_output(&self) -> bool {
+        false
+    }
+    /// Tells the layer whether the gradient handed to [`backward`](Layer::backward) is with
+    /// respect to its pre-activation (its ReLU's derivative already applied by the next
+    /// layer) rather than its output. Only called on layers whose
+    /// [`relu_output`](Layer::relu_output) is true.
+    fn set_grad_at_preact(&mut self, _on: bool) {}
+    /// Asks the layer to multiply the input gradient that [`backward`](Layer::backward)
+    /// returns by `relu'(x)` (1 where its input is above 0, else 0), so that it is the
+    /// gradient at the pre-activation of the ReLU that produced `x`; returns whether the
+    /// layer does so (`false` by default: the request is ignored).
+    fn set_input_relu(&mut self, _on: bool) -> bool {
+        false
+    }
     /// Prefixes every parameter name with `prefix` ("layers.3."); called by containers.
     fn set_name_prefix(&mut self, _prefix: &str) {}
 

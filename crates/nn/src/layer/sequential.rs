@@ -7,7 +7,10 @@ use tensor_core::{Backend, Tensor};
 /// Layers applied in order; parameters are named `layers.{i}.{name}`.
 ///
 /// Each layer reads the previous layer's output buffer directly (no copies); the backward
-/// pass hands each layer its own forward input again.
+/// pass hands each layer its own forward input again. Where a ReLU layer is followed by a
+/// layer that supports it ([`Layer::set_input_relu`]), the gradient passed between them is
+/// the one at the ReLU's pre-activation, computed in the same pass as the next layer's
+/// input gradient.
 pub struct Sequential<B: Backend> {
     layers: Vec<Box<dyn Layer<B>>>,
 }
@@ -37,6 +40,14 @@ impl<B: Backend> Sequential<B> {
             )));
         }
         layer.set_name_prefix(&format!("layers.{}.", self.layers.len()));
+        // A ReLU output followed by a layer that can fold relu' into its input gradient:
+        // the gradient between them is the one at the pre-activation, with no extra pass.
+        if let Some(last) = self.layers.last_mut()
+            && last.relu_output()
+            && layer.set_input_relu(true)
+        {
+            last.set_grad_at_preact(true);
+        }
         self.layers.push(layer);
         Ok(())
     }
@@ -190,6 +201,22 @@ impl<B: Backend> Layer<B> for Sequential<B> {
         self.layers
             .iter_mut()
             .try_for_each(|l| l.visit_params_mut(f))
+    }
+
+    fn relu_output(&self) -> bool {
+        self.layers.last().is_some_and(|l| l.relu_output())
+    }
+
+    fn set_grad_at_preact(&mut self, on: bool) {
+        if let Some(l) = self.layers.last_mut() {
+            l.set_grad_at_preact(on);
+        }
+    }
+
+    fn set_input_relu(&mut self, on: bool) -> bool {
+        self.layers
+            .first_mut()
+            .is_some_and(|l| l.set_input_relu(on))
     }
 
     fn set_name_prefix(&mut self, prefix: &str) {

@@ -38,8 +38,7 @@ struct Buffers<B: Backend> {
     unit: Option<Tensor<B>>,
     /// Encoded features, feature-major `[L F, n]`.
     features: Option<Tensor<B>>,
-    /// First pre-activation and activation, `[n, h0]`.
-    z: Option<Tensor<B>>,
+    /// The first layer's activation, `[n, h0]` (its ReLU's derivative is read off it).
     h: Option<Tensor<B>>,
     /// Gradients of `z` and of the features.
     grad_z: Option<Tensor<B>>,
@@ -51,7 +50,6 @@ impl<B: Backend> Default for Buffers<B> {
         Buffers {
             unit: None,
             features: None,
-            z: None,
             h: None,
             grad_z: None,
             grad_features: None,
@@ -74,6 +72,9 @@ pub struct HashGridMlp<B: Backend> {
     tables: Tables<B>,
     first: FirstLayer<B>,
     rest: Sequential<B>,
+    /// Whether `rest` returns its input gradient times `relu'(h)` (the gradient at the first
+    /// layer's pre-activation), computed in the same pass.
+    rest_masks: bool,
     accumulate: bool,
     buf: Buffers<B>,
 }
@@ -100,18 +101,19 @@ impl<B: Backend> HashGridMlp<B> {
         Ok(x.unary_into(UnaryOp::Affine { scale, shift }, unit)?)
     }
 
-    /// Encoding and first layer for `x` (mapped to `[0, 1]` in `unit`) into `z` and `h`.
-    fn head(
-        &self,
-        unit: &Tensor<B>,
-        features: &mut Tensor<B>,
-        z: &mut Tensor<B>,
-        h: &mut Tensor<B>,
-    ) -> Result<()> {
+    /// Encoding and first layer for `x` (mapped to `[0, 1]` in `unit`) into `h`: the
+    /// features are read transposed, and the bias and ReLU fused into the product.
+    fn head(&self, unit: &Tensor<B>, features: &mut Tensor<B>, h: &mut Tensor<B>) -> Result<()> {
         let t = &self.tables;
         unit.hashgrid_encode_into(&t.spec, &t.value, FM, features)?;
-        Tensor::matmul_into(features, &self.first.weight, z, true, false, 1.0, 0.0)?;
-        Ok(z.bias_act_into(&self.first.bias, self.first_act(), h)?)
+        let (f, w) = ((&*features, true), (&self.first.weight, false));
+        Ok(Tensor::matmul_bias_act_into(
+            f,
+            w,
+            &self.first.bias,
+            self.first_act(),
+            h,
+        )?)
     }
 }
 
@@ -144,9 +146,8 @@ impl<B: Backend> Layer<B> for HashGridMlp<B> {
             let unit = ensure(&mut buf.unit, &self.backend, n, self.config.input)?;
             self.to_unit(x, unit)?;
             let features = ensure(&mut buf.features, &self.backend, width, n)?;
-            let z = ensure(&mut buf.z, &self.backend, n, h0)?;
             let h = ensure(&mut buf.h, &self.backend, n, h0)?;
-            self.head(buf.unit.as_ref().expect("set above"), features, z, h)
+            self.head(buf.unit.as_ref().expect("set above"), features, h)
         })();
         self.buf = buf;
         result?;
@@ -167,17 +168,20 @@ impl<B: Backend> Layer<B> for HashGridMlp<B> {
     fn backward_params(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<()> {
         let n = check_input(x, self.config.input, "HashGridMlp::backward")?;
         let b = &mut self.buf;
-        let (Some(unit), Some(features), Some(z), Some(h)) = (&b.unit, &b.features, &b.z, &b.h)
-        else {
+        let (Some(unit), Some(features), Some(h)) = (&b.unit, &b.features, &b.h) else {
             return Err(no_forward("HashGridMlp::backward"));
         };
         if unit.dims()[0] != n {
             return Err(no_forward("HashGridMlp::backward"));
         }
         let g_h = self.rest.backward(h, grad_out)?;
-        let h0 = self.config.hidden[0];
-        let gz = ensure(&mut b.grad_z, &self.backend, n, h0)?;
-        g_h.act_backward_into(z, Activation::Relu, gz)?;
+        let gz = if self.rest_masks {
+            g_h
+        } else {
+            let gz = ensure(&mut b.grad_z, &self.backend, n, self.config.hidden[0])?;
+            g_h.act_backward_into(h, Activation::Relu, gz)?;
+            gz
+        };
         let beta = if self.accumulate { 1.0 } else { 0.0 };
         let f = &mut self.first;
         Tensor::matmul_into(features, gz, &mut f.weight_grad, false, false, 1.0, beta)?;
@@ -205,10 +209,9 @@ impl<B: Backend> Layer<B> for HashGridMlp<B> {
         let mut unit = Tensor::uninit(&self.backend, [n, self.config.input])?;
         self.to_unit(x, &mut unit)?;
         let mut features = Tensor::uninit(&self.backend, [self.tables.spec.output_dim(), n])?;
-        let mut z = Tensor::uninit(&self.backend, [n, h0])?;
         let mut h = Tensor::uninit(&self.backend, [n, h0])?;
-        self.head(&unit, &mut features, &mut z, &mut h)?;
-        drop((unit, features, z));
+        self.head(&unit, &mut features, &mut h)?;
+        drop((unit, features));
         self.rest.infer(&h, out)
     }
 
@@ -302,12 +305,14 @@ impl<B: Backend> Model<B> for HashGridMlp<B> {
             let layer = Linear::new(backend, dims[i], dims[i + 1], act(i), init(i), &mut rng)?;
             rest.push(Box::new(layer))?;
         }
+        let rest_masks = rest.set_input_relu(true);
         Ok(HashGridMlp {
             backend: backend.clone(),
             config: config.clone(),
             tables,
             first,
             rest,
+            rest_masks,
             accumulate: false,
             buf: Buffers::default(),
         })
