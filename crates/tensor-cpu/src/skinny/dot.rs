@@ -9,7 +9,7 @@
 //! falls in, so results do not depend on how the caller cuts the product.
 
 use super::outer::lanes;
-use super::{Region, Write, epilogue_scalar};
+use super::{EpiKind, Region, Write, epilogue_scalar};
 use std::arch::x86_64::*;
 
 /// Rows of `op(A)` per tile.
@@ -66,9 +66,23 @@ unsafe fn tile<const MI: usize, const NJ: usize>(r: &Region, w: Write) {
             Write::Continue => (1.0, 1.0),
             Write::Scaled { alpha, beta } => (alpha, beta),
         };
+        let plain = NJ == TILE_COLS && beta == 0.0 && r.epi == EpiKind::None;
         for (i, row) in acc.iter().enumerate() {
-            let mut sums = [0f32; TILE_COLS];
-            _mm_storeu_ps(sums.as_mut_ptr(), lane_sums(row));
+            let sums = lane_sums(row);
+            if plain && matches!(w, Write::Scaled { .. }) {
+                // The common case (a whole tile, no epilogue): one vector store per row.
+                let c = r.c.add(i * r.ldc);
+                let out = if alpha == 1.0 {
+                    sums
+                } else {
+                    _mm_mul_ps(_mm_set1_ps(alpha), sums)
+                };
+                _mm_storeu_ps(c, out);
+                continue;
+            }
+            let mut sums_arr = [0f32; TILE_COLS];
+            _mm_storeu_ps(sums_arr.as_mut_ptr(), sums);
+            let sums = sums_arr;
             for (j, s) in sums.iter().take(NJ).enumerate() {
                 let c = r.c.add(i * r.ldc + j);
                 let out = alpha * s;
