@@ -13,6 +13,7 @@ use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use tensor_core::check::check_fused_gemm;
 use tensor_core::{
     Activation, AdamStep, Backend, BinaryOp, Counters, Error, FeatureLayout, Gemm, HashGridSpec,
     LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp, UnavailableKind,
@@ -395,6 +396,36 @@ impl Backend for CudaBackend {
         out: &mut CudaStorage,
     ) -> Result<()> {
         self.inner.bias_act(z, bias, rows, cols, act, out)
+    }
+
+    fn gemm_bias_act(
+        &self,
+        spec: Gemm,
+        a: &CudaStorage,
+        b: &CudaStorage,
+        bias: &CudaStorage,
+        act: Activation,
+        c: &mut CudaStorage,
+    ) -> Result<()> {
+        let op = "gemm_bias_act";
+        check_fused_gemm(self, op, &spec, ("bias", bias, spec.n), c)?;
+        self.inner.gemm(spec, self.tf32(), a, b, c)?;
+        self.inner.bias_act_in_place(c, bias, spec.m, spec.n, act)
+    }
+
+    fn gemm_act_grad(
+        &self,
+        spec: Gemm,
+        a: &CudaStorage,
+        b: &CudaStorage,
+        at: &CudaStorage,
+        act: Activation,
+        c: &mut CudaStorage,
+    ) -> Result<()> {
+        let op = "gemm_act_grad";
+        check_fused_gemm(self, op, &spec, ("at", at, c.len), c)?;
+        self.inner.gemm(spec, self.tf32(), a, b, c)?;
+        self.inner.act_grad_in_place(c, at, act)
     }
 
     fn act_backward(

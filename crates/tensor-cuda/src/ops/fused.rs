@@ -44,6 +44,71 @@ impl Inner {
         )
     }
 
+    /// `c = act(c + bias)` in place: the epilogue of `gemm_bias_act`, by the `bias_act`
+    /// kernel with its pre-activation and output at the same address (each thread reads
+    /// its element, then writes it twice, the activation last).
+    pub(crate) fn bias_act_in_place(
+        &self,
+        c: &mut CudaStorage,
+        bias: &CudaStorage,
+        rows: usize,
+        cols: usize,
+        act: Activation,
+    ) -> Result<()> {
+        let n = product("gemm_bias_act", rows, cols)?;
+        check_len("gemm_bias_act", "c", c.len, n)?;
+        check_len("gemm_bias_act", "bias", bias.len, cols)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let (code, p) = codes::activation(act);
+        let ptr = c.ptr();
+        self.launch(
+            "gemm_bias_act",
+            K::BiasAct,
+            self.linear(n),
+            &[
+                Arg::Ptr(ptr),
+                Arg::Ptr(bias.ptr()),
+                u(rows),
+                u(cols),
+                Arg::I32(code),
+                Arg::F32(p),
+                Arg::Ptr(ptr),
+            ],
+        )
+    }
+
+    /// `c *= act'(at)` in place: the epilogue of `gemm_act_grad`, by the `act_backward`
+    /// kernel with its incoming and outgoing gradients at the same address.
+    pub(crate) fn act_grad_in_place(
+        &self,
+        c: &mut CudaStorage,
+        at: &CudaStorage,
+        act: Activation,
+    ) -> Result<()> {
+        let n = c.len;
+        check_len("gemm_act_grad", "at", at.len, n)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let (code, p) = codes::activation(act);
+        let ptr = c.ptr();
+        self.launch(
+            "gemm_act_grad",
+            K::ActBackward,
+            self.linear(n),
+            &[
+                Arg::Ptr(ptr),
+                Arg::Ptr(at.ptr()),
+                u(n),
+                Arg::I32(code),
+                Arg::F32(p),
+                Arg::Ptr(ptr),
+            ],
+        )
+    }
+
     pub(crate) fn act_backward(
         &self,
         grad_out: &CudaStorage,
