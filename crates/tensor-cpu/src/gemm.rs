@@ -11,6 +11,7 @@
 //! whose partial products are added in order. Products too small to amortise packing run
 //! through a plain loop.
 
+use crate::kernel;
 use crate::skinny::Epilogue;
 use rayon::prelude::*;
 use tensor_core::check::{buffer_len, elements};
@@ -70,7 +71,7 @@ fn apply_epilogue(c: &mut [f32], n: usize, epi: Epilogue<'_>) {
             for row in rows.chunks_exact_mut(n) {
                 for (v, b) in row.iter_mut().zip(bias) {
                     let z = *v + b;
-                    *v = if relu && z < 0.0 { 0.0 } else { z };
+                    *v = if relu { kernel::relu(z) } else { z };
                 }
             }
         }),
@@ -79,7 +80,7 @@ fn apply_epilogue(c: &mut [f32], n: usize, epi: Epilogue<'_>) {
             .zip(at.par_chunks(ROWS * n.max(1)))
             .for_each(|(c, at)| {
                 for (v, z) in c.iter_mut().zip(at) {
-                    *v *= if *z > 0.0 { 1.0 } else { 0.0 };
+                    *v *= kernel::relu_grad(*z);
                 }
             }),
     }

@@ -48,6 +48,19 @@ pub(crate) trait Elem: Copy + Send + Sync {
 #[derive(Clone, Copy)]
 pub(crate) struct Plain<F>(pub F);
 
+/// ReLU as every CPU kernel computes it: 0 below 0, the value otherwise (NaN kept, which
+/// `v.max(0.0)` would drop).
+#[inline(always)]
+pub(crate) fn relu(v: f32) -> f32 {
+    if v < 0.0 { 0.0 } else { v }
+}
+
+/// ReLU's derivative as every CPU kernel computes it: 1 above 0, else 0 (NaN included).
+#[inline(always)]
+pub(crate) fn relu_grad(v: f32) -> f32 {
+    if v > 0.0 { 1.0 } else { 0.0 }
+}
+
 impl<F: Fn(f32) -> f32 + Copy + Send + Sync> Elem for Plain<F> {
     #[inline(always)]
     fn fast(self, x: f32) -> f32 {
@@ -116,8 +129,7 @@ macro_rules! with_act {
                 $body
             }
             tensor_core::Activation::Relu => {
-                // Not `v.max(0.0)`, which drops NaN.
-                let $e = $crate::kernel::Plain(|v: f32| if v < 0.0 { 0.0 } else { v });
+                let $e = $crate::kernel::Plain($crate::kernel::relu);
                 $body
             }
             tensor_core::Activation::LeakyRelu { alpha } => {
@@ -159,7 +171,7 @@ macro_rules! with_act_grad {
                 $body
             }
             tensor_core::Activation::Relu => {
-                let $e = $crate::kernel::Plain(|v: f32| if v > 0.0 { 1.0 } else { 0.0 });
+                let $e = $crate::kernel::Plain($crate::kernel::relu_grad);
                 $body
             }
             tensor_core::Activation::LeakyRelu { alpha } => {

@@ -14,6 +14,8 @@
 //! long shared dimension is cut into chunks of [`K_CHUNK`] whose partial products are added
 //! in order, as the general path does.
 
+use crate::kernel::{relu, relu_grad};
+
 #[cfg(target_arch = "x86_64")]
 mod dot;
 #[cfg(target_arch = "x86_64")]
@@ -21,7 +23,7 @@ mod outer;
 
 /// The longest short dimension served here: `op(B)` (at most `SHORT x SHORT` when it is
 /// the short operand) is copied to the stack when its rows are not contiguous.
-pub(crate) const SHORT: usize = 64;
+const SHORT: usize = 64;
 /// The shortest long dimension served here.
 const LONG: usize = 512;
 /// Rows (or columns) of the long dimension per parallel task: a multiple of every tile size.
@@ -71,11 +73,8 @@ unsafe fn epilogue_scalar(kind: EpiKind, v: f32, bias: *const f32, at: *const f3
         match kind {
             EpiKind::None => v,
             EpiKind::Bias => v + *bias,
-            EpiKind::BiasRelu => {
-                let z = v + *bias;
-                if z < 0.0 { 0.0 } else { z }
-            }
-            EpiKind::ReluGrad => v * if *at > 0.0 { 1.0 } else { 0.0 },
+            EpiKind::BiasRelu => relu(v + *bias),
+            EpiKind::ReluGrad => v * relu_grad(*at),
         }
     }
 }

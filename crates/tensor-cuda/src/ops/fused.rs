@@ -24,24 +24,7 @@ impl Inner {
         check_len("bias_act", "z", z.len, n)?;
         check_len("bias_act", "bias", bias.len, cols)?;
         check_len("bias_act", "out", out.len, n)?;
-        if n == 0 {
-            return Ok(());
-        }
-        let (code, p) = codes::activation(act);
-        self.launch(
-            "bias_act",
-            K::BiasAct,
-            self.linear(n),
-            &[
-                Arg::Ptr(z.ptr()),
-                Arg::Ptr(bias.ptr()),
-                u(rows),
-                u(cols),
-                Arg::I32(code),
-                Arg::F32(p),
-                Arg::Ptr(out.ptr()),
-            ],
-        )
+        self.launch_bias_act("bias_act", z.ptr(), bias, (rows, cols), act, out.ptr())
     }
 
     /// `c = act(c + bias)` in place: the epilogue of `gemm_bias_act`, by the `bias_act`
@@ -58,23 +41,37 @@ impl Inner {
         let n = product("gemm_bias_act", rows, cols)?;
         check_len("gemm_bias_act", "c", c.len, n)?;
         check_len("gemm_bias_act", "bias", bias.len, cols)?;
+        let ptr = c.ptr();
+        self.launch_bias_act("gemm_bias_act", ptr, bias, (rows, cols), act, ptr)
+    }
+
+    /// Launches the `bias_act` kernel on checked buffers (`z` and `out` may be one).
+    fn launch_bias_act(
+        &self,
+        op: &'static str,
+        z: u64,
+        bias: &CudaStorage,
+        (rows, cols): (usize, usize),
+        act: Activation,
+        out: u64,
+    ) -> Result<()> {
+        let n = rows * cols;
         if n == 0 {
             return Ok(());
         }
         let (code, p) = codes::activation(act);
-        let ptr = c.ptr();
         self.launch(
-            "gemm_bias_act",
+            op,
             K::BiasAct,
             self.linear(n),
             &[
-                Arg::Ptr(ptr),
+                Arg::Ptr(z),
                 Arg::Ptr(bias.ptr()),
                 u(rows),
                 u(cols),
                 Arg::I32(code),
                 Arg::F32(p),
-                Arg::Ptr(ptr),
+                Arg::Ptr(out),
             ],
         )
     }
@@ -87,26 +84,9 @@ impl Inner {
         at: &CudaStorage,
         act: Activation,
     ) -> Result<()> {
-        let n = c.len;
-        check_len("gemm_act_grad", "at", at.len, n)?;
-        if n == 0 {
-            return Ok(());
-        }
-        let (code, p) = codes::activation(act);
+        check_len("gemm_act_grad", "at", at.len, c.len)?;
         let ptr = c.ptr();
-        self.launch(
-            "gemm_act_grad",
-            K::ActBackward,
-            self.linear(n),
-            &[
-                Arg::Ptr(ptr),
-                Arg::Ptr(at.ptr()),
-                u(n),
-                Arg::I32(code),
-                Arg::F32(p),
-                Arg::Ptr(ptr),
-            ],
-        )
+        self.launch_act_backward("gemm_act_grad", ptr, at, act, ptr)
     }
 
     pub(crate) fn act_backward(
@@ -119,21 +99,35 @@ impl Inner {
         let n = z.len;
         check_len("act_backward", "grad_out", grad_out.len, n)?;
         check_len("act_backward", "grad_z", grad_z.len, n)?;
+        self.launch_act_backward("act_backward", grad_out.ptr(), z, act, grad_z.ptr())
+    }
+
+    /// Launches the `act_backward` kernel over `z`'s elements on checked buffers (the two
+    /// gradients may be one).
+    fn launch_act_backward(
+        &self,
+        op: &'static str,
+        grad_out: u64,
+        z: &CudaStorage,
+        act: Activation,
+        grad_z: u64,
+    ) -> Result<()> {
+        let n = z.len;
         if n == 0 {
             return Ok(());
         }
         let (code, p) = codes::activation(act);
         self.launch(
-            "act_backward",
+            op,
             K::ActBackward,
             self.linear(n),
             &[
-                Arg::Ptr(grad_out.ptr()),
+                Arg::Ptr(grad_out),
                 Arg::Ptr(z.ptr()),
                 u(n),
                 Arg::I32(code),
                 Arg::F32(p),
-                Arg::Ptr(grad_z.ptr()),
+                Arg::Ptr(grad_z),
             ],
         )
     }
