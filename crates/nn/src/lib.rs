@@ -68,7 +68,7 @@ pub use encoding::Encoding;
 pub(crate) use error::config_err;
 pub use error::{Error, Result};
 pub use init::Init;
-pub use layer::{ActivationLayer, Layer, Linear, ParamMut, ParamRef, Sequential};
+pub use layer::{ActivationLayer, DenseParts, Layer, Linear, ParamMut, ParamRef, Sequential};
 pub use loss::{Loss, LossOutput};
 pub use model::builder::MlpBuilder;
 pub use model::config::{EncodingConfig, MlpConfig};

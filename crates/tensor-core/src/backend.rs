@@ -2,6 +2,7 @@
 
 use crate::fused;
 use crate::hashgrid::{self, FeatureLayout, HashGridSpec};
+use crate::mlp_pass::{MlpPass, MlpPassOut};
 use crate::{
     Activation, AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp,
 };
@@ -228,6 +229,20 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
         c: &mut Self::Storage,
     ) -> Result<()> {
         fused::gemm_bias_act(self, spec, a, b, bias, act, c)
+    }
+
+    /// Fused: a whole training pass of a ReLU network with a mean-squared-error loss (see
+    /// [`mlp_pass`](crate::mlp_pass)). Returns `Ok(false)` without writing anything when the
+    /// backend has no fused version for this network (the default): the caller then runs
+    /// the layers one at a time. Shapes are checked by
+    /// [`relu_mlp_mse_pass`](crate::mlp_pass::relu_mlp_mse_pass) before this is called.
+    fn relu_mlp_mse_pass(
+        &self,
+        pass: &MlpPass<'_, Self::Storage>,
+        out: MlpPassOut<'_, '_, Self::Storage>,
+    ) -> Result<bool> {
+        let _ = (pass, out);
+        Ok(false)
     }
 
     /// Fused: `c = (alpha * op(A) op(B)) * act'(at)` element-wise, `at` having the shape of

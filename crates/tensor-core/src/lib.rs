@@ -20,6 +20,7 @@ pub mod check;
 mod error;
 mod fused;
 pub mod hashgrid;
+pub mod mlp_pass;
 mod op;
 mod shape;
 mod tensor;

@@ -239,6 +239,16 @@ impl tensor_core::Backend for CpuBackend {
         crate::fused::bias_act(z, bias, rows, cols, act, out)
     }
 
+    #[cfg(target_arch = "x86_64")]
+    fn relu_mlp_mse_pass(
+        &self,
+        pass: &tensor_core::mlp_pass::MlpPass<'_, Vec<f32>>,
+        out: tensor_core::mlp_pass::MlpPassOut<'_, '_, Vec<f32>>,
+    ) -> Result<bool> {
+        self.count_op();
+        crate::mlp_pass::relu_mlp_mse_pass(pass, out)
+    }
+
     fn gemm_bias_act(
         &self,
         spec: tensor_core::Gemm,

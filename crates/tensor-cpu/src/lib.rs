@@ -37,6 +37,8 @@ mod gemv;
 mod hashgrid;
 mod kernel;
 pub mod math;
+#[cfg(target_arch = "x86_64")]
+mod mlp_pass;
 mod parallel;
 mod reduce;
 mod skinny;

@@ -1,7 +1,8 @@
 //! A fully connected layer with a fused activation.
 
-use super::{ParamMut, ParamRef, check_input, check_matrix, ensure, no_forward};
+use super::{DenseParts, ParamMut, ParamRef, check_input, check_matrix, ensure, no_forward};
 use crate::Result;
+use tensor_core::mlp_pass::{DenseGrad, DenseRef};
 use tensor_core::{Activation, Backend, BinaryOp, ReduceOp, Tensor, UnaryOp};
 
 /// `y = act(x W + b)`, with `W` stored `[in, out]` and a bias on every output.
@@ -181,6 +182,20 @@ impl<B: Backend> super::Layer<B> for Linear<B> {
 
     fn output_dim(&self) -> usize {
         self.out_dim
+    }
+
+    fn dense_parts(&mut self) -> Option<DenseParts<'_, B>> {
+        Some(DenseParts {
+            params: DenseRef {
+                weight: &self.weight,
+                bias: &self.bias,
+            },
+            grads: DenseGrad {
+                weight: &mut self.weight_grad,
+                bias: &mut self.bias_grad,
+            },
+            act: self.act,
+        })
     }
 
     fn forward(&mut self, x: &Tensor<B>) -> Result<&Tensor<B>> {

@@ -14,10 +14,12 @@ mod sequential;
 
 pub use activation::ActivationLayer;
 pub use linear::Linear;
+
 pub use sequential::Sequential;
 
-use crate::Result;
-use tensor_core::{Backend, Error as TensorError, Shape, Tensor};
+use crate::{Loss, Result};
+use tensor_core::mlp_pass::{DenseGrad, DenseRef};
+use tensor_core::{Activation, Backend, Error as TensorError, Shape, Tensor};
 
 /// A trainable parameter and its gradient, as handed to a visitor.
 pub struct ParamMut<'a, B: Backend> {
@@ -37,6 +39,33 @@ pub struct ParamRef<'a, B: Backend> {
     pub value: &'a Tensor<B>,
     /// The gradient of the loss with respect to the parameter.
     pub grad: &'a Tensor<B>,
+}
+
+/// A dense layer (`act(x W + b)`) seen from outside: its parameters, their gradients and
+/// its activation, for the fused passes of a backend
+/// ([`relu_mlp_mse_pass`](tensor_core::mlp_pass::relu_mlp_mse_pass)).
+pub struct DenseParts<'a, B: Backend> {
+    /// The weight (`[in, out]`) and the bias (`[out]`).
+    pub params: DenseRef<'a, B>,
+    /// Their gradients, written by a fused pass.
+    pub grads: DenseGrad<'a, B>,
+    /// The activation after the product.
+    pub act: Activation,
+}
+
+/// A training pass layer by layer: [`Layer::forward`], the loss and its gradient into
+/// `grad`, then [`Layer::backward_params`] (what [`Layer::train_pass`] does by default).
+pub fn train_pass_by_layers<B: Backend, L: Layer<B> + ?Sized>(
+    layer: &mut L,
+    x: &Tensor<B>,
+    target: &Tensor<B>,
+    loss: Loss,
+    grad: &mut Tensor<B>,
+    loss_out: &mut Tensor<B>,
+) -> Result<()> {
+    let pred = layer.forward(x)?;
+    loss.compute_into(pred, target, grad, loss_out)?;
+    layer.backward_params(x, grad)
 }
 
 /// A differentiable building block working on row-major `[rows, features]` matrices.
@@ -71,6 +100,29 @@ pub trait Layer<B: Backend>: Send + Sync {
     /// (what the first layer of a network needs).
     fn backward_params(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<()> {
         self.backward(x, grad_out).map(|_| ())
+    }
+
+    /// One training step's pass on a batch: the loss of the prediction for `x` against
+    /// `target` into `loss_out` (one element) and the parameter gradients, set (or
+    /// accumulated). `grad` (`[rows, output_dim]`) is scratch for the gradient at the
+    /// output; what it holds afterwards is unspecified, and so is [`output`](Layer::output)
+    /// (a fused pass need not keep the predictions). By default
+    /// [`train_pass_by_layers`]; models override it where a backend fuses the pass.
+    fn train_pass(
+        &mut self,
+        x: &Tensor<B>,
+        target: &Tensor<B>,
+        loss: Loss,
+        grad: &mut Tensor<B>,
+        loss_out: &mut Tensor<B>,
+    ) -> Result<()> {
+        train_pass_by_layers(self, x, target, loss, grad, loss_out)
+    }
+
+    /// The parameters of a dense layer, for fused passes (`None`, the default, for every
+    /// other kind of layer).
+    fn dense_parts(&mut self) -> Option<DenseParts<'_, B>> {
+        None
     }
 
     /// The input gradient computed by the last [`backward`](Layer::backward), if any.

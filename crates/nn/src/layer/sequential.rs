@@ -1,6 +1,6 @@
 //! A stack of layers applied one after the other.
 
-use super::{Layer, ParamMut, ParamRef, check_input, check_matrix};
+use super::{DenseParts, Layer, ParamMut, ParamRef, check_input, check_matrix};
 use crate::{Result, config_err};
 use tensor_core::{Backend, Tensor};
 
@@ -61,6 +61,11 @@ impl<B: Backend> Sequential<B> {
     /// The layers, in order.
     pub fn layers(&self) -> &[Box<dyn Layer<B>>] {
         &self.layers
+    }
+
+    /// Every layer's [`DenseParts`], in order, when every layer is dense (`None` otherwise).
+    pub fn dense_parts_all(&mut self) -> Option<Vec<DenseParts<'_, B>>> {
+        self.layers.iter_mut().map(|l| l.dense_parts()).collect()
     }
 
     /// The number of layers.

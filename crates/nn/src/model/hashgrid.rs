@@ -4,10 +4,12 @@
 use super::hashgrid_config::HashGridMlpConfig;
 use super::predict::{chunk_rows_for, predict_in_chunks};
 use crate::init::Init;
-use crate::layer::{Layer, Linear, ParamMut, ParamRef, Sequential};
+use crate::layer::train_pass_by_layers;
+use crate::layer::{DenseParts, Layer, Linear, ParamMut, ParamRef, Sequential};
 use crate::layer::{check_input, ensure, no_forward};
 use crate::model::Model;
-use crate::{Result, config_err};
+use crate::{Loss, Result, config_err};
+use tensor_core::mlp_pass::{DenseGrad, DenseRef, relu_mlp_mse_pass};
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
 use tensor_core::{Activation, Backend, FeatureLayout, HashGridSpec, ReduceOp, Tensor, UnaryOp};
@@ -76,6 +78,8 @@ pub struct HashGridMlp<B: Backend> {
     /// layer's pre-activation), computed in the same pass.
     rest_masks: bool,
     accumulate: bool,
+    /// Whether the backend ran the fused training pass (`None` until first tried).
+    fused: Option<bool>,
     buf: Buffers<B>,
 }
 
@@ -114,6 +118,89 @@ impl<B: Backend> HashGridMlp<B> {
             self.first_act(),
             h,
         )?)
+    }
+}
+
+impl<B: Backend> HashGridMlp<B> {
+    /// The training pass as one backend call where it can be: the encoding, the fused pass
+    /// of the ReLU layers ([`relu_mlp_mse_pass`]) and the tables' gradient. Returns
+    /// `false` (nothing changed but the encoding buffers) when the loss, the output
+    /// activation, gradient accumulation or the backend rule it out.
+    fn fused_pass(
+        &mut self,
+        x: &Tensor<B>,
+        target: &Tensor<B>,
+        loss: Loss,
+        loss_out: &mut Tensor<B>,
+    ) -> Result<bool> {
+        if self.fused == Some(false)
+            || loss != Loss::Mse
+            || self.accumulate
+            || self.config.output_activation != Activation::Identity
+        {
+            return Ok(false);
+        }
+        let n = check_input(x, self.config.input, "HashGridMlp::train_pass")?;
+        let width = self.tables.spec.output_dim();
+        let mut buf = std::mem::take(&mut self.buf);
+        let result: Result<bool> = (|| {
+            let unit = ensure(&mut buf.unit, &self.backend, n, self.config.input)?;
+            self.to_unit(x, unit)?;
+            let features = ensure(&mut buf.features, &self.backend, width, n)?;
+            let t = &self.tables;
+            let unit = buf.unit.as_ref().expect("set above");
+            unit.hashgrid_encode_into(&t.spec, &t.value, FM, features)?;
+            let gf = ensure(&mut buf.grad_features, &self.backend, width, n)?;
+            let f = &mut self.first;
+            let mut parts = vec![DenseParts {
+                params: DenseRef {
+                    weight: &f.weight,
+                    bias: &f.bias,
+                },
+                grads: DenseGrad {
+                    weight: &mut f.weight_grad,
+                    bias: &mut f.bias_grad,
+                },
+                act: Activation::Relu,
+            }];
+            let Some(rest) = self.rest.dense_parts_all() else {
+                return Ok(false);
+            };
+            parts.extend(rest);
+            let last = parts.len() - 1;
+            let relu_net = parts.iter().enumerate().all(|(i, p)| {
+                let want = if i == last {
+                    Activation::Identity
+                } else {
+                    Activation::Relu
+                };
+                p.act == want
+            });
+            if !relu_net {
+                return Ok(false);
+            }
+            let (layers, mut grads): (Vec<_>, Vec<_>) =
+                parts.into_iter().map(|p| (p.params, p.grads)).unzip();
+            let features = buf.features.as_ref().expect("set above");
+            if !relu_mlp_mse_pass(
+                features,
+                FM,
+                &layers,
+                target,
+                &mut grads,
+                Some(gf),
+                loss_out,
+            )? {
+                return Ok(false);
+            }
+            let t = &mut self.tables;
+            unit.hashgrid_backward_into(&t.spec, FM, gf, &mut t.grad, false)?;
+            Ok(true)
+        })();
+        self.buf = buf;
+        let ran = result?;
+        self.fused = Some(ran);
+        Ok(ran)
     }
 }
 
@@ -197,6 +284,20 @@ impl<B: Backend> Layer<B> for HashGridMlp<B> {
         let t = &mut self.tables;
         unit.hashgrid_backward_into(&t.spec, FM, gf, &mut t.grad, self.accumulate)?;
         Ok(())
+    }
+
+    fn train_pass(
+        &mut self,
+        x: &Tensor<B>,
+        target: &Tensor<B>,
+        loss: Loss,
+        grad: &mut Tensor<B>,
+        loss_out: &mut Tensor<B>,
+    ) -> Result<()> {
+        if self.fused_pass(x, target, loss, loss_out)? {
+            return Ok(());
+        }
+        train_pass_by_layers(self, x, target, loss, grad, loss_out)
     }
 
     fn input_grad(&self) -> Option<&Tensor<B>> {
@@ -314,6 +415,7 @@ impl<B: Backend> Model<B> for HashGridMlp<B> {
             rest,
             rest_masks,
             accumulate: false,
+            fused: None,
             buf: Buffers::default(),
         })
     }

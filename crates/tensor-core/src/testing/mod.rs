@@ -38,6 +38,7 @@ pub mod gemm_fused;
 pub mod hashgrid;
 pub mod loss_grad;
 pub mod memory;
+pub mod mlp_pass;
 pub mod reduce;
 pub mod reference;
 pub mod sgd_step;
@@ -149,6 +150,11 @@ macro_rules! conformance_tests {
                 empty_batch,
                 agrees_with_the_default,
                 bad_buffers_are_errors,
+            }
+            mlp_pass {
+                matches_f64,
+                input_gradient_is_optional,
+                refuses_bad_shapes,
             }
         }
     };

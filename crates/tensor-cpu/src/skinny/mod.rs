@@ -23,17 +23,17 @@ mod outer;
 
 /// The longest short dimension served here: `op(B)` (at most `SHORT x SHORT` when it is
 /// the short operand) is copied to the stack when its rows are not contiguous.
-const SHORT: usize = 64;
+pub(crate) const SHORT: usize = 64;
 /// The shortest long dimension served here.
 const LONG: usize = 512;
 /// Rows (or columns) of the long dimension per parallel task: a multiple of every tile size.
 const TASK_LONG: usize = 768;
 /// The chunks a long shared dimension is cut into; each chunk's partial product is computed
 /// on its own, then the partials are added in chunk order.
-const K_CHUNK: usize = 8192;
+pub(crate) const K_CHUNK: usize = 8192;
 /// Steps of the shared dimension per pass over `C` inside a chunk: both operands' slices
 /// (at most 2 x 128 KB) stay in L2.
-const K_BLOCK: usize = 512;
+pub(crate) const K_BLOCK: usize = 512;
 /// Products of fewer multiply-adds stay on the calling thread.
 const PAR_FLOPS: usize = 1 << 21;
 
@@ -335,4 +335,113 @@ unsafe fn along_k(
         // SAFETY: the bias has n values and the ReLU input m n, where the kind reads them.
         *out = unsafe { epilogue_scalar(r.epi, v, bias, at) };
     }
+}
+
+/// Whether this CPU runs the kernels of this module (AVX2 and FMA).
+pub(crate) fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// One operand of a [`Block`]: element `(i, p)` at `ptr + i * rs + p * cs`.
+#[derive(Clone, Copy)]
+pub(crate) struct Operand {
+    pub(crate) ptr: *const f32,
+    pub(crate) rs: usize,
+    pub(crate) cs: usize,
+}
+
+impl Operand {
+    /// The transpose, read in place.
+    pub(crate) fn t(self) -> Operand {
+        Operand {
+            rs: self.cs,
+            cs: self.rs,
+            ..self
+        }
+    }
+}
+
+/// How a [`Block`] writes its result.
+#[derive(Clone, Copy)]
+pub(crate) enum BlockWrite {
+    /// `C = sum`.
+    Set,
+    /// `C += sum`, continuing the sum of an earlier block over earlier steps.
+    Add,
+    /// `C = sum + bias` along the rows, then ReLU when `relu`.
+    Bias { bias: *const f32, relu: bool },
+    /// `C = sum * relu'(at)`, `at` laid out as `C` (it may be `C` itself).
+    ReluGrad { at: *const f32 },
+}
+
+/// A product `C (m x n) = op(A) (m x k) op(B) (k x n)` that its caller has already cut to a
+/// size for one thread: computed on the calling thread by the outer-product kernel when the
+/// rows of `op(B)` are contiguous, else by the dot-product kernel (which needs the rows of
+/// `op(A)` and the columns of `op(B)` contiguous). `m`, `n` and `k` may take any size.
+#[derive(Clone, Copy)]
+pub(crate) struct Block {
+    pub(crate) m: usize,
+    pub(crate) n: usize,
+    pub(crate) k: usize,
+    pub(crate) a: Operand,
+    pub(crate) b: Operand,
+    pub(crate) c: *mut f32,
+    pub(crate) ldc: usize,
+}
+
+/// Computes `block` on the calling thread, written as `write` says.
+///
+/// # Safety
+/// [`available`] must be true; the operands must be readable and `C` (with `at`, the bias)
+/// valid for the block's extent; `op(B)` must have contiguous rows (`b.cs == 1`) or else
+/// `a.cs == 1` and `b.rs == 1`; no other thread may touch the block of `C`.
+#[cfg(target_arch = "x86_64")]
+pub(crate) unsafe fn block(block: &Block, write: BlockWrite) {
+    let (epi, bias, at) = match write {
+        BlockWrite::Set | BlockWrite::Add => (EpiKind::None, std::ptr::null(), std::ptr::null()),
+        BlockWrite::Bias { bias, relu } => {
+            let kind = if relu {
+                EpiKind::BiasRelu
+            } else {
+                EpiKind::Bias
+            };
+            (kind, bias, std::ptr::null())
+        }
+        BlockWrite::ReluGrad { at } => (EpiKind::ReluGrad, std::ptr::null(), at),
+    };
+    let r = Region {
+        a: block.a.ptr,
+        ars: block.a.rs,
+        acs: block.a.cs,
+        b: block.b.ptr,
+        brs: block.b.rs,
+        bcs: block.b.cs,
+        c: block.c,
+        ldc: block.ldc,
+        k: block.k,
+        epi,
+        bias,
+        at,
+    };
+    let w = match write {
+        BlockWrite::Add => Write::Continue,
+        _ => Write::Scaled {
+            alpha: 1.0,
+            beta: 0.0,
+        },
+    };
+    let kernel = if block.b.cs == 1 {
+        Kernel::Outer
+    } else {
+        Kernel::Dot
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { run(kernel, block.m, block.n, &r, w) }
 }

@@ -86,20 +86,18 @@ impl<B: Backend> Session<'_, B> {
             (None, Some(t)) => (self.encoded.as_ref().unwrap_or(t.x), t.y),
             (None, None) => return Err(no_data()),
         };
+        let Some(p) = &mut self.pooled else {
+            let (grad, loss) = (&mut self.buf.grad, &mut self.buf.loss);
+            return trainable_part(model, encoded)?.train_pass(bx, by, self.cfg.loss, grad, loss);
+        };
         let pred = trainable_part(model, encoded)?.forward(bx)?;
-        match &mut self.pooled {
-            None => self
-                .cfg
-                .loss
-                .compute_into(pred, by, &mut self.buf.grad, &mut self.buf.loss)?,
-            Some(p) => p.loss_grad(
-                self.cfg.loss,
-                pred,
-                by,
-                &mut self.buf.grad,
-                &mut self.buf.loss,
-            )?,
-        }
+        p.loss_grad(
+            self.cfg.loss,
+            pred,
+            by,
+            &mut self.buf.grad,
+            &mut self.buf.loss,
+        )?;
         trainable_part(model, encoded)?.backward_params(bx, &self.buf.grad)
     }
 }

@@ -1,0 +1,157 @@
+//! The fused training pass of a small ReLU network (`Backend::relu_mlp_mse_pass`): the
+//! batch is cut into chunks of rows, each chunk walked in tiles of [`TILE`] rows that stay
+//! in L2 from the first layer to the last and back ([`tile`]).
+//!
+//! Each chunk adds its tiles' weight and bias gradients, in order, into gradients of its
+//! own; the chunks' gradients are then added in chunk order. The cuts depend on the shape
+//! alone, so the results do not depend on the number of threads. With tiles of
+//! [`K_BLOCK`](crate::skinny::K_BLOCK) rows and chunks of
+//! [`K_CHUNK`](crate::skinny::K_CHUNK) rows (any batch of at least 8 chunks), every weight
+//! gradient is computed by the same operations in the same order as the layer-by-layer
+//! products compute it, and so are the activations, the output gradient and the input
+//! gradient: only the loss value and the bias gradients are summed in another order.
+//!
+//! Served where the CPU has AVX2 and FMA and every width is at most
+//! [`SHORT`](crate::skinny::SHORT); elsewhere the pass answers `false` and the caller runs
+//! the layers one by one.
+
+mod tile;
+mod transpose;
+
+use crate::skinny::{self, K_BLOCK, K_CHUNK, SHORT};
+use rayon::prelude::*;
+use tensor_core::Result;
+use tensor_core::check::{buffer_len, elements};
+use tensor_core::mlp_pass::{MlpPass, MlpPassOut};
+use tile::{Net, Sums};
+
+/// Rows of a tile: at widths of 64 its activations (128 KB a layer) stay in L2.
+const TILE: usize = K_BLOCK;
+/// The fewest chunks a batch is cut into (so that every core has work), while chunks hold
+/// at least one tile and at most [`K_CHUNK`] rows.
+const MIN_CHUNKS: usize = 8;
+
+const OP: &str = "relu_mlp_mse_pass";
+
+/// Rows per chunk for a batch of `rows`: a multiple of [`TILE`].
+fn chunk_rows(rows: usize) -> usize {
+    rows.div_ceil(MIN_CHUNKS)
+        .div_ceil(TILE)
+        .saturating_mul(TILE)
+        .clamp(TILE, K_CHUNK)
+}
+
+/// A pointer to the input gradient, written by every chunk in its own rows (or columns).
+#[derive(Clone, Copy)]
+struct Shared(*mut f32);
+// SAFETY: chunks write disjoint parts of the buffer behind the pointer.
+unsafe impl Send for Shared {}
+// SAFETY: as above.
+unsafe impl Sync for Shared {}
+
+impl Shared {
+    /// The pointer (a method, so that closures capture the whole `Shared`).
+    fn get(self) -> *mut f32 {
+        self.0
+    }
+}
+
+/// Runs the pass; `Ok(false)` where it is not served (see the module docs).
+pub(crate) fn relu_mlp_mse_pass(
+    pass: &MlpPass<'_, Vec<f32>>,
+    out: MlpPassOut<'_, '_, Vec<f32>>,
+) -> Result<bool> {
+    let dims = pass.dims;
+    let layers = dims.len().saturating_sub(1);
+    if layers == 0 || !dims.iter().all(|&d| (1..=SHORT).contains(&d)) || !skinny::available() {
+        return Ok(false);
+    }
+    let rows = pass.rows;
+    buffer_len(OP, "input", pass.input.len(), elements(OP, rows, dims[0])?)?;
+    buffer_len(
+        OP,
+        "target",
+        pass.target.len(),
+        elements(OP, rows, dims[layers])?,
+    )?;
+    buffer_len(OP, "loss", out.loss.len(), 1)?;
+    if pass.weights.len() != layers
+        || pass.biases.len() != layers
+        || out.weight_grads.len() != layers
+        || out.bias_grads.len() != layers
+    {
+        return Err(tensor_core::Error::InvalidArgument {
+            op: OP,
+            reason: format!("{layers} layers need {layers} weights, biases and gradients of each"),
+        });
+    }
+    for l in 0..layers {
+        let (i, o) = (dims[l], dims[l + 1]);
+        buffer_len(OP, "weight", pass.weights[l].len(), i * o)?;
+        buffer_len(OP, "bias", pass.biases[l].len(), o)?;
+        buffer_len(OP, "weight gradient", out.weight_grads[l].len(), i * o)?;
+        buffer_len(OP, "bias gradient", out.bias_grads[l].len(), o)?;
+    }
+    if let Some(g) = &out.input_grad {
+        buffer_len(OP, "input gradient", g.len(), rows * dims[0])?;
+    }
+    if rows == 0 {
+        // The mean over no element; no gradient.
+        out.loss[0] = f32::NAN;
+        out.weight_grads.iter_mut().for_each(|g| g.fill(0.0));
+        out.bias_grads.iter_mut().for_each(|g| g.fill(0.0));
+        return Ok(true);
+    }
+    let net = Net::new(pass, out.input_grad.is_some());
+    let input_grad = Shared(
+        out.input_grad
+            .map_or(std::ptr::null_mut(), |g| g.as_mut_ptr()),
+    );
+    let chunk = chunk_rows(rows);
+    let chunks = rows.div_ceil(chunk);
+    let run = |c: usize| {
+        let r0 = c * chunk;
+        // SAFETY: `net` was built from buffers of the checked lengths; chunk `c` writes
+        // only rows r0..r0 + len of the input gradient.
+        unsafe { net.chunk(r0, chunk.min(rows - r0), input_grad.get()) }
+    };
+    let sums: Vec<Sums> = if chunks > 1 && rayon::current_num_threads() > 1 {
+        (0..chunks).into_par_iter().map(run).collect()
+    } else {
+        (0..chunks).map(run).collect()
+    };
+    let (first, rest) = sums.split_first().expect("at least one chunk");
+    for l in 0..layers {
+        add_in_order(&mut out.weight_grads[l][..], &first.weights[l], rest, |s| {
+            &s.weights[l]
+        });
+        add_in_order(&mut out.bias_grads[l][..], &first.biases[l], rest, |s| {
+            &s.biases[l]
+        });
+    }
+    let loss: f64 = sums.iter().map(|s| s.loss).sum();
+    out.loss[0] = (loss / (rows as f64 * dims[layers] as f64)) as f32;
+    Ok(true)
+}
+
+/// `out = first + rest[0] + rest[1] + ...`, element by element, in that order.
+fn add_in_order(out: &mut [f32], first: &[f32], rest: &[Sums], part: impl Fn(&Sums) -> &[f32]) {
+    out.copy_from_slice(first);
+    for s in rest {
+        out.iter_mut().zip(part(s)).for_each(|(o, v)| *o += v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_hold_whole_tiles_and_at_most_k_chunk_rows() {
+        assert_eq!(chunk_rows(1), TILE);
+        assert_eq!(chunk_rows(4096), TILE);
+        assert_eq!(chunk_rows(4097), 2 * TILE);
+        assert_eq!(chunk_rows(65536), K_CHUNK);
+        assert_eq!(chunk_rows(1 << 20), K_CHUNK);
+    }
+}

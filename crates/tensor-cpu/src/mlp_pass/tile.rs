@@ -1,0 +1,349 @@
+//! One chunk of the fused pass, tile by tile: forward through every layer, the loss
+//! gradient, then backward, each tile's activations overwritten in place by the gradients
+//! that replace them.
+
+use super::TILE;
+
+/// Rows per weight-gradient product inside a tile.
+const K_STEP: usize = 128;
+use super::transpose::transpose;
+use crate::skinny::{Block, BlockWrite, Operand, block};
+use tensor_core::FeatureLayout;
+use tensor_core::mlp_pass::MlpPass;
+
+/// The network and the batch, as raw pointers read by every chunk.
+pub(super) struct Net<'a> {
+    dims: &'a [usize],
+    rows: usize,
+    input: *const f32,
+    layout: FeatureLayout,
+    target: *const f32,
+    weights: Vec<*const f32>,
+    biases: Vec<*const f32>,
+    /// `W_l^T` (`[dims[l + 1], dims[l]]` row-major) for every layer whose input gradient
+    /// is computed by the outer-product kernel (empty for the others).
+    transposed: Vec<Vec<f32>>,
+    input_grad: bool,
+    /// `2 / (rows * outputs)`, as the unfused loss computes it.
+    grad_scale: f32,
+}
+
+// SAFETY: the pointers are only read, from buffers borrowed for the whole pass.
+unsafe impl Send for Net<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for Net<'_> {}
+
+/// What a chunk adds up: its weight and bias gradients and its sum of squared errors.
+pub(super) struct Sums {
+    pub(super) weights: Vec<Vec<f32>>,
+    pub(super) biases: Vec<Vec<f32>>,
+    pub(super) loss: f64,
+}
+
+impl<'a> Net<'a> {
+    /// The network of `pass`, with the transposed weights the backward products read.
+    pub(super) fn new(pass: &MlpPass<'a, Vec<f32>>, input_grad: bool) -> Self {
+        let dims = pass.dims;
+        let layers = dims.len() - 1;
+        let transposed = (0..layers)
+            .map(|l| {
+                if l == 0 && !input_grad {
+                    return Vec::new();
+                }
+                let (i, o) = (dims[l], dims[l + 1]);
+                let w = pass.weights[l];
+                let mut t = vec![0f32; i * o];
+                for r in 0..i {
+                    for c in 0..o {
+                        t[c * i + r] = w[r * o + c];
+                    }
+                }
+                t
+            })
+            .collect();
+        let outputs = (pass.rows * dims[layers]) as f64;
+        Net {
+            dims,
+            rows: pass.rows,
+            input: pass.input.as_ptr(),
+            layout: pass.layout,
+            target: pass.target.as_ptr(),
+            weights: pass.weights.iter().map(|w| w.as_ptr()).collect(),
+            biases: pass.biases.iter().map(|b| b.as_ptr()).collect(),
+            transposed,
+            input_grad,
+            grad_scale: (2.0 * (1.0 / outputs)) as f32,
+        }
+    }
+
+    /// Rows `start..start + rows` of the input, as the left operand of the first product:
+    /// read in place when point-major; when feature-major, copied point-major into
+    /// `scratch` first (in place, its rows would lie a whole batch apart, and a tile's
+    /// rows would compete for the same few cache sets).
+    fn input_rows(&self, start: usize, rows: usize, scratch: &mut [f32]) -> Operand {
+        let d = self.dims[0];
+        if self.layout == FeatureLayout::PointMajor {
+            return Operand {
+                ptr: self.input.wrapping_add(start * d),
+                rs: d,
+                cs: 1,
+            };
+        }
+        assert!(scratch.len() >= rows * d, "a tile's scratch holds the tile");
+        // SAFETY: features 0..d of points start..start + rows lie inside the input (the
+        // caller's promise); the scratch holds `rows` rows of `d`.
+        unsafe {
+            transpose(
+                self.input.add(start),
+                self.rows,
+                scratch.as_mut_ptr(),
+                d,
+                d,
+                rows,
+            )
+        };
+        Operand {
+            ptr: scratch.as_ptr(),
+            rs: d,
+            cs: 1,
+        }
+    }
+
+    /// Forward and backward over rows `r0..r0 + len`, tile after tile; the input
+    /// gradient of those rows is written through `input_grad` when the pass computes it.
+    ///
+    /// # Safety
+    /// The buffers behind `self` must have the lengths the pass checked, `r0 + len` must
+    /// not exceed the rows, and no other thread may write rows `r0..r0 + len` of
+    /// `input_grad`.
+    pub(super) unsafe fn chunk(&self, r0: usize, len: usize, input_grad: *mut f32) -> Sums {
+        let dims = self.dims;
+        let layers = dims.len() - 1;
+        let mut sums = Sums {
+            weights: (0..layers)
+                .map(|l| vec![0f32; dims[l] * dims[l + 1]])
+                .collect(),
+            biases: (0..layers).map(|l| vec![0f32; dims[l + 1]]).collect(),
+            loss: 0.0,
+        };
+        let mut acts: Vec<Vec<f32>> = (0..layers)
+            .map(|l| vec![0f32; TILE * dims[l + 1]])
+            .collect();
+        let feature_major = self.layout == FeatureLayout::FeatureMajor;
+        let mut x = vec![0f32; if feature_major { TILE * dims[0] } else { 0 }];
+        let mut gx = vec![
+            0f32;
+            if feature_major && self.input_grad {
+                TILE * dims[0]
+            } else {
+                0
+            }
+        ];
+        for (t, start) in (r0..r0 + len).step_by(TILE).enumerate() {
+            let rows = TILE.min(r0 + len - start);
+            // SAFETY: forwarded; each tile stays inside the chunk.
+            unsafe {
+                let x = self.input_rows(start, rows, &mut x);
+                self.forward(x, rows, &mut acts);
+                sums.loss += self.loss_grad(start, rows, &mut acts[layers - 1]);
+                let tile = Tile {
+                    start,
+                    rows,
+                    first: t == 0,
+                    x,
+                };
+                self.backward(&tile, &mut acts, &mut sums, input_grad, &mut gx);
+            }
+        }
+        sums
+    }
+
+    /// `acts[l]` = layer `l`'s output for the tile of `rows` rows at `start`.
+    unsafe fn forward(&self, x: Operand, rows: usize, acts: &mut [Vec<f32>]) {
+        let layers = acts.len();
+        let mut a = x;
+        for (l, out) in acts.iter_mut().enumerate() {
+            let (k, n) = (self.dims[l], self.dims[l + 1]);
+            let b = Operand {
+                ptr: self.weights[l],
+                rs: n,
+                cs: 1,
+            };
+            let c = out.as_mut_ptr();
+            let write = BlockWrite::Bias {
+                bias: self.biases[l],
+                relu: l + 1 < layers,
+            };
+            let blk = Block {
+                m: rows,
+                n,
+                k,
+                a,
+                b,
+                c,
+                ldc: n,
+            };
+            // SAFETY: the tile's operands lie inside the input, the weight and `out`.
+            unsafe { block(&blk, write) };
+            a = Operand {
+                ptr: c,
+                rs: n,
+                cs: 1,
+            };
+        }
+    }
+
+    /// The output of the tile (`y`, in place) becomes `2 (y - t) / (rows * outputs)`;
+    /// returns the tile's sum of squared errors.
+    unsafe fn loss_grad(&self, start: usize, rows: usize, y: &mut [f32]) -> f64 {
+        let outputs = self.dims[self.dims.len() - 1];
+        let n = rows * outputs;
+        // SAFETY: the target has `self.rows * outputs` values.
+        let target = unsafe { std::slice::from_raw_parts(self.target.add(start * outputs), n) };
+        let mut sum = 0f64;
+        for (p, &t) in y[..n].iter_mut().zip(target) {
+            let d = *p - t;
+            sum += (d as f64) * (d as f64);
+            *p = d * self.grad_scale;
+        }
+        sum
+    }
+
+    /// Backward through the tile: adds the weight and bias gradients to `sums` (the first
+    /// tile of a chunk sets them), turns `acts[l - 1]` into the gradient at layer `l`'s
+    /// input (times ReLU's derivative), and writes the input gradient.
+    unsafe fn backward(
+        &self,
+        tile: &Tile,
+        acts: &mut [Vec<f32>],
+        sums: &mut Sums,
+        input_grad: *mut f32,
+        scratch: &mut [f32],
+    ) {
+        let dims = self.dims;
+        let rows = tile.rows;
+        for l in (0..acts.len()).rev() {
+            let (i, o) = (dims[l], dims[l + 1]);
+            let (below, here) = acts.split_at_mut(l);
+            let g = here[0].as_ptr();
+            let a = match below.last() {
+                Some(prev) => Operand {
+                    ptr: prev.as_ptr(),
+                    rs: i,
+                    cs: 1,
+                },
+                None => tile.x,
+            };
+            let grad = Operand {
+                ptr: g,
+                rs: o,
+                cs: 1,
+            };
+            // In steps of K_STEP rows, whose operands stay in L1 while every tile of the
+            // gradient passes over them; the sum runs in the same order either way.
+            let at = a.t();
+            for k0 in (0..rows).step_by(K_STEP) {
+                let dw = Block {
+                    m: i,
+                    n: o,
+                    k: K_STEP.min(rows - k0),
+                    a: Operand {
+                        ptr: at.ptr.wrapping_add(k0 * at.cs),
+                        ..at
+                    },
+                    b: Operand {
+                        ptr: grad.ptr.wrapping_add(k0 * o),
+                        ..grad
+                    },
+                    c: sums.weights[l].as_mut_ptr(),
+                    ldc: o,
+                };
+                let write = if tile.first && k0 == 0 {
+                    BlockWrite::Set
+                } else {
+                    BlockWrite::Add
+                };
+                // SAFETY: the tile's activations and gradient are `rows` rows long.
+                unsafe { block(&dw, write) };
+            }
+            let gz = &here[0][..rows * o];
+            for row in gz.chunks_exact(o) {
+                sums.biases[l]
+                    .iter_mut()
+                    .zip(row)
+                    .for_each(|(s, v)| *s += v);
+            }
+            if let Some(prev) = below.last_mut() {
+                let blk = Block {
+                    m: rows,
+                    n: i,
+                    k: o,
+                    a: grad,
+                    b: self.transposed_op(l),
+                    c: prev.as_mut_ptr(),
+                    ldc: i,
+                };
+                let at = prev.as_ptr();
+                // SAFETY: in place: each element's ReLU input is read before it is written.
+                unsafe { block(&blk, BlockWrite::ReluGrad { at }) };
+            } else if self.input_grad {
+                // SAFETY: the caller owns these rows of the input gradient.
+                unsafe { self.input_grad_tile(tile, grad, input_grad, scratch) };
+            }
+        }
+    }
+
+    /// `W_l^T`, rows contiguous.
+    fn transposed_op(&self, l: usize) -> Operand {
+        Operand {
+            ptr: self.transposed[l].as_ptr(),
+            rs: self.dims[l],
+            cs: 1,
+        }
+    }
+
+    /// The input gradient of the tile, `grad W_0^T`, in the input's layout: written in
+    /// place when point-major, else computed into `scratch` and copied feature-major.
+    unsafe fn input_grad_tile(
+        &self,
+        tile: &Tile,
+        grad: Operand,
+        out: *mut f32,
+        scratch: &mut [f32],
+    ) {
+        let (i, o) = (self.dims[0], self.dims[1]);
+        let (start, rows) = (tile.start, tile.rows);
+        let point_major = self.layout == FeatureLayout::PointMajor;
+        let c = if point_major {
+            out.wrapping_add(start * i)
+        } else {
+            scratch.as_mut_ptr()
+        };
+        let blk = Block {
+            m: rows,
+            n: i,
+            k: o,
+            a: grad,
+            b: self.transposed_op(0),
+            c,
+            ldc: i,
+        };
+        // SAFETY: forwarded from the caller; `scratch` holds a tile of `i` columns.
+        unsafe { block(&blk, BlockWrite::Set) };
+        if point_major {
+            return;
+        }
+        // SAFETY: features 0..i of points start..start + rows lie inside the gradient, in
+        // the rows the caller owns; `scratch` holds `rows` rows of `i`.
+        unsafe { transpose(scratch.as_ptr(), i, out.add(start), self.rows, rows, i) };
+    }
+}
+
+/// The tile a backward pass works on: its rows, whether it is the first of its chunk, and
+/// its input as the first product read it.
+struct Tile {
+    start: usize,
+    rows: usize,
+    first: bool,
+    x: Operand,
+}
