@@ -1,15 +1,15 @@
 //! The fused training pass of a small ReLU network (`Backend::relu_mlp_mse_pass`): the
-//! batch is cut into chunks of rows, each chunk walked in tiles of [`TILE`] rows that stay
-//! in L2 from the first layer to the last and back ([`tile`]).
+//! batch is cut into chunks of rows (at least [`MIN_CHUNKS`], at most [`MAX_CHUNK`] rows
+//! each), each chunk walked in tiles of [`TILE`] rows that stay in L2 from the first layer
+//! to the last and back ([`tile`]).
 //!
 //! Each chunk adds its tiles' weight and bias gradients, in order, into gradients of its
 //! own; the chunks' gradients are then added in chunk order. The cuts depend on the shape
-//! alone, so the results do not depend on the number of threads. With tiles of
-//! [`K_BLOCK`](crate::skinny::K_BLOCK) rows and chunks of
-//! [`K_CHUNK`](crate::skinny::K_CHUNK) rows (any batch of at least 8 chunks), every weight
-//! gradient is computed by the same operations in the same order as the layer-by-layer
-//! products compute it, and so are the activations, the output gradient and the input
-//! gradient: only the loss value and the bias gradients are summed in another order.
+//! alone, so the results do not depend on the number of threads. The products are the
+//! kernels of [`skinny`](crate::skinny) on blocks of a tile, so every element of an
+//! activation or a gradient is computed by the same operations as in the layer-by-layer
+//! products, except that sums over the batch (weight and bias gradients, the loss) are
+//! added in another order: the two paths differ by rounding only.
 //!
 //! Served where the CPU has AVX2 and FMA and every width is at most
 //! [`SHORT`](crate::skinny::SHORT); elsewhere the pass answers `false` and the caller runs
@@ -18,7 +18,7 @@
 mod tile;
 mod transpose;
 
-use crate::skinny::{self, K_BLOCK, K_CHUNK, SHORT};
+use crate::skinny::{self, SHORT};
 use rayon::prelude::*;
 use tensor_core::Result;
 use tensor_core::check::{buffer_len, elements};
@@ -26,10 +26,13 @@ use tensor_core::mlp_pass::{MlpPass, MlpPassOut};
 use tile::{Net, Sums};
 
 /// Rows of a tile: at widths of 64 its activations (128 KB a layer) stay in L2.
-const TILE: usize = K_BLOCK;
-/// The fewest chunks a batch is cut into (so that every core has work), while chunks hold
-/// at least one tile and at most [`K_CHUNK`] rows.
-const MIN_CHUNKS: usize = 8;
+const TILE: usize = 512;
+/// The fewest chunks a batch is cut into, while chunks hold at least one tile and at most
+/// [`MAX_CHUNK`] rows: enough chunks that threads slowed down by other work on the machine
+/// are waited for little at the end of a pass.
+const MIN_CHUNKS: usize = 32;
+/// The most rows of a chunk.
+const MAX_CHUNK: usize = 4 * TILE;
 
 const OP: &str = "relu_mlp_mse_pass";
 
@@ -38,7 +41,7 @@ fn chunk_rows(rows: usize) -> usize {
     rows.div_ceil(MIN_CHUNKS)
         .div_ceil(TILE)
         .saturating_mul(TILE)
-        .clamp(TILE, K_CHUNK)
+        .clamp(TILE, MAX_CHUNK)
 }
 
 /// A pointer to the input gradient, written by every chunk in its own rows (or columns).
@@ -109,16 +112,20 @@ pub(crate) fn relu_mlp_mse_pass(
     );
     let chunk = chunk_rows(rows);
     let chunks = rows.div_ceil(chunk);
-    let run = |c: usize| {
+    let run = |scratch: &mut tile::Scratch, c: usize| {
         let r0 = c * chunk;
         // SAFETY: `net` was built from buffers of the checked lengths; chunk `c` writes
         // only rows r0..r0 + len of the input gradient.
-        unsafe { net.chunk(r0, chunk.min(rows - r0), input_grad.get()) }
+        unsafe { net.chunk(r0, chunk.min(rows - r0), input_grad.get(), scratch) }
     };
     let sums: Vec<Sums> = if chunks > 1 && rayon::current_num_threads() > 1 {
-        (0..chunks).into_par_iter().map(run).collect()
+        (0..chunks)
+            .into_par_iter()
+            .map_init(|| net.scratch(), run)
+            .collect()
     } else {
-        (0..chunks).map(run).collect()
+        let mut scratch = net.scratch();
+        (0..chunks).map(|c| run(&mut scratch, c)).collect()
     };
     let (first, rest) = sums.split_first().expect("at least one chunk");
     for l in 0..layers {
@@ -147,11 +154,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chunks_hold_whole_tiles_and_at_most_k_chunk_rows() {
+    fn chunks_hold_whole_tiles_and_at_most_max_chunk_rows() {
         assert_eq!(chunk_rows(1), TILE);
-        assert_eq!(chunk_rows(4096), TILE);
-        assert_eq!(chunk_rows(4097), 2 * TILE);
-        assert_eq!(chunk_rows(65536), K_CHUNK);
-        assert_eq!(chunk_rows(1 << 20), K_CHUNK);
+        assert_eq!(chunk_rows(16384), TILE);
+        assert_eq!(chunk_rows(16385), 2 * TILE);
+        assert_eq!(chunk_rows(65536), MAX_CHUNK);
+        assert_eq!(chunk_rows(1 << 20), MAX_CHUNK);
     }
 }

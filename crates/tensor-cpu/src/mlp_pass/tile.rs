@@ -40,6 +40,15 @@ pub(super) struct Sums {
     pub(super) loss: f64,
 }
 
+/// The buffers of one tile, reused by the chunks a worker runs: each layer's activations
+/// (overwritten by their gradients), and the feature-major input and input gradient of the
+/// tile copied point-major.
+pub(super) struct Scratch {
+    acts: Vec<Vec<f32>>,
+    x: Vec<f32>,
+    gx: Vec<f32>,
+}
+
 impl<'a> Net<'a> {
     /// The network of `pass`, with the transposed weights the backward products read.
     pub(super) fn new(pass: &MlpPass<'a, Vec<f32>>, input_grad: bool) -> Self {
@@ -73,6 +82,18 @@ impl<'a> Net<'a> {
             transposed,
             input_grad,
             grad_scale: (2.0 * (1.0 / outputs)) as f32,
+        }
+    }
+
+    /// Buffers for the tiles of this network.
+    pub(super) fn scratch(&self) -> Scratch {
+        let dims = self.dims;
+        let feature_major = self.layout == FeatureLayout::FeatureMajor;
+        let tile_input = if feature_major { TILE * dims[0] } else { 0 };
+        Scratch {
+            acts: dims[1..].iter().map(|&d| vec![0f32; TILE * d]).collect(),
+            x: vec![0f32; tile_input],
+            gx: vec![0f32; if self.input_grad { tile_input } else { 0 }],
         }
     }
 
@@ -116,7 +137,13 @@ impl<'a> Net<'a> {
     /// The buffers behind `self` must have the lengths the pass checked, `r0 + len` must
     /// not exceed the rows, and no other thread may write rows `r0..r0 + len` of
     /// `input_grad`.
-    pub(super) unsafe fn chunk(&self, r0: usize, len: usize, input_grad: *mut f32) -> Sums {
+    pub(super) unsafe fn chunk(
+        &self,
+        r0: usize,
+        len: usize,
+        input_grad: *mut f32,
+        scratch: &mut Scratch,
+    ) -> Sums {
         let dims = self.dims;
         let layers = dims.len() - 1;
         let mut sums = Sums {
@@ -126,25 +153,13 @@ impl<'a> Net<'a> {
             biases: (0..layers).map(|l| vec![0f32; dims[l + 1]]).collect(),
             loss: 0.0,
         };
-        let mut acts: Vec<Vec<f32>> = (0..layers)
-            .map(|l| vec![0f32; TILE * dims[l + 1]])
-            .collect();
-        let feature_major = self.layout == FeatureLayout::FeatureMajor;
-        let mut x = vec![0f32; if feature_major { TILE * dims[0] } else { 0 }];
-        let mut gx = vec![
-            0f32;
-            if feature_major && self.input_grad {
-                TILE * dims[0]
-            } else {
-                0
-            }
-        ];
+        let Scratch { acts, x, gx } = scratch;
         for (t, start) in (r0..r0 + len).step_by(TILE).enumerate() {
             let rows = TILE.min(r0 + len - start);
             // SAFETY: forwarded; each tile stays inside the chunk.
             unsafe {
-                let x = self.input_rows(start, rows, &mut x);
-                self.forward(x, rows, &mut acts);
+                let x = self.input_rows(start, rows, x);
+                self.forward(x, rows, acts);
                 sums.loss += self.loss_grad(start, rows, &mut acts[layers - 1]);
                 let tile = Tile {
                     start,
@@ -152,7 +167,7 @@ impl<'a> Net<'a> {
                     first: t == 0,
                     x,
                 };
-                self.backward(&tile, &mut acts, &mut sums, input_grad, &mut gx);
+                self.backward(&tile, acts, &mut sums, input_grad, gx);
             }
         }
         sums

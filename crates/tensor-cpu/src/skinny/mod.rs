@@ -30,10 +30,10 @@ const LONG: usize = 512;
 const TASK_LONG: usize = 768;
 /// The chunks a long shared dimension is cut into; each chunk's partial product is computed
 /// on its own, then the partials are added in chunk order.
-pub(crate) const K_CHUNK: usize = 8192;
+const K_CHUNK: usize = 8192;
 /// Steps of the shared dimension per pass over `C` inside a chunk: both operands' slices
 /// (at most 2 x 128 KB) stay in L2.
-pub(crate) const K_BLOCK: usize = 512;
+const K_BLOCK: usize = 512;
 /// Products of fewer multiply-adds stay on the calling thread.
 const PAR_FLOPS: usize = 1 << 21;
 
