@@ -3,13 +3,14 @@
 //! that replace them.
 
 use super::TILE;
-
-/// Rows per weight-gradient product inside a tile.
-const K_STEP: usize = 128;
 use super::transpose::transpose;
 use crate::skinny::{Block, BlockWrite, Operand, block};
 use tensor_core::FeatureLayout;
 use tensor_core::mlp_pass::MlpPass;
+
+/// Rows per weight-gradient product inside a tile: both operands' rows stay in L1 while
+/// every tile of the gradient passes over them.
+const K_STEP: usize = 128;
 
 /// The network and the batch, as raw pointers read by every chunk.
 pub(super) struct Net<'a> {
@@ -20,8 +21,8 @@ pub(super) struct Net<'a> {
     target: *const f32,
     weights: Vec<*const f32>,
     biases: Vec<*const f32>,
-    /// `W_l^T` (`[dims[l + 1], dims[l]]` row-major) for every layer whose input gradient
-    /// is computed by the outer-product kernel (empty for the others).
+    /// `W_l^T` (`[dims[l + 1], dims[l]]` row-major), read by the input-gradient products;
+    /// empty for the first layer when the input gradient is not wanted.
     transposed: Vec<Vec<f32>>,
     input_grad: bool,
     /// `2 / (rows * outputs)`, as the unfused loss computes it.
