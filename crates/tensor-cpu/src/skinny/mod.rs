@@ -7,7 +7,8 @@
 //! as much as the arithmetic. These products need no packing: the short operand fits in L1,
 //! and AVX2 kernels read the long one in place, either as outer products (a tile of `C` in
 //! registers updated with one row of `op(B)` per step, [`outer`]) or, when `op(B)` is only
-//! contiguous along its columns, as dot products ([`dot`]).
+//! contiguous along its columns, as dot products ([`dot`]). Where the CPU has AVX-512F the
+//! outer products run with 16-lane registers ([`outer512`]), bit for bit as the AVX2 kernel.
 //!
 //! Cuts between threads depend on the shape alone, and each element of `C` is computed by
 //! the same operations wherever it falls, so results do not depend on the thread count. A
@@ -20,6 +21,8 @@ use crate::kernel::{relu, relu_grad};
 mod dot;
 #[cfg(target_arch = "x86_64")]
 mod outer;
+#[cfg(target_arch = "x86_64")]
+mod outer512;
 
 /// The longest short dimension served here: `op(B)` (at most `SHORT x SHORT` when it is
 /// the short operand) is copied to the stack when its rows are not contiguous.
@@ -254,10 +257,19 @@ unsafe fn run(kernel: Kernel, rows: usize, cols: usize, r: &Region, w: Write) {
     // SAFETY: forwarded; the CPU has AVX2 and FMA (checked by `gemm`).
     unsafe {
         match kernel {
+            Kernel::Outer if wide_vectors() => outer512::region(rows, cols, r, w),
             Kernel::Outer => outer::region(rows, cols, r, w),
             Kernel::Dot => dot::region(rows, cols, r, w),
         }
     }
+}
+
+/// Whether the outer-product kernel runs with AVX-512 registers (the same results as the
+/// AVX2 kernel, in fewer instructions).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn wide_vectors() -> bool {
+    is_x86_feature_detected!("avx512f")
 }
 
 /// Calls `f(start, len)` for consecutive pieces of `0..long`, [`TASK_LONG`] long, in
@@ -445,3 +457,6 @@ pub(crate) unsafe fn block(block: &Block, write: BlockWrite) {
     // SAFETY: forwarded from the caller.
     unsafe { run(kernel, block.m, block.n, &r, w) }
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests;
