@@ -9,9 +9,10 @@ use crate::{Backend, FeatureLayout, Tensor};
 use rand_chacha::ChaCha8Rng;
 
 /// `(rows, widths)`: tiny, odd, one and several tiles, several chunks, the hash-grid shape
-/// (32 -> 64 -> 64 -> 3), and one width above 64.
+/// (32 -> 64 -> 64 -> 3), a single layer with few outputs, and one width above 64.
 const CASES: &[(usize, &[usize])] = &[
     (1, &[1, 1]),
+    (600, &[40, 4]),
     (7, &[3, 5, 2]),
     (513, &[2, 16, 16, 1]),
     (1000, &[32, 64, 64, 3]),

@@ -9,7 +9,9 @@
 //! kernels of [`skinny`](crate::skinny) on blocks of a tile, so every element of an
 //! activation or a gradient is computed by the same operations as in the layer-by-layer
 //! products, except that sums over the batch (weight and bias gradients, the loss) are
-//! added in another order: the two paths differ by rounding only.
+//! added in another order, and that the outputs of a narrow layer (a few outputs, such as
+//! a colour) are dot products summed across vector lanes: the two paths differ by rounding
+//! only.
 //!
 //! Served where the CPU has AVX2 and FMA and every width is at most
 //! [`SHORT`](crate::skinny::SHORT); elsewhere the pass answers `false` and the caller runs

@@ -11,6 +11,10 @@ use tensor_core::mlp_pass::MlpPass;
 /// Rows per weight-gradient product inside a tile: both operands' rows stay in L1 while
 /// every tile of the gradient passes over them.
 const K_STEP: usize = 128;
+/// Layers with fewer outputs than this, and more inputs, are narrow: a product of theirs
+/// with the outputs along the vector lanes would leave most lanes idle, so their forward
+/// product runs as dot products and their weight gradient is computed transposed.
+const NARROW: usize = 16;
 
 /// The network and the batch, as raw pointers read by every chunk.
 pub(super) struct Net<'a> {
@@ -48,6 +52,8 @@ pub(super) struct Scratch {
     acts: Vec<Vec<f32>>,
     x: Vec<f32>,
     gx: Vec<f32>,
+    /// Room for the largest weight matrix, where narrow layers' gradients are transposed.
+    wt: Vec<f32>,
 }
 
 impl<'a> Net<'a> {
@@ -95,6 +101,7 @@ impl<'a> Net<'a> {
             acts: dims[1..].iter().map(|&d| vec![0f32; TILE * d]).collect(),
             x: vec![0f32; tile_input],
             gx: vec![0f32; if self.input_grad { tile_input } else { 0 }],
+            wt: vec![0f32; dims.windows(2).map(|w| w[0] * w[1]).max().unwrap_or(0)],
         }
     }
 
@@ -154,7 +161,7 @@ impl<'a> Net<'a> {
             biases: (0..layers).map(|l| vec![0f32; dims[l + 1]]).collect(),
             loss: 0.0,
         };
-        let Scratch { acts, x, gx } = scratch;
+        let Scratch { acts, x, gx, wt } = scratch;
         for (t, start) in (r0..r0 + len).step_by(TILE).enumerate() {
             let rows = TILE.min(r0 + len - start);
             // SAFETY: forwarded; each tile stays inside the chunk.
@@ -171,7 +178,25 @@ impl<'a> Net<'a> {
                 self.backward(&tile, acts, &mut sums, input_grad, gx);
             }
         }
+        // Narrow layers' weight gradients were summed transposed.
+        for (l, w) in sums.weights.iter_mut().enumerate() {
+            if self.narrow(l) {
+                let (i, o) = (dims[l], dims[l + 1]);
+                wt[..i * o].copy_from_slice(w);
+                for r in 0..i {
+                    for c in 0..o {
+                        w[r * o + c] = wt[c * i + r];
+                    }
+                }
+            }
+        }
         sums
+    }
+
+    /// Whether layer `l` is narrow (see [`NARROW`]).
+    fn narrow(&self, l: usize) -> bool {
+        let (i, o) = (self.dims[l], self.dims[l + 1]);
+        o < NARROW && i > o
     }
 
     /// `acts[l]` = layer `l`'s output for the tile of `rows` rows at `start`.
@@ -180,10 +205,19 @@ impl<'a> Net<'a> {
         let mut a = x;
         for (l, out) in acts.iter_mut().enumerate() {
             let (k, n) = (self.dims[l], self.dims[l + 1]);
-            let b = Operand {
-                ptr: self.weights[l],
-                rs: n,
-                cs: 1,
+            let b = if self.narrow(l) && !self.transposed[l].is_empty() {
+                // Read through `W^T`, so that the dot-product kernel serves it.
+                Operand {
+                    ptr: self.transposed[l].as_ptr(),
+                    rs: 1,
+                    cs: k,
+                }
+            } else {
+                Operand {
+                    ptr: self.weights[l],
+                    rs: n,
+                    cs: 1,
+                }
             };
             let c = out.as_mut_ptr();
             let write = BlockWrite::Bias {
@@ -257,22 +291,40 @@ impl<'a> Net<'a> {
             };
             // In steps of K_STEP rows, whose operands stay in L1 while every tile of the
             // gradient passes over them; the sum runs in the same order either way.
-            let at = a.t();
+            // A narrow layer's is summed transposed, `grad^T a`, with the layer's
+            // inputs along the lanes: each element is the same chain of multiply-adds.
+            let narrow = self.narrow(l);
             for k0 in (0..rows).step_by(K_STEP) {
-                let dw = Block {
-                    m: i,
-                    n: o,
-                    k: K_STEP.min(rows - k0),
-                    a: Operand {
-                        ptr: at.ptr.wrapping_add(k0 * at.cs),
-                        ..at
-                    },
-                    b: Operand {
-                        ptr: grad.ptr.wrapping_add(k0 * o),
-                        ..grad
-                    },
-                    c: sums.weights[l].as_mut_ptr(),
-                    ldc: o,
+                let a_rows = Operand {
+                    ptr: a.ptr.wrapping_add(k0 * a.rs),
+                    ..a
+                };
+                let grad_rows = Operand {
+                    ptr: grad.ptr.wrapping_add(k0 * o),
+                    ..grad
+                };
+                let k = K_STEP.min(rows - k0);
+                let c = sums.weights[l].as_mut_ptr();
+                let dw = if narrow {
+                    Block {
+                        m: o,
+                        n: i,
+                        k,
+                        a: grad_rows.t(),
+                        b: a_rows,
+                        c,
+                        ldc: i,
+                    }
+                } else {
+                    Block {
+                        m: i,
+                        n: o,
+                        k,
+                        a: a_rows.t(),
+                        b: grad_rows,
+                        c,
+                        ldc: o,
+                    }
                 };
                 let write = if tile.first && k0 == 0 {
                     BlockWrite::Set
