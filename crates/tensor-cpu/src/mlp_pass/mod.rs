@@ -17,6 +17,7 @@
 //! [`SHORT`](crate::skinny::SHORT); elsewhere the pass answers `false` and the caller runs
 //! the layers one by one.
 
+mod columns;
 mod tile;
 mod transpose;
 

@@ -3,6 +3,7 @@
 //! that replace them.
 
 use super::TILE;
+use super::columns::add_rows;
 use super::transpose::transpose;
 use crate::skinny::{Block, BlockWrite, Operand, block};
 use tensor_core::FeatureLayout;
@@ -334,13 +335,7 @@ impl<'a> Net<'a> {
                 // SAFETY: the tile's activations and gradient are `rows` rows long.
                 unsafe { block(&dw, write) };
             }
-            let gz = &here[0][..rows * o];
-            for row in gz.chunks_exact(o) {
-                sums.biases[l]
-                    .iter_mut()
-                    .zip(row)
-                    .for_each(|(s, v)| *s += v);
-            }
+            add_rows(&here[0][..rows * o], &mut sums.biases[l]);
             if let Some(prev) = below.last_mut() {
                 let blk = Block {
                     m: rows,
