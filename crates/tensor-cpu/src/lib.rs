@@ -2,10 +2,10 @@
 //!
 //! [`CpuBackend`] implements [`tensor_core::Backend`] with buffers in host memory: rayon
 //! spreads element-wise work over threads once a tensor is large enough for that to pay,
-//! `matrixmultiply` runs matrix products without materialising transposes (AVX2 kernels of
-//! this crate take over, without packing, when one dimension is long and the other two are
-//! at most 64, as in a small MLP over a large batch), and [`math`] provides vectorisable
-//! sine, cosine, exponential and friends.
+//! `matrixmultiply` runs matrix products without materialising transposes (AVX2 or AVX-512
+//! kernels of this crate take over, without packing, when one dimension is long and the
+//! other two are at most 64, as in a small MLP over a large batch), and [`math`] provides
+//! vectorisable sine, cosine, exponential and friends.
 //!
 //! Work runs on rayon's current pool (install a pool to choose the thread count); tensors
 //! below 32768 elements, and products below about 2M multiply-adds, stay on the calling
