@@ -342,6 +342,48 @@ fn add_point<const D: usize, const F: usize>(
     }
 }
 
+/// [`add_point`] for two features on a level indexed directly, where corners `2j` and
+/// `2j + 1` differ along the first axis only and so are neighbouring entries: each pair of
+/// corners is one 4-lane update, the same multiplications and additions as the scalar
+/// path's (a pair that is not adjacent, which only clamped entries could give, takes the
+/// scalar path).
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn add_point_pairs<const D: usize>(
+    entries: [u32; 8],
+    weights: [f32; 8],
+    g: [f32; 2],
+    part: &mut [f32],
+) {
+    use std::arch::x86_64::*;
+    let gg = _mm_setr_ps(g[0], g[1], g[0], g[1]);
+    for j in 0..1 << (D - 1) {
+        let (k0, k1) = (2 * j, 2 * j + 1);
+        let at = entries[k0] as usize * 2;
+        if entries[k1] == entries[k0].wrapping_add(1) && at + 4 <= part.len() {
+            let (w0, w1) = (weights[k0], weights[k1]);
+            let w = _mm_setr_ps(w0, w0, w1, w1);
+            // SAFETY: values at..at + 4 lie inside `part` (checked above).
+            unsafe {
+                let dst = part.as_mut_ptr().add(at);
+                _mm_storeu_ps(dst, _mm_add_ps(_mm_loadu_ps(dst), _mm_mul_ps(w, gg)));
+            }
+        } else {
+            for k in [k0, k1] {
+                let at = entries[k] as usize * 2;
+                if let Some(dst) = part.get_mut(at..at + 2) {
+                    dst[0] += weights[k] * g[0];
+                    dst[1] += weights[k] * g[1];
+                }
+            }
+        }
+    }
+}
+
 /// [`scatter_level`] with the cells computed 8 points at a time (the next block's corners
 /// prefetched while this block's are updated, in point order); returns how many points it
 /// handled (all but the last `n % 8`).
@@ -383,7 +425,12 @@ unsafe fn scatter_blocks<const D: usize, const F: usize>(
             let g = point_grad::<F>(grad, at, feature_step);
             let entries = std::array::from_fn(|k| now.entries[k][p]);
             let weights = std::array::from_fn(|k| now.weights[k][p]);
-            add_point::<D, F>(entries, weights, g, part);
+            if F == 2 && !c.hashed {
+                // SAFETY: the CPU has AVX2 (this function's contract).
+                unsafe { add_point_pairs::<D>(entries, weights, [g[0], g[F - 1]], part) };
+            } else {
+                add_point::<D, F>(entries, weights, g, part);
+            }
         }
         std::mem::swap(&mut now, &mut next);
     }
