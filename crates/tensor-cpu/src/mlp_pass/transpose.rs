@@ -18,14 +18,27 @@ pub(super) unsafe fn transpose(
     let (r8, c8) = (rows / 8 * 8, cols / 8 * 8);
     // SAFETY: every index below is inside the blocks the caller vouches for.
     unsafe {
-        for r in (0..r8).step_by(8) {
+        let at = |r: usize, c: usize| {
+            square(
+                src.add(r * src_stride + c),
+                src_stride,
+                dst.add(c * dst_stride + r),
+                dst_stride,
+            )
+        };
+        if dst_stride > src_stride {
+            // The destination's rows are the far-apart ones: fill 8 of them at a time, from
+            // start to end, so that few write streams are open at once.
             for c in (0..c8).step_by(8) {
-                square(
-                    src.add(r * src_stride + c),
-                    src_stride,
-                    dst.add(c * dst_stride + r),
-                    dst_stride,
-                );
+                for r in (0..r8).step_by(8) {
+                    at(r, c);
+                }
+            }
+        } else {
+            for r in (0..r8).step_by(8) {
+                for c in (0..c8).step_by(8) {
+                    at(r, c);
+                }
             }
         }
         for r in 0..rows {
