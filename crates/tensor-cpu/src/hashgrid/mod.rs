@@ -332,12 +332,17 @@ fn add_point<const D: usize, const F: usize>(
     part: &mut [f32],
 ) {
     for k in 0..1 << D {
-        let at = entries[k] as usize * F;
-        let w = weights[k];
-        if let Some(dst) = part.get_mut(at..at + F) {
-            for f in 0..F {
-                dst[f] += w * g[f];
-            }
+        add_corner(entries[k], weights[k], g, part);
+    }
+}
+
+/// Adds `weight * g` to table entry `entry` (nothing when it lies outside `part`).
+#[inline(always)]
+fn add_corner<const F: usize>(entry: u32, weight: f32, g: [f32; F], part: &mut [f32]) {
+    let at = entry as usize * F;
+    if let Some(dst) = part.get_mut(at..at + F) {
+        for f in 0..F {
+            dst[f] += weight * g[f];
         }
     }
 }
@@ -373,13 +378,8 @@ unsafe fn add_point_pairs<const D: usize>(
                 _mm_storeu_ps(dst, _mm_add_ps(_mm_loadu_ps(dst), _mm_mul_ps(w, gg)));
             }
         } else {
-            for k in [k0, k1] {
-                let at = entries[k] as usize * 2;
-                if let Some(dst) = part.get_mut(at..at + 2) {
-                    dst[0] += weights[k] * g[0];
-                    dst[1] += weights[k] * g[1];
-                }
-            }
+            add_corner(entries[k0], weights[k0], g, part);
+            add_corner(entries[k1], weights[k1], g, part);
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::TILE;
 use super::columns::add_rows;
-use super::transpose::transpose;
+use super::transpose::{transpose, transpose_matrix};
 use crate::skinny::{Block, BlockWrite, Operand, block};
 use tensor_core::FeatureLayout;
 use tensor_core::mlp_pass::MlpPass;
@@ -68,13 +68,8 @@ impl<'a> Net<'a> {
                     return Vec::new();
                 }
                 let (i, o) = (dims[l], dims[l + 1]);
-                let w = pass.weights[l];
                 let mut t = vec![0f32; i * o];
-                for r in 0..i {
-                    for c in 0..o {
-                        t[c * i + r] = w[r * o + c];
-                    }
-                }
+                transpose_matrix(pass.weights[l], i, o, &mut t);
                 t
             })
             .collect();
@@ -183,12 +178,9 @@ impl<'a> Net<'a> {
         for (l, w) in sums.weights.iter_mut().enumerate() {
             if self.narrow(l) {
                 let (i, o) = (dims[l], dims[l + 1]);
-                wt[..i * o].copy_from_slice(w);
-                for r in 0..i {
-                    for c in 0..o {
-                        w[r * o + c] = wt[c * i + r];
-                    }
-                }
+                let wt = &mut wt[..i * o];
+                wt.copy_from_slice(w);
+                transpose_matrix(wt, o, i, w);
             }
         }
         sums

@@ -3,6 +3,24 @@
 
 use std::arch::x86_64::*;
 
+/// `dst` (`cols x rows`, row-major) = the transpose of `src` (`rows x cols`, row-major).
+///
+/// # Panics
+/// When the buffers are not `rows * cols` long or the CPU has no AVX2 (the fused pass
+/// checks both before it starts).
+pub(super) fn transpose_matrix(src: &[f32], rows: usize, cols: usize, dst: &mut [f32]) {
+    assert!(
+        src.len() == rows * cols && dst.len() == rows * cols,
+        "whole matrices"
+    );
+    assert!(
+        crate::skinny::available(),
+        "the fused pass runs only with AVX2"
+    );
+    // SAFETY: both buffers hold the whole matrix and are distinct borrows; the CPU has AVX2.
+    unsafe { transpose(src.as_ptr(), cols, dst.as_mut_ptr(), rows, rows, cols) }
+}
+
 /// `dst[c * dst_stride + r] = src[r * src_stride + c]` for `r < rows`, `c < cols`.
 ///
 /// # Safety
