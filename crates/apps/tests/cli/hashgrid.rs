@@ -1,0 +1,127 @@
+//! `image fit --arch hashgrid`: a photo fits well in few steps on sampled pixels, resumes,
+//! renders larger; every bad encoding parameter is one line; the architecture a photo and
+//! a drawing get by default.
+
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+
+/// A smooth colour test photo of `w x h` pixels.
+fn write_photo(dir: &Path, w: u32, h: u32) -> PathBuf {
+    let mut bytes = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let (u, v) = (x as f32 / w as f32, y as f32 / h as f32);
+            let r = 0.5 + 0.4 * (6.0 * u).sin() * (4.0 * v).cos();
+            let g = 0.5 + 0.4 * (5.0 * (u + v)).sin();
+            bytes.extend([(r * 255.0) as u8, (g * 255.0) as u8, (u * 200.0) as u8]);
+        }
+    }
+    let path = dir.join("photo.png");
+    image::save_buffer(&path, &bytes, w, h, image::ColorType::Rgb8).unwrap();
+    path
+}
+
+fn config(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("config.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_photo_fits_on_sampled_pixels_resumes_and_renders_larger() {
+    let tmp = tmp();
+    let photo = write_photo(tmp.path(), 48, 40);
+    let out = tmp.path().join("run");
+    let p = photo.to_str().unwrap();
+    // 1920 pixels in batches of 500: random pixels at every step.
+    let args = ["image", "fit", p, "--steps", "60", "--batch", "500"];
+    let o = train(&args, &out);
+    assert_success(&o);
+    let c = config(&out);
+    assert_eq!(
+        c["options"]["arch"], "hashgrid",
+        "a photo gets the hash grid"
+    );
+    assert_eq!(c["options"]["batch_pixels"], 500);
+    assert_eq!(c["architecture"]["scale"]["finest"], 48);
+    let m = metrics(&out);
+    assert!(num(&m, "psnr") > 30.0, "{m}");
+    // Resuming to 80 steps continues the same run.
+    let more = [
+        "image", "fit", p, "--steps", "80", "--batch", "500", "--resume",
+    ];
+    assert_success(&train(&more, &out));
+    assert_eq!(num(&metrics(&out), "steps"), 80.0);
+    let big = tmp.path().join("big.png");
+    let o = run([
+        "image",
+        "render",
+        out.to_str().unwrap(),
+        "--size",
+        "96",
+        "-o",
+        big.to_str().unwrap(),
+        "--device",
+        "cpu",
+    ]);
+    assert_success(&o);
+    let img = image::open(&big).unwrap();
+    assert_eq!((img.width(), img.height()), (96, 80));
+    // `predict` reads the hash-grid run and points to `image render`; ONNX export says why
+    // it cannot write one.
+    let r = out.to_str().unwrap();
+    assert_one_line_error(
+        &run(["predict", r, "--x", "1"]),
+        &["image model", "image render"],
+    );
+    let onnx = tmp.path().join("grid.onnx");
+    assert_one_line_error(
+        &run(["export", r, "-o", onnx.to_str().unwrap()]),
+        &["ONNX", "hash_grid_mlp", "only MLPs"],
+    );
+    assert!(!onnx.exists());
+}
+
+#[test]
+fn every_bad_encoding_parameter_is_one_line() {
+    let tmp = tmp();
+    let photo = write_photo(tmp.path(), 20, 20);
+    let p = photo.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["--levels", "0"], "levels"),
+        (&["--features", "9"], "features"),
+        (&["--log2-table-size", "25"], "2^24"),
+        (
+            &["--base-resolution", "64", "--finest-resolution", "32"],
+            "finest",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec!["image", "fit", p, "--arch", "hashgrid", "--steps", "1"];
+        args.extend(extra);
+        let o = train(&args, &tmp.path().join("bad"));
+        assert_one_line_error(&o, &[needle]);
+    }
+}
+
+#[test]
+fn the_bundled_drawing_keeps_siren() {
+    let tmp = tmp();
+    let out = tmp.path().join("run");
+    let o = train(&["image", "fit", "--size", "24", "--steps", "2"], &out);
+    assert_success(&o);
+    assert_eq!(config(&out)["options"]["arch"], "siren");
+}
+
+/// A photo's defaults are the hash grid's: 100 steps at learning rate 1e-2 up to 256x256
+/// pixels (the growth with the size is unit-tested in `defaults`).
+#[test]
+fn a_photo_gets_the_hash_grid_defaults() {
+    let tmp = tmp();
+    let photo = write_photo(tmp.path(), 40, 30);
+    let out = tmp.path().join("run");
+    assert_success(&train(&["image", "fit", photo.to_str().unwrap()], &out));
+    let t = &config(&out)["training"];
+    assert_eq!(t["total_steps"], 100, "{t}");
+    assert!((t["lr"].as_f64().unwrap() - 1e-2).abs() < 1e-9, "{t}");
+    assert!(num(&metrics(&out), "psnr") > 30.0);
+}

@@ -1,0 +1,22 @@
+//! The `iron-learn` command line, run as a user would run it.
+//!
+//! One test binary for the crate: each module below is one former test file.
+
+mod common;
+mod approx;
+mod errors;
+mod hashgrid;
+mod hidden;
+mod image;
+mod image_color;
+mod limits;
+mod log;
+mod outputs;
+mod predict;
+mod python;
+mod record;
+mod results;
+mod resume;
+mod runs;
+mod small;
+mod tabular;

@@ -1,0 +1,12 @@
+//! Integration tests of `iron-learn-io`.
+//!
+//! One test binary for the crate: each module below is one former test file.
+
+mod checkpoint;
+mod crash;
+mod dataset;
+mod drawing;
+mod fitted;
+mod image;
+mod image_quality;
+mod output;
