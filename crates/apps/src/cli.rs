@@ -88,10 +88,10 @@ pub struct TrainArgs {
     #[arg(long, value_parser = cli_values::positive_f32)]
     pub lr: Option<f32>,
     /// Number of passes over the training data [default: chosen per job].
-    #[arg(long, conflicts_with = "steps", value_parser = cli_values::positive_count)]
+    #[arg(long, conflicts_with = "steps", value_parser = cli_values::epochs)]
     pub epochs: Option<usize>,
     /// Number of optimizer steps [default: chosen per job].
-    #[arg(long, value_parser = cli_values::positive_count)]
+    #[arg(long, value_parser = cli_values::steps)]
     pub steps: Option<usize>,
     /// Mini-batch size, or "full" for full-batch training [default: chosen per job].
     #[arg(long, value_parser = parse_batch)]
