@@ -43,8 +43,8 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
 /// Turns CSV rows back into an image.
 pub fn decode(args: &ImageDecodeArgs) -> Result<()> {
     // Refuse an extension that names no format before reading a large CSV.
-    io::image::ImageFileFormat::from_path(&args.output)?;
     io::output::refuse_own_input(&args.output, &[&args.csv])?;
+    io::image::ImageFileFormat::from_path(&args.output)?;
     let picture = read_pixel_csv(&args.csv, PixelValues::Bytes)?;
     write_picture(&args.output, &picture)?;
     println!(

@@ -110,19 +110,6 @@ fn target(
     Ok((picture, path.display().to_string()))
 }
 
-/// Per-channel mean of the pixel values: the network learns `value - mean`, so that it
-/// starts near the answer instead of spending its first steps learning the background
-/// level (Adam moves each weight by about the learning rate per step).
-pub fn channel_means(picture: &Picture) -> Vec<f32> {
-    let c = picture.channels.max(1);
-    let mut sums = vec![0f64; c];
-    for px in picture.data.chunks_exact(c) {
-        sums.iter_mut().zip(px).for_each(|(s, &v)| *s += v as f64);
-    }
-    let n = picture.pixels().max(1) as f64;
-    sums.iter().map(|s| (s / n) as f32).collect()
-}
-
 /// Predicts every pixel of a `width x height` grid with the library's renderer, adding back
 /// the per-channel `offset` the network was trained without.
 pub fn predict_picture<B: Backend, M: nn::Model<B>>(
@@ -174,7 +161,7 @@ impl Job for ImageFit {
         } = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s)?;
         let dir = run_dir::prepare(&args.train, "image-fit")?;
         save_png(&picture, dir.join("original.png"))?;
-        let means = channel_means(&picture);
+        let means = io::image::channel_means(&picture);
         // Point supervision learns `value - mean` through an identity output; area
         // supervision learns coverage through a sigmoid whose bias starts at the logit of
         // the mean, and matches each pixel with the mean of s x s samples inside it.

@@ -43,11 +43,11 @@ impl Job for ImageRender {
         {
             bail!("--threshold must be between 0 and 1, got {t}");
         }
-        let format = ImageFileFormat::from_path(&args.output)?;
         let source = io::fitted::model_file(&args.model);
         let mut inputs = vec![source.as_path()];
         inputs.extend(args.reference.as_deref());
         io::output::refuse_own_input(&args.output, &inputs)?;
+        let format = ImageFileFormat::from_path(&args.output)?;
         let started = Instant::now();
         let model = FittedModel::load(&source, backend)?;
         let mut settings = model
