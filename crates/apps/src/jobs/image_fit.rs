@@ -90,8 +90,12 @@ fn target(
     } else {
         ColorMode::Rgb
     };
-    // From the header alone: the fit, then the decoding, must fit in memory.
+    // From the header alone: the decoding (at the image's own size, whatever --size asks),
+    // then the fit, must fit in memory.
     let header = io::image::read_image_header(path)?;
+    if let Some(budget) = crate::memory_budget::image_budget()? {
+        header.check_decode(mode, &budget, path)?;
+    }
     let (w, h) = match args.size {
         Some(n) => fit_longest_side(header.width, header.height, n as usize),
         None => (header.width, header.height),

@@ -50,8 +50,11 @@ fn inputs() -> Inputs {
     }
 }
 
+/// A command run with its output `-o OUT`.
+type Writer<'a> = Box<dyn Fn(&Path) -> Output + 'a>;
+
 /// Each writing command with its output `-o OUT`, by name.
-fn writing_commands(i: &Inputs) -> Vec<(&'static str, Box<dyn Fn(&Path) -> Output + '_>)> {
+fn writing_commands(i: &Inputs) -> Vec<(&'static str, Writer<'_>)> {
     let s = |p: &Path| p.to_str().unwrap().to_string();
     vec![
         (
