@@ -157,5 +157,17 @@ pub fn parse_range(text: &str) -> Result<(f64, f64)> {
     Ok((a, b))
 }
 
+/// A number as a person writes it: `2.5`, `-3`, `1e300`, `1.5e-7` (shortest digits that read
+/// back to the same value; exponent form beyond 16 digits or below 1e-5, never a 301-digit
+/// integer).
+pub fn written(v: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 #[cfg(test)]
 mod tests;

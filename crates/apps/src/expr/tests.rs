@@ -131,3 +131,17 @@ fn ranges() {
     assert!(parse_range("a:1").is_err());
     assert!(parse_range("1").is_err());
 }
+
+#[test]
+fn numbers_are_written_as_a_person_writes_them() {
+    assert_eq!(written(-1e300), "-1e300");
+    assert_eq!(written(1e300), "1e300");
+    assert_eq!(written(2.5), "2.5");
+    assert_eq!(written(-3.0), "-3");
+    assert_eq!(written(0.0), "0");
+    assert_eq!(written(1.5e-7), "1.5e-7");
+    assert_eq!(written(123_456.0), "123456");
+    for v in [1e300, -2.5e-9, 0.1, 7e15, 3.3e16] {
+        assert_eq!(written(v).parse::<f64>().unwrap(), v);
+    }
+}

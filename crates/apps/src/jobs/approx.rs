@@ -3,7 +3,7 @@
 use super::matrix;
 use crate::cli::ApproxArgs;
 use crate::device::Job;
-use crate::expr::{Function, parse_range};
+use crate::expr::{Function, parse_range, written};
 use crate::memory_budget::Estimate;
 use crate::monitor::LossUnits;
 use crate::report::history::number;
@@ -98,6 +98,7 @@ impl Job for Approx {
         let f = Function::parse(&args.function)?;
         let hidden = crate::hidden::hidden_arg(&args.hidden)?;
         let (a, b) = parse_range(&args.range)?;
+        let (sa, sb) = (written(a), written(b));
         if args.samples < 10 {
             bail!("--samples must be at least 10");
         }
@@ -112,18 +113,23 @@ impl Job for Approx {
         // A few infinite points are poles (1/x at 0); more are a function too large for
         // 32-bit floats, which no network here can fit.
         if s.overflow > (args.samples / 100).max(2) {
+            let x0 = s.first_overflow.unwrap_or(a);
+            let x0 = if x0.abs() < 1e6 {
+                format!("{x0:.4}")
+            } else {
+                format!("{x0:.4e}")
+            };
             bail!(
-                "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {} points in [{a}, {b}], from x = {:.4}; narrow --range or scale the function down",
+                "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {} points in [{sa}, {sb}], from x = {x0}; narrow --range or scale the function down",
                 f.text(),
                 f32::MAX,
                 s.overflow,
                 args.samples,
-                s.first_overflow.unwrap_or(a)
             );
         }
         if s.x.len() < 10 {
             bail!(
-                "{:?} is defined at only {} of {} points in [{a}, {b}]",
+                "{:?} is defined at only {} of {} points in [{sa}, {sb}]",
                 f.text(),
                 s.x.len(),
                 args.samples
@@ -131,7 +137,7 @@ impl Job for Approx {
         }
         if !args.classify && s.y.iter().all(|&y| y == s.y[0]) {
             bail!(
-                "{:?} is constant on [{a}, {b}] (every value is {}); there is nothing to fit",
+                "{:?} is constant on [{sa}, {sb}] (every value is {}); there is nothing to fit",
                 f.text(),
                 s.y[0]
             );
@@ -216,7 +222,7 @@ impl Job for Approx {
                 .collect();
             let c = metrics::binary_classification(&p, &ys);
             println!(
-                "sign of {} on [{a}, {b}]: accuracy {:.4} (majority class {:.4})",
+                "sign of {} on [{sa}, {sb}]: accuracy {:.4} (majority class {:.4})",
                 f.text(),
                 c.accuracy,
                 c.baseline_accuracy
@@ -233,7 +239,7 @@ impl Job for Approx {
                 .map(|(p, t)| (p - t).abs())
                 .fold(0f32, f32::max);
             println!(
-                "{} on [{a}, {b}]: MSE {:.3e}, MAE {:.3e}, max error {max_err:.3e}, R^2 {:.5}",
+                "{} on [{sa}, {sb}]: MSE {:.3e}, MAE {:.3e}, max error {max_err:.3e}, R^2 {:.5}",
                 f.text(),
                 r.mse,
                 r.mae,

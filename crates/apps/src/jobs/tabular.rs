@@ -85,11 +85,12 @@ impl Classes {
         let mut values: Vec<f32> = y.to_vec();
         values.sort_by(f32::total_cmp);
         values.dedup();
-        if values.len() < 2 {
-            bail!(
-                "the target column has a single value ({:?}); there is nothing to classify",
-                values.first()
-            );
+        match values.as_slice() {
+            [] => bail!("there are no training rows to classify"),
+            [only] => {
+                bail!("the target column has a single value ({only}); there is nothing to classify")
+            }
+            _ => {}
         }
         if values.len() > 100 {
             bail!(
@@ -189,6 +190,15 @@ impl Job for Tabular {
         }
         let test = split.test.unwrap_or_else(|| split.train.clone());
         let (train, val) = split_validation(split.train, a.val_fraction, a.train.seed)?;
+        if train.rows < 2 {
+            let total = train.rows + test.rows + val.as_ref().map_or(0, |v| v.rows);
+            bail!(
+                "--test-fraction {} and --val-fraction {} leave {} training row(s) of {total}; at least two are needed (use smaller fractions or more rows)",
+                a.test_fraction,
+                a.val_fraction,
+                train.rows
+            );
+        }
         let job = self.job();
         let dir = run_dir::prepare(&a.train, job)?;
         let features = Standardizer::fit(&train.x, train.n_features)?;

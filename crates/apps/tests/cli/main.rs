@@ -22,3 +22,4 @@ mod runs;
 mod small;
 mod special_outputs;
 mod tabular;
+mod words;
