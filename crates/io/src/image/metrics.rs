@@ -185,9 +185,77 @@ fn filter_valid(v: &[f64], w: usize, h: usize, kernel: &[f64]) -> Vec<f64> {
     out
 }
 
+/// Speckle: the root-mean-square difference, in 8-bit levels (0-255), between the prediction
+/// and the reference over the reference's flat pixels, those whose 3 x 3 neighbourhood holds
+/// one value in every channel (blank paper, clear sky). A fit that is right there has
+/// nothing to show but noise, which the eye sees as speckle even when PSNR is high. `None`
+/// when the reference has no flat pixel. Same size and channels required.
+pub fn flat_area_noise(prediction: &Picture, reference: &Picture) -> Result<Option<f64>> {
+    same_size("flat_area_noise", prediction, reference, true)?;
+    let (w, h, c) = (reference.width, reference.height, reference.channels);
+    let value = |x: usize, y: usize, ch: usize| reference.data[(y * w + x) * c + ch];
+    let flat = |x: usize, y: usize| {
+        (0..c).all(|ch| {
+            let v = value(x, y, ch);
+            (y - 1..=y + 1).all(|yy| (x - 1..=x + 1).all(|xx| value(xx, yy, ch) == v))
+        })
+    };
+    let (mut sum, mut count) = (0.0, 0usize);
+    for y in 1..h.saturating_sub(1) {
+        for x in 1..w.saturating_sub(1) {
+            if !flat(x, y) {
+                continue;
+            }
+            for ch in 0..c {
+                let i = (y * w + x) * c + ch;
+                let d = 255.0 * (f64::from(prediction.data[i]) - f64::from(reference.data[i]));
+                sum += d * d;
+                count += 1;
+            }
+        }
+    }
+    Ok((count > 0).then(|| (sum / count as f64).sqrt()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flat_area_noise_counts_only_flat_pixels() {
+        // Left half white paper, right half a ramp: noise of 2 levels on the paper is 2, the
+        // same noise on the ramp is not counted.
+        let (w, h) = (20, 10);
+        let reference: Vec<f32> = (0..w * h)
+            .map(|i| {
+                if i % w < 10 {
+                    1.0
+                } else {
+                    (i % w) as f32 / 40.0
+                }
+            })
+            .collect();
+        let noisy: Vec<f32> = reference
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                v - if (i / w + i % w) % 2 == 0 {
+                    2.0 / 255.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let r = Picture::new(w, h, 1, reference.clone()).unwrap();
+        let p = Picture::new(w, h, 1, noisy).unwrap();
+        // Flat pixels: columns 1..=8 of rows 1..=8; half of them are 2 levels off.
+        let got = flat_area_noise(&p, &r).unwrap().unwrap();
+        assert!((got - 2.0f64.sqrt()).abs() < 1e-3, "{got}");
+        assert_eq!(flat_area_noise(&r, &r).unwrap(), Some(0.0));
+        let ramp: Vec<f32> = (0..w * h).map(|i| i as f32 / 400.0).collect();
+        let ramp = Picture::new(w, h, 1, ramp).unwrap();
+        assert_eq!(flat_area_noise(&ramp, &ramp).unwrap(), None);
+    }
 
     #[test]
     fn ssim_in_bands_equals_ssim_in_one_piece() {

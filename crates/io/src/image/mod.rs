@@ -45,7 +45,7 @@ pub use fit::{
 };
 pub use header::{ImageHeader, MemoryBudget, human_bytes, read_image_header};
 pub use inspect::fit_longest_side;
-pub use metrics::{ink_iou, mse, pixel_accuracy, psnr, ssim};
+pub use metrics::{flat_area_noise, ink_iou, mse, pixel_accuracy, psnr, ssim};
 pub use picture::Picture;
 pub use png::{encode_png, write_png_rows};
 pub use render::{
