@@ -1,6 +1,7 @@
 //! `iron-learn image encode` and `image decode`: images to CSV rows and back.
 
 use crate::cli::{ImageDecodeArgs, ImageEncodeArgs};
+use crate::memory_budget::bytes;
 use crate::report::output::write_picture;
 use anyhow::{Result, bail};
 use io::image::{ColorMode, PixelValues, read_pixel_csv, write_pixel_csv};
@@ -45,6 +46,7 @@ pub fn decode(args: &ImageDecodeArgs) -> Result<()> {
     // Refuse an extension that names no format before reading a large CSV.
     io::output::refuse_own_input(&args.output, &[&args.csv])?;
     io::image::ImageFileFormat::from_path(&args.output)?;
+    check_decode_budget(&args.csv)?;
     let picture = read_pixel_csv(&args.csv, PixelValues::Bytes)?;
     write_picture(&args.output, &picture)?;
     println!(
@@ -53,5 +55,30 @@ pub fn decode(args: &ImageDecodeArgs) -> Result<()> {
         picture.height,
         args.output.display()
     );
+    Ok(())
+}
+
+/// Refuses, before anything is allocated, a pixel CSV whose decoding cannot fit in the memory
+/// budget (one pass over its coordinates tells its size).
+fn check_decode_budget(csv: &std::path::Path) -> Result<()> {
+    let Some((budget, source)) = crate::memory_budget::budget()? else {
+        return Ok(());
+    };
+    let Some(extent) = io::image::pixel_csv_extent(csv)? else {
+        return Ok(());
+    };
+    let need = extent.decode_bytes() as f64;
+    if need > budget {
+        let (w, h) = (extent.width, extent.height);
+        let per_pixel = need / (w as f64 * h as f64).max(1.0);
+        bail!(
+            "image decode would need about {} of memory for the {w}x{h} picture of {} rows in {} but {} is available ({source}); a CSV of up to about {:.2} megapixels fits",
+            bytes(need),
+            extent.rows,
+            csv.display(),
+            bytes(budget),
+            budget / per_pixel / 1e6
+        );
+    }
     Ok(())
 }

@@ -207,3 +207,49 @@ fn a_streamed_render_stays_small() {
     assert!(kib < 160 * 1024, "peak {kib} KiB");
     assert_eq!(png_size(&png), (8192, 8192));
 }
+
+/// `image decode` reads a pixel CSV's coordinates first and refuses one whose decoding cannot
+/// fit in the budget, before holding its rows or its picture, and writes nothing; the same CSV
+/// decodes under a budget that holds it, and a malformed CSV still gets its own message.
+#[test]
+fn decode_refuses_a_csv_beyond_the_budget_before_reading_it_whole() {
+    use std::fmt::Write as _;
+    let dir = tmp();
+    let csv = dir.path().join("pixels.csv");
+    let mut text = String::from("x,y,value\n");
+    for y in 0..500 {
+        for x in 0..600 {
+            writeln!(text, "{x},{y},{}", (x * y) % 256).unwrap();
+        }
+    }
+    std::fs::write(&csv, text).unwrap();
+    let png = dir.path().join("out.png");
+    let decode = |limit: &str, input: &Path| {
+        command(["image", "decode"])
+            .arg(input)
+            .arg("-o")
+            .arg(&png)
+            .env("IRON_LEARN_MEMORY_LIMIT", limit)
+            .output()
+            .unwrap()
+    };
+    let o = decode("16M", &csv);
+    assert_one_line_error(
+        &o,
+        &[
+            "image decode",
+            "600x500",
+            "300000 rows",
+            "16.0 MB",
+            "megapixels",
+        ],
+    );
+    assert!(!png.exists());
+    let o = decode("256M", &csv);
+    assert_success(&o);
+    assert_eq!(png_size(&png), (600, 500));
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, "x,y,value\n0,0,7\n1,zero,3\n").unwrap();
+    let o = decode("1K", &bad);
+    assert_one_line_error(&o, &["zero", "pixel index"]);
+}

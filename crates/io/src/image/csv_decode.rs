@@ -18,6 +18,69 @@ pub fn read_pixel_csv(path: impl AsRef<Path>, values: PixelValues) -> Result<Pic
     )
 }
 
+/// What a pixel CSV holds, read without keeping its rows: enough to tell what decoding it
+/// will need before anything is allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PixelCsvExtent {
+    /// Largest `x` plus one.
+    pub width: usize,
+    /// Largest `y` plus one.
+    pub height: usize,
+    /// Value columns: 1 (gray) or 3 (RGB).
+    pub channels: usize,
+    /// Data rows.
+    pub rows: usize,
+}
+
+impl PixelCsvExtent {
+    /// Bytes that [`read_pixel_csv`] holds at its peak for this CSV: its rows (40 bytes each,
+    /// twice while the list grows), the picture (4 bytes a value) and the line of each pixel.
+    pub fn decode_bytes(&self) -> u64 {
+        let pixels = self.width as u64 * self.height as u64;
+        80 * self.rows as u64 + pixels * (8 + 4 * self.channels as u64)
+    }
+}
+
+/// One pass over a pixel CSV that reads only the header and each row's `x` and `y`, in
+/// constant memory. `None` when the file is not a well-formed pixel CSV: [`read_pixel_csv`]
+/// then says what is wrong with it.
+pub fn pixel_csv_extent(path: impl AsRef<Path>) -> Result<Option<PixelCsvExtent>> {
+    let path = path.as_ref();
+    let file = std::fs::File::open(path).map_err(|e| Error::io("read", path, e))?;
+    let mut rdr = ::csv::ReaderBuilder::new()
+        .has_headers(true)
+        .trim(::csv::Trim::All)
+        .from_reader(std::io::BufReader::new(file));
+    let Ok(header) = rdr.headers() else {
+        return Ok(None);
+    };
+    let channels = header.len().saturating_sub(2);
+    if channels != 1 && channels != 3 {
+        return Ok(None);
+    }
+    let (mut width, mut height, mut rows) = (0usize, 0usize, 0usize);
+    let mut record = ::csv::ByteRecord::new();
+    while let Ok(true) = rdr.read_byte_record(&mut record) {
+        let index = |i: usize| {
+            std::str::from_utf8(record.get(i).unwrap_or_default())
+                .ok()
+                .and_then(|t| t.parse::<u32>().ok())
+        };
+        let (Some(x), Some(y)) = (index(0), index(1)) else {
+            return Ok(None);
+        };
+        width = width.max(x as usize + 1);
+        height = height.max(y as usize + 1);
+        rows += 1;
+    }
+    Ok(Some(PixelCsvExtent {
+        width,
+        height,
+        channels,
+        rows,
+    }))
+}
+
 struct Row {
     x: usize,
     y: usize,
@@ -176,4 +239,30 @@ pub fn decode_pixel_csv<R: Read>(
         ));
     }
     Picture::new(width, height, channels, data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_extent_is_read_from_the_coordinates_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.csv");
+        std::fs::write(&path, "x,y,r,g,b\n0,0,1,2,3\n4,1,9,9,9\n2,6,0,0,0\n").unwrap();
+        let extent = pixel_csv_extent(&path).unwrap().unwrap();
+        let want = PixelCsvExtent {
+            width: 5,
+            height: 7,
+            channels: 3,
+            rows: 3,
+        };
+        assert_eq!(extent, want);
+        assert_eq!(extent.decode_bytes(), 80 * 3 + 35 * (8 + 12));
+        std::fs::write(&path, "x,y\n0,0\n").unwrap();
+        assert_eq!(pixel_csv_extent(&path).unwrap(), None);
+        std::fs::write(&path, "x,y,v\n0,-1,3\n").unwrap();
+        assert_eq!(pixel_csv_extent(&path).unwrap(), None);
+        assert!(pixel_csv_extent(dir.path().join("missing.csv")).is_err());
+    }
 }

@@ -36,7 +36,7 @@ mod png;
 mod render;
 mod resize;
 
-pub use csv_decode::{decode_pixel_csv, read_pixel_csv};
+pub use csv_decode::{PixelCsvExtent, decode_pixel_csv, pixel_csv_extent, read_pixel_csv};
 pub use csv_encode::{PixelValues, encode_pixel_csv, write_pixel_csv};
 pub use encode::{ImageFileFormat, encode_picture, save_picture};
 pub use file::{ColorMode, decode_picture, load_picture, load_picture_within, save_png};
