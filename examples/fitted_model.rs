@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let net = Mlp::builder().input(2).hidden(&[16], Activation::Tanh);
     let mut net = net.output(1, Activation::Identity).build(&cpu, 0)?;
     let mut config = TrainerConfig::default();
-    (config.length, config.progress) = (TrainLength::Steps(2000), false);
+    config.length = TrainLength::Steps(2000);
     let mut adam = Adam::new(AdamConfig::new(0.01))?;
     Trainer::new(config)?.fit(&mut net, &mut adam, Data::new(&x, &t), None)?;
     let info = ModelInfo::regression(&["a", "b"], &["y"]);

@@ -5,8 +5,6 @@ use crate::cli::ApproxArgs;
 use crate::device::Job;
 use crate::expr::{Function, parse_range};
 use crate::memory_budget::Estimate;
-use crate::monitor::LossUnits;
-use crate::report::history::number;
 use crate::report::output::write_file;
 use crate::report::plot::{Chart, Series, line_chart};
 use crate::report::{metrics, run_dir};
@@ -16,6 +14,8 @@ use io::Standardizer;
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
+use train::LossUnits;
+use train::history::number;
 
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);

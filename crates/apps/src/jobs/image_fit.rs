@@ -1,12 +1,9 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
 use super::image_arch::{Plan, check_memory, resolve_arch};
-use crate::checkpoint::RunModel;
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
-use crate::monitor::LossUnits;
 use crate::report::comparison::write_comparison;
-use crate::report::history::still_improving;
 use crate::report::{run_dir, run_record};
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
@@ -17,6 +14,9 @@ use io::{Picture, default_drawing};
 use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler, PixelValues};
 use serde_json::{Map, json};
 use tensor_core::{Backend, Tensor};
+use train::LossUnits;
+use train::RunModel;
+use train::history::still_improving;
 
 /// Training size of the bundled drawing.
 pub const DEFAULT_SIZE: u32 = 200;

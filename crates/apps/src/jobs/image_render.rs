@@ -1,7 +1,6 @@
 //! `iron-learn image render`: redraw a fitted image at any size.
 
 use super::image_fit::predict_picture;
-use crate::checkpoint::{self, RunModel};
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
 use crate::report::output::write_picture;
@@ -12,6 +11,7 @@ use nn::{HashGridMlp, Mlp};
 use std::path::Path;
 use std::time::Instant;
 use tensor_core::Backend;
+use train::checkpoint::{self, RunModel};
 
 /// Renders a fitted image.
 pub struct ImageRender(pub ImageRenderArgs);

@@ -3,13 +3,13 @@
 use super::matrix;
 use crate::cli::XorArgs;
 use crate::device::Job;
-use crate::monitor::LossUnits;
 use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::Result;
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
+use train::LossUnits;
 
 const INPUTS: [f32; 8] = [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0];
 const TARGETS: [f32; 4] = [0.0, 1.0, 1.0, 0.0];

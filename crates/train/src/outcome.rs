@@ -1,11 +1,8 @@
-//! What a finished training run hands back, its summary line and its loss chart.
+//! What a finished training run hands back, and its summary line.
 
+use crate::history::Row;
 use crate::monitor::LossUnits;
-use crate::report::history::Row;
-use crate::report::plot::{Chart, Series, line_chart};
-use anyhow::Result;
 use nn::{TrainLength, TrainReport};
-use std::path::Path;
 
 /// What a finished run hands back.
 pub struct Outcome<M> {
@@ -31,11 +28,7 @@ impl<M> Outcome<M> {
     /// step 100)`: the whole run.
     pub fn summary(&self) -> String {
         let r = &self.report;
-        let mut s = format!(
-            "{} in {}",
-            crate::jobs::count(r.steps, "step"),
-            crate::jobs::seconds(self.elapsed)
-        );
+        let mut s = format!("{} in {}", count(r.steps, "step"), seconds(self.elapsed));
         if self.first_step > 0 {
             s += &format!(
                 " ({} after resuming at step {})",
@@ -74,45 +67,53 @@ pub fn length_text(
     per_epoch: u64,
     batch: Option<usize>,
 ) -> String {
-    let steps = crate::jobs::count(total, "step");
+    let steps = count(total, "step");
     match (length, batch) {
         (_, None) => format!("{steps} (full batch)"),
         (TrainLength::Epochs(e), Some(b)) => format!(
             "{steps} ({} of {} of {b} rows)",
-            crate::jobs::count(e, "epoch"),
-            crate::jobs::count(per_epoch, "batch")
+            count(e, "epoch"),
+            count(per_epoch, "batch")
         ),
         (TrainLength::Steps(_), Some(b)) => format!("{steps} (batches of {b} rows)"),
     }
 }
 
-/// Draws `loss.png` from the rows of `history.csv`: training and validation loss per step.
-pub fn draw_loss(dir: &Path, rows: &[Row], units: &LossUnits) -> Result<()> {
-    let train: Vec<(f64, f64)> = rows
-        .iter()
-        .filter_map(|r| r.train_loss.map(|l| (r.step as f64, l)))
-        .collect();
-    let val: Vec<(f64, f64)> = rows
-        .iter()
-        .filter_map(|r| r.val_loss.map(|v| (r.step as f64, v)))
-        .collect();
-    let mut series = vec![Series {
-        name: "training".into(),
-        points: train,
-    }];
-    if !val.is_empty() {
-        series.push(Series {
-            name: "validation".into(),
-            points: val,
-        });
+/// Formats a duration in seconds for summaries (`250 ms`, `3.2 s`).
+pub fn seconds(s: f64) -> String {
+    if s < 1.0 {
+        format!("{:.0} ms", s * 1000.0)
+    } else {
+        format!("{s:.1} s")
     }
-    let chart = Chart {
-        title: "Loss".into(),
-        x_label: "step".into(),
-        y_label: units.label.clone(),
-        log_y: true,
-        integer_x: true,
-        wide_first: false,
-    };
-    line_chart(&dir.join("loss.png"), &chart, &series)
+}
+
+/// `1 step`, `300 steps`: a count with its noun, plural when it is not one.
+pub fn count(n: u64, noun: &str) -> String {
+    match (n, noun) {
+        (1, _) => format!("1 {noun}"),
+        (_, "batch") => format!("{n} batches"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_and_counts_read_naturally() {
+        assert_eq!(count(1, "step"), "1 step");
+        assert_eq!(count(3, "batch"), "3 batches");
+        assert_eq!(seconds(0.25), "250 ms");
+        assert_eq!(seconds(3.21), "3.2 s");
+        assert_eq!(
+            length_text(TrainLength::Epochs(400), 4000, 10, Some(64)),
+            "4000 steps (400 epochs of 10 batches of 64 rows)"
+        );
+        assert_eq!(
+            length_text(TrainLength::Steps(300), 300, 1, None),
+            "300 steps (full batch)"
+        );
+    }
 }
