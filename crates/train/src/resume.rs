@@ -202,7 +202,7 @@ pub(crate) fn changed_inputs(
     {
         changed.push(format!("seed {before} -> {seed}"));
     }
-    for section in ["options", "data"] {
+    for section in ["data", "options"] {
         let (Some(a), Some(b)) = (
             earlier.get(section).and_then(Value::as_object),
             now.get(section).and_then(Value::as_object),
@@ -226,7 +226,15 @@ fn is_derived(section: &str, key: &str) -> bool {
     section == "data"
         && matches!(
             key,
-            "bytes" | "sha256" | "rows" | "points_used" | "points_left_out" | "line_art"
+            "bytes"
+                | "sha256"
+                | "rows"
+                | "points_used"
+                | "points_left_out"
+                | "line_art"
+                | "width"
+                | "height"
+                | "channels"
         )
 }
 
@@ -268,8 +276,8 @@ mod tests {
             changed,
             [
                 "seed 42 -> 7",
-                r#"options.arch "hashgrid" -> "siren""#,
-                r#"data.path "a.png" -> "b.png""#
+                r#"data.path "a.png" -> "b.png""#,
+                r#"options.arch "hashgrid" -> "siren""#
             ]
         );
         assert!(changed_inputs(&earlier, &earlier, 42).is_empty());

@@ -3,6 +3,7 @@
 //! One test binary for the crate: each module below is one former test file.
 
 mod common;
+mod accounting;
 mod approx;
 mod errors;
 mod hashgrid;
