@@ -48,6 +48,7 @@
 
 #![warn(missing_docs)]
 
+mod builder;
 pub mod checkpoint;
 pub mod data;
 pub mod divergence;

@@ -10,7 +10,7 @@ use crate::outcome::{Outcome, length_text};
 use crate::plan::{Plan, TrainingSize};
 use crate::record::{self, EarlyStoppingRecord, ResumeRecord, RunRecord, ScheduleRecord};
 use crate::record::{Tool, TrainingRecord};
-use crate::report::{Reporter, Silent};
+use crate::report::Reporter;
 use crate::{Error, Result, Settings};
 use nn::{
     Control, Data, EarlyStopping, Loss, Mlp, MlpConfig, Model, Optimizer, OptimizerConfig,
@@ -68,113 +68,7 @@ pub struct Run<'a, C = MlpConfig> {
     pub(crate) memory_check: Option<MemoryCheck<'a, C>>,
 }
 
-impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
-    /// A run of job `job` (a name recorded in the checkpoint and checked on resume) in
-    /// folder `dir` (created when missing), training a network of `architecture` on
-    /// `loss` with `settings`.
-    pub fn new(
-        job: impl Into<String>,
-        dir: impl Into<PathBuf>,
-        architecture: C,
-        loss: Loss,
-        settings: Settings,
-    ) -> Self {
-        Run {
-            job: job.into(),
-            dir: dir.into(),
-            settings,
-            architecture,
-            loss,
-            extra: Value::Object(Map::new()),
-            info: None,
-            early_stopping: None,
-            pool: 1,
-            output_bias: None,
-            record: Map::new(),
-            loss_units: LossUnits::plain(loss),
-            weight_decay: 0.0,
-            stop: None,
-            reporter: Box::new(Silent),
-            memory_check: None,
-        }
-    }
-
-    /// Job-specific metadata stored in the checkpoint (normalisation, image size...); its
-    /// `feature_names` and `target_name` name the columns of the data fingerprint.
-    pub fn extra(mut self, extra: Value) -> Self {
-        self.extra = extra;
-        self
-    }
-
-    /// What the model predicts (names, standardisation, classes), stored in the checkpoint
-    /// for prediction and export.
-    pub fn info(mut self, info: io::ModelInfo) -> Self {
-        self.info = Some(info);
-        self
-    }
-
-    /// Early stopping on the validation loss, its patience counted in epochs; the weights of
-    /// the best evaluation are restored at the end. Needs validation data.
-    pub fn early_stopping(mut self, early_stopping: Option<EarlyStopping>) -> Self {
-        self.early_stopping = early_stopping;
-        self
-    }
-
-    /// Area supervision: each target matched by the mean of `rows` consecutive input rows.
-    pub fn pool(mut self, rows: usize) -> Self {
-        self.pool = rows.max(1);
-        self
-    }
-
-    /// The initial output-layer bias of a fresh model (e.g. the logit of the mean target).
-    pub fn output_bias(mut self, bias: Option<Vec<f32>>) -> Self {
-        self.output_bias = bias;
-        self
-    }
-
-    /// Job-specific entries of `config.json` (the data read, the job's own options); on
-    /// resume, they name the option that changed when the data or network differs.
-    pub fn record(mut self, entries: Map<String, Value>) -> Self {
-        self.record = entries;
-        self
-    }
-
-    /// How losses are reported (progress, `history.csv`, the outcome).
-    pub fn loss_units(mut self, units: LossUnits) -> Self {
-        self.loss_units = units;
-        self
-    }
-
-    /// AdamW's decoupled weight decay (0: Adam without decay).
-    pub fn weight_decay(mut self, decay: f32) -> Self {
-        self.weight_decay = decay;
-        self
-    }
-
-    /// A flag that stops the run cleanly after its current step once raised (a signal
-    /// handler only has to set it); the checkpoint is saved and the run can be resumed.
-    pub fn stop_flag(mut self, flag: Arc<AtomicBool>) -> Self {
-        self.stop = Some(flag);
-        self
-    }
-
-    /// Where progress and notes go (nowhere by default).
-    pub fn reporter(mut self, reporter: impl Reporter + 'a) -> Self {
-        self.reporter = Box::new(reporter);
-        self
-    }
-
-    /// A check of the memory a run on tensors will need, made before the model is built.
-    pub fn memory_check(mut self, check: MemoryCheck<'a, C>) -> Self {
-        self.memory_check = Some(check);
-        self
-    }
-
-    /// The run folder.
-    pub fn dir(&self) -> &std::path::Path {
-        &self.dir
-    }
-
+impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     /// Trains on `train` (validating on `val`), resuming from the folder's checkpoint when
     /// the settings ask, checkpointing every `checkpoint_every` steps, at a stop request and
     /// at the end, and writing `config.json` and `history.csv`.
@@ -187,35 +81,21 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
         train: impl Into<RunData<'d, B>>,
         val: Option<Data<'d, B>>,
     ) -> Result<Outcome<M>> {
-        std::fs::create_dir_all(&self.dir).map_err(|source| Error::Read {
-            path: self.dir.clone(),
-            source,
-        })?;
         let (train, summary) = train.into().split(&self.extra)?;
         let plan = self.plan(&train, val)?;
-        let meta = RunMeta {
-            job: self.job.clone(),
-            architecture: self.architecture.clone(),
-            extra: self.extra.clone(),
-            data: Some(summary.fingerprint.clone()),
-            info: self.info.clone(),
-        };
+        let meta = self.meta(&summary);
         let mut trainer = Trainer::new(plan.trainer_config(self.loss, self.settings.seed))?;
         let (mut model, mut optimizer) = self.start::<B, M>(backend, &meta, &plan, &mut trainer)?;
         let first_step = trainer.state().step;
         self.write_record(backend, &plan, optimizer.config(), first_step)?;
-        let earlier = if self.settings.resume {
-            history::read_until(&self.dir, first_step, &mut *self.reporter)
-        } else {
-            Vec::new()
-        };
-        self.announce(backend, &plan, first_step);
+        let earlier = self.announce(backend, &plan, first_step);
         if let Some(flag) = &self.stop {
             trainer.set_stop_flag(Arc::clone(flag));
         }
         let watch = summary.watch(self.loss, self.settings.lr);
         let path = self.dir.join(checkpoint::FILE_NAME);
         let keep_best = self.early_stopping.is_some();
+        let every = self.settings.checkpoint_every;
         let mut monitor = Monitor::new(
             earlier,
             self.loss_units.clone(),
@@ -224,7 +104,6 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
             &mut *self.reporter,
             keep_best,
         );
-        let every = self.settings.checkpoint_every;
         // The trainer ends every run, interrupted or not, with an `End` event: the final
         // checkpoint is written there.
         let fitted = trainer.fit_with(
@@ -258,14 +137,43 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
             },
         );
         monitor.finish();
-        let report = fitted.map_err(unwrap_callback_error)?;
-        let best = monitor.take_best();
-        let elapsed = monitor.elapsed();
-        let rows = monitor.into_rows();
+        let watched = Watched {
+            report: fitted.map_err(unwrap_callback_error)?,
+            best: monitor.take_best(),
+            elapsed: monitor.elapsed(),
+            rows: monitor.into_rows(),
+        };
+        self.conclude(
+            model,
+            optimizer.as_ref(),
+            &trainer,
+            &meta,
+            watched,
+            first_step,
+        )
+    }
+
+    /// Restores the best weights (saving them), writes `history.csv` and makes the outcome.
+    fn conclude<B: Backend, M: RunModel<B, Config = C>>(
+        self,
+        mut model: M,
+        optimizer: &dyn Optimizer<B>,
+        trainer: &Trainer,
+        meta: &RunMeta<C>,
+        watched: Watched,
+        first_step: u64,
+    ) -> Result<Outcome<M>> {
+        let Watched {
+            report,
+            best,
+            elapsed,
+            rows,
+        } = watched;
         let restored = match best {
             Some(best) if best.step != report.steps => {
                 model.import_state(&best.state)?;
-                checkpoint::save(&path, &meta, &model, optimizer.as_ref(), trainer.state())?;
+                let path = self.dir.join(checkpoint::FILE_NAME);
+                checkpoint::save(&path, meta, &model, optimizer, trainer.state())?;
                 Some((best.step, f64::from(best.loss) * self.loss_units.scale))
             }
             _ => None,
@@ -282,7 +190,19 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
         })
     }
 
-    /// Resolves lengths, intervals and the schedule, and refuses what cannot run.
+    /// What the checkpoint holds besides the tensors.
+    fn meta(&self, summary: &crate::DataSummary) -> RunMeta<C> {
+        RunMeta {
+            job: self.job.clone(),
+            architecture: self.architecture.clone(),
+            extra: self.extra.clone(),
+            data: Some(summary.fingerprint.clone()),
+            info: self.info.clone(),
+        }
+    }
+
+    /// Refuses what cannot run, creates the run folder, and resolves lengths, intervals and
+    /// the schedule.
     fn plan<B: Backend>(&self, train: &TrainData<'_, B>, val: Option<Data<'_, B>>) -> Result<Plan> {
         if self.early_stopping.is_some() && val.is_none() {
             return Err(Error::Refused(
@@ -388,8 +308,18 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
         record.append_resume(&self.dir, entry)
     }
 
-    /// Tells the reporter what the run will do.
-    fn announce<B: Backend>(&mut self, backend: &B, plan: &Plan, first_step: u64) {
+    /// Tells the reporter what the run will do; returns the history of its earlier parts.
+    fn announce<B: Backend>(
+        &mut self,
+        backend: &B,
+        plan: &Plan,
+        first_step: u64,
+    ) -> Vec<history::Row> {
+        let earlier = if self.settings.resume {
+            history::read_until(&self.dir, first_step, &mut *self.reporter)
+        } else {
+            Vec::new()
+        };
         if first_step >= plan.total_steps {
             self.reporter.note(&format!(
                 "note: the checkpoint is already at step {first_step} of {}; nothing to train (raise --steps or --epochs)",
@@ -412,6 +342,7 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
             self.dir.join(record::FILE_NAME).display()
         );
         self.reporter.start(&line, plan.total_steps, first_step);
+        earlier
     }
 }
 
@@ -425,6 +356,14 @@ impl Run<'_, MlpConfig> {
     ) -> Result<Outcome<Mlp<B>>> {
         self.train::<B, Mlp<B>>(backend, train, val)
     }
+}
+
+/// What the monitor saw of a finished `fit`.
+struct Watched {
+    report: nn::TrainReport,
+    best: Option<crate::monitor::Best>,
+    elapsed: f64,
+    rows: Vec<history::Row>,
 }
 
 /// The run's own error where a callback failed with it (divergence, a checkpoint that
