@@ -2,9 +2,9 @@
 //!
 //! One test binary for the crate: each module below is one former test file.
 
-mod common;
 mod accounting;
 mod approx;
+mod common;
 mod errors;
 mod hashgrid;
 mod hidden;
