@@ -67,7 +67,7 @@ pub use checkpoint::{Loaded, RunMeta, RunModel};
 pub use data::{DataSummary, RunData};
 pub use error::{Error, Result};
 pub use monitor::LossUnits;
-pub use outcome::Outcome;
+pub use outcome::{Outcome, RunMetrics};
 pub use plan::TrainingSize;
 pub use report::{Lines, Reading, Reporter, Silent};
 pub use run::{MemoryCheck, Run};

@@ -3,6 +3,33 @@
 use crate::history::Row;
 use crate::monitor::LossUnits;
 use nn::{TrainLength, TrainReport};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The figures every run reports in its `metrics.json`, besides its job's own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunMetrics {
+    /// The last training loss, in `loss_units`.
+    pub final_loss: Option<f64>,
+    /// What the loss is.
+    pub loss_units: String,
+    /// Steps of the whole run.
+    pub steps: u64,
+    /// Seconds of the whole run, resumed parts included.
+    pub seconds: f64,
+    /// Trainable parameters of the model.
+    pub parameters: usize,
+}
+
+impl RunMetrics {
+    /// The figures as JSON entries, to merge with a job's own.
+    pub fn entries(&self) -> Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        }
+    }
+}
 
 /// What a finished run hands back.
 pub struct Outcome<M> {
@@ -50,6 +77,17 @@ impl<M> Outcome<M> {
             );
         }
         s
+    }
+
+    /// The figures every run reports, for a model of `parameters` trainable parameters.
+    pub fn metrics(&self, parameters: usize) -> RunMetrics {
+        RunMetrics {
+            final_loss: self.final_loss(),
+            loss_units: self.loss_units.label.clone(),
+            steps: self.report.steps,
+            seconds: self.elapsed,
+            parameters,
+        }
     }
 
     /// The last training loss, in `loss_units`.
