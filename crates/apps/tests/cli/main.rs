@@ -4,6 +4,7 @@
 
 mod accounting;
 mod approx;
+mod budget;
 mod common;
 mod errors;
 mod hashgrid;
@@ -20,4 +21,5 @@ mod results;
 mod resume;
 mod runs;
 mod small;
+mod special_outputs;
 mod tabular;
