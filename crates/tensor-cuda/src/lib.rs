@@ -73,6 +73,7 @@ mod codes;
 mod counters;
 mod device;
 mod error;
+mod fused_ops;
 mod kernels;
 mod loader;
 mod manifest;
