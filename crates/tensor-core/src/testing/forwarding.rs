@@ -59,7 +59,9 @@ where
 }
 
 /// Runs `op` on `x` and returns what it changed in `inner`'s counters and its outputs.
-fn probe<X: Backend, B: Backend>(x: &X, inner: &B, op: &str) -> (Counters, Vec<Vec<f32>>) {
+/// The values are compared as bits, so that a NaN (Adam's moments start anywhere here) equals
+/// itself.
+fn probe<X: Backend, B: Backend>(x: &X, inner: &B, op: &str) -> (Counters, Vec<Vec<u32>>) {
     let what = format!("{op} on {}", x.name());
     let mut setup = match inputs(x, op) {
         Ok(setup) => setup,
@@ -76,9 +78,18 @@ fn probe<X: Backend, B: Backend>(x: &X, inner: &B, op: &str) -> (Counters, Vec<V
         bytes_downloaded: after.bytes_downloaded - before.bytes_downloaded,
         launches: after.launches - before.launches,
     };
-    let outputs = setup.outputs.iter().map(|t| t.to_vec()).collect();
+    let outputs = setup
+        .outputs
+        .iter()
+        .map(|t| t.to_vec())
+        .collect::<Result<Vec<_>>>();
     match outputs {
-        Ok(values) => (delta, values),
+        Ok(values) => {
+            let bits = values
+                .iter()
+                .map(|v| v.iter().map(|x| x.to_bits()).collect());
+            (delta, bits.collect())
+        }
         Err(e) => panic!("{what}: download: {e}"),
     }
 }
