@@ -103,7 +103,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, target, task in TABLES:
             path = os.path.join(tables, name)
-            if not os.path.exists(path):
+            only = os.environ.get("TABLES_ONLY")
+            if not os.path.exists(path) or (only and only not in name):
                 continue
             frame = pd.read_csv(path)
             train, test = train_test_split(frame, test_size=0.25, random_state=0)
