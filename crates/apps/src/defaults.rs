@@ -231,7 +231,11 @@ mod tests {
             TrainLength::Steps(_) => unreachable!(),
         };
         assert_eq!(epochs(200), MLP_FULL_BATCH_EPOCHS);
-        assert_eq!(epochs(300), MLP_MAX_EPOCHS, "5 batches an epoch: capped at 100 epochs");
+        assert_eq!(
+            epochs(300),
+            MLP_MAX_EPOCHS,
+            "5 batches an epoch: capped at 100 epochs"
+        );
         assert_eq!(epochs(7_500), 100, "118 batches an epoch: 12,000 steps");
         assert_eq!(epochs(30_000), 26, "469 batches an epoch");
         assert_eq!(epochs(200_000), MLP_MIN_EPOCHS);

@@ -139,15 +139,17 @@ fn count_outside_quotes(line: &[u8], d: u8) -> usize {
     count
 }
 
-/// Errors when the line breaks outside quoted fields are not all `\n`, all `\r\n` or all `\r`.
+/// Errors when the line breaks outside quoted fields are not all `\n`, all `\r\n` or all
+/// `\r`, or when a quoted field is never closed.
 fn check_line_endings(bytes: &[u8], source_name: &str) -> Result<()> {
     let mut expected: Option<&'static str> = None;
-    let (mut line, mut quoted, mut i) = (1u64, false, 0);
+    let (mut line, mut quoted, mut i, mut opened) = (1u64, false, 0, 0u64);
     while i < bytes.len() {
         let b = bytes[i];
         let ending = match b {
             b'"' => {
                 quoted = !quoted;
+                opened = line;
                 None
             }
             b'\r' if !quoted && bytes.get(i + 1) == Some(&b'\n') => {
@@ -176,6 +178,13 @@ fn check_line_endings(bytes: &[u8], source_name: &str) -> Result<()> {
             line += 1;
         }
         i += 1;
+    }
+    if quoted {
+        return Err(Error::CsvSyntax {
+            source_name: source_name.to_string(),
+            line: opened,
+            message: "a quoted field opens here and is never closed".into(),
+        });
     }
     Ok(())
 }

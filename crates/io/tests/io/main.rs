@@ -10,3 +10,5 @@ mod fitted;
 mod image;
 mod image_quality;
 mod output;
+mod table;
+mod table_encoding;
