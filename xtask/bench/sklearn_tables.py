@@ -6,7 +6,11 @@ and scores the second, and scikit-learn's usual pipeline (see README.md beside t
 trains LogisticRegression or Ridge, and an MLP (64, 64) for 200 epochs, on the same rows.
 Prints one row per table: test accuracy or R^2 and wall time of each.
 
-usage: python3 sklearn_tables.py IRON_LEARN_BINARY TABLES_DIR [--ours-only] [-- EXTRA MLP ARGS]
+usage: python3 sklearn_tables.py IRON_LEARN_BINARY (TABLES_DIR | --generate) [--ours-only]
+       [-- EXTRA MLP ARGS]
+
+--generate benchmarks on two tables made here (text levels, yes/no words, missing cells,
+labels as words) instead of published ones.
 """
 
 import json
@@ -25,7 +29,32 @@ TABLES = [
     ("mortgage_denials.csv", "deny", "classification"),
     ("wage.csv", "wage", "regression"),
     ("carseats.csv", "Sales", "regression"),
+    ("generated_prices.csv", "price", "regression"),
+    ("generated_churn.csv", "churn", "classification"),
 ]
+
+
+def generate(folder, rows=5000, seed=0):
+    """Two mixed tables: a price from a size, a grade and a city; churn from usage and a plan."""
+    rng = np.random.default_rng(seed)
+    size = rng.normal(80, 25, rows).round(1)
+    grade = rng.choice(list("ABCDE"), rows)
+    city = rng.choice([f"city {i}" for i in range(40)], rows)
+    garden = rng.choice(["yes", "no"], rows)
+    price = 2.5 * size + 30 * (grade == "A") - 20 * (grade == "E") + 15 * (garden == "yes")
+    price = price + np.array([int(c.split()[1]) % 7 for c in city]) * 3 + rng.normal(0, 10, rows)
+    size_text = size.astype(str)
+    size_text[rng.random(rows) < 0.05] = "NA"
+    pd.DataFrame(
+        {"size": size_text, "grade": grade, "city": city, "garden": garden, "price": price.round(2)}
+    ).to_csv(os.path.join(folder, "generated_prices.csv"), index=False)
+    usage = rng.exponential(10, rows).round(2)
+    plan = rng.choice(["basic", "plus", "pro"], rows)
+    logit = 1.5 - 0.25 * usage + 1.0 * (plan == "basic") - 0.8 * (plan == "pro")
+    churn = np.where(rng.random(rows) < 1 / (1 + np.exp(-logit)), "left", "stayed")
+    pd.DataFrame({"customer": [f"C{i:06d}" for i in range(rows)], "usage": usage, "plan": plan, "churn": churn}).to_csv(
+        os.path.join(folder, "generated_churn.csv"), index=False
+    )
 
 
 def sklearn_pipeline(x):
@@ -98,6 +127,10 @@ def main():
     args = [a for a in args if a != "--ours-only"]
     binary, tables = args[0], args[1]
     from sklearn.model_selection import train_test_split
+
+    if tables == "--generate":
+        tables = tempfile.mkdtemp()
+        generate(tables)
 
     print(f"{'table':<18} {'measure':<9} {'iron-learn mlp':>20} {'linear':>18} {'MLP (64, 64)':>18}")
     with tempfile.TemporaryDirectory() as tmp:

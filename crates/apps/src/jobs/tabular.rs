@@ -212,10 +212,6 @@ impl Job for Tabular {
             _ => Loss::SoftmaxCrossEntropy,
         };
         let dir = run_dir::prepare(&a.train, job)?;
-        crate::report::output::write_file(
-            &dir.join("schema.json"),
-            serde_json::to_string_pretty(&p.schema_json)?.as_bytes(),
-        )?;
         let y_train = network_targets(&train.y, classes, targets.as_ref())?;
         let xt = matrix(backend, &train.x, train.rows, train.n_features)?;
         let yt = matrix(backend, &y_train, train.rows, out_dim)?;
@@ -311,6 +307,10 @@ impl Job for Tabular {
             m.insert("restored_val_loss".into(), json!(loss));
         }
         m.insert("parameters".into(), json!(out.model.num_params()));
+        crate::report::output::write_file(
+            &dir.join("schema.json"),
+            serde_json::to_string_pretty(&p.schema_json)?.as_bytes(),
+        )?;
         let fitted = io::FittedModel::new(out.model, info)?;
         // The test figures come from the fitted model on the raw test rows: exactly what
         // `predict` gives for them.

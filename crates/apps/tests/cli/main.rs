@@ -19,4 +19,5 @@ mod results;
 mod resume;
 mod runs;
 mod small;
+mod tables;
 mod tabular;

@@ -23,7 +23,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::cells::{DateTime, is_missing, number, yes_no};
+use super::cells::{DateTime, is_missing, number, number_f32, yes_no};
 use super::text::{Table, TextColumn};
 use crate::error::{Error, Result};
 
@@ -152,13 +152,31 @@ pub fn infer_schema(
         if Some(name.as_str()) == target {
             continue;
         }
-        out.push(infer_column(
-            name,
-            table.column(c),
-            forced.get(name.as_str()).copied(),
-        ));
+        let info = infer_column(name, table.column(c), forced.get(name.as_str()).copied());
+        if info.kind == ColumnKind::Number {
+            check_f32_range(table, c)?;
+        }
+        out.push(info);
     }
     Ok(out)
+}
+
+/// Errors on a number beyond the `f32` range (about ±3.4e38) in column `c`, naming its line
+/// (counted as one line a row after the header).
+fn check_f32_range(table: &Table, c: usize) -> Result<()> {
+    let column = table.column(c);
+    let too_large = column
+        .iter()
+        .position(|cell| number(cell).is_some() && number_f32(cell).is_none());
+    match too_large {
+        Some(r) => Err(Error::NumberTooLarge {
+            source_name: table.source.clone(),
+            line: r as u64 + 2,
+            column: table.names()[c].clone(),
+            value: column.get(r).to_string(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// What one pass over a column counts.
