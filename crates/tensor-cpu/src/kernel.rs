@@ -209,6 +209,7 @@ macro_rules! multiversion {
                 match simd_level() {
                     // SAFETY: the CPU has the features (checked at run time).
                     SimdLevel::Avx512 => return unsafe { wide($($arg),*) },
+                    // SAFETY: the CPU has AVX2 and FMA (checked at run time).
                     SimdLevel::Avx2 => return unsafe { avx2($($arg),*) },
                     SimdLevel::Baseline => {}
                 }

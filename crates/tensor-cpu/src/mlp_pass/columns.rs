@@ -11,7 +11,7 @@ pub(super) fn add_rows(rows: &[f32], out: &mut [f32]) {
         return;
     }
     debug_assert_eq!(rows.len() % w, 0);
-    // SAFETY (each arm): the fused pass runs only where the CPU has AVX2.
+    // SAFETY: the fused pass runs only where the CPU has AVX2 (each arm).
     unsafe {
         match w {
             8 => add_rows_v::<1>(rows, out),
