@@ -25,6 +25,7 @@
 mod cells;
 mod encode;
 mod infer;
+mod parts;
 mod read;
 mod target;
 mod text;
