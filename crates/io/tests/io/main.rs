@@ -10,5 +10,6 @@ mod fitted;
 mod image;
 mod image_quality;
 mod output;
+mod streamed;
 mod table;
 mod table_encoding;
