@@ -2,6 +2,7 @@
 
 pub mod approx;
 pub mod bench;
+pub mod class_report;
 pub mod export;
 pub mod image_arch;
 pub mod image_codec;
@@ -9,7 +10,10 @@ pub mod image_fit;
 pub mod image_render;
 pub mod predict;
 pub mod regression_report;
+pub mod table_data;
 pub mod tabular;
+pub mod tabular_out;
+pub mod tabular_prepare;
 pub mod xor;
 
 use anyhow::Result;

@@ -22,4 +22,5 @@ mod resume;
 mod runs;
 mod small;
 mod special_outputs;
+mod tables;
 mod tabular;
