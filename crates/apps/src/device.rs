@@ -65,13 +65,13 @@ fn open_gpu(tf32: bool) -> std::result::Result<CudaBackend, Error> {
 /// otherwise the CPU, saying so in one line on stderr.
 pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Output> {
     match device {
-        DeviceArg::Cpu => job.run(&CpuBackend::new()),
+        DeviceArg::Cpu => job.run(&CpuBackend::try_new()?),
         DeviceArg::Cuda => job.run(&open_gpu(tf32).map_err(cuda_open_error)?),
         DeviceArg::Auto => match open_gpu(tf32) {
             Ok(gpu) => job.run(&gpu),
             Err(e) => {
                 eprintln!("{}", fallback_notice(&e));
-                job.run(&CpuBackend::new())
+                job.run(&CpuBackend::try_new()?)
             }
         },
     }

@@ -5,7 +5,8 @@
 //!   (`determinism`, and `hashgrid` for the encoding), and the accuracy of its fast math
 //!   functions;
 //! - `tensor`: `Tensor`'s methods (shapes, named methods, operators, error messages) on it;
-//! - property tests of broadcasting and reductions.
+//! - property tests of broadcasting and reductions;
+//! - `simd`: the vector path that runs is the one `IRON_LEARN_SIMD` forces.
 
 mod common;
 mod determinism;
@@ -13,6 +14,7 @@ mod hashgrid;
 mod math;
 mod proptest_broadcast;
 mod proptest_reduce;
+mod simd;
 mod tensor;
 
 mod conformance {
