@@ -1,4 +1,5 @@
-//! `cargo xtask build-kernels`: compiles `kernels/*.cu` to `kernels/ptx/*.ptx`.
+//! `cargo xtask build-kernels`: compiles `crates/tensor-cuda/kernels/*.cu` to
+//! `crates/tensor-cuda/kernels/ptx/*.ptx`.
 //!
 //! The files compiled are those of the kernel manifest (`crates/tensor-cuda/src/manifest.rs`,
 //! included here by path, as the library and its freshness test use it). The compiler is
@@ -102,12 +103,13 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
     Ok(Some(opts))
 }
 
-/// The `kernels/` folder of the workspace.
+/// The `kernels/` folder of the CUDA backend's crate (`crates/tensor-cuda/kernels`), inside the
+/// crate so that its package carries the sources and the PTX it embeds.
 fn kernels_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap_or_else(|| Path::new("."))
-        .join("kernels")
+        .join("crates/tensor-cuda/kernels")
 }
 
 /// Something that compiles one kernel source to PTX.

@@ -99,6 +99,7 @@ mod sys {
             Reaction::Announce(msg) => unsafe {
                 libc::write(2, msg.as_ptr().cast(), msg.len());
             },
+            // SAFETY: _exit(2) is async-signal-safe and ends the process at once.
             Reaction::ExitNow(code) => unsafe { libc::_exit(code) },
         }
     }

@@ -90,8 +90,9 @@ pub use train::{
 /// The names most programs need, traits included (`use nn::prelude::*`).
 pub mod prelude {
     pub use crate::{
-        Activation, Adam, AdamConfig, Backend, Control, Data, EarlyStopping, EncodingConfig, Init,
-        Layer, Loss, LrSchedule, Mlp, MlpConfig, Model, NamedArray, Optimizer, Sgd, SgdConfig,
-        StopReason, Tensor, TrainEvent, TrainLength, Trainer, TrainerConfig, TrainerState,
+        Activation, Adam, AdamConfig, Backend, Control, Data, EarlyStopping, EncodingConfig,
+        GridScale, HashGridMlp, HashGridMlpConfig, Init, Layer, Loss, LrSchedule, Mlp, MlpConfig,
+        Model, NamedArray, Optimizer, PixelSampler, PixelValues, Sgd, SgdConfig, StopReason,
+        Tensor, TrainEvent, TrainLength, Trainer, TrainerConfig, TrainerState,
     };
 }

@@ -1,5 +1,5 @@
 //! Argument checks shared by the backends, so that every backend reports the same bad call
-//! with the same [`Error`] (see the contract in [`Backend`](crate::Backend)).
+//! with the same [`Error`] (see the contract in [`Backend`]).
 
 use crate::{Backend, Error, Gemm, Result};
 

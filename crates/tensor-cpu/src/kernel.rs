@@ -210,7 +210,7 @@ macro_rules! multiversion {
                 match $crate::simd::active() {
                     // SAFETY: the path that runs is one the CPU has.
                     $crate::simd::SimdPath::Avx512 => return unsafe { wide($($arg),*) },
-                    // SAFETY: as above.
+                    // SAFETY: the path that runs is one the CPU has (AVX2 and FMA).
                     $crate::simd::SimdPath::Avx2 => return unsafe { avx2($($arg),*) },
                     _ => {}
                 }

@@ -133,9 +133,9 @@ mod tests {
 
     #[test]
     fn codes_match_the_kernel_sources() {
-        let common = defines(include_str!("../../../kernels/common.cuh"));
-        let binary_defs = defines(include_str!("../../../kernels/binary.cu"));
-        let reduce_defs = defines(include_str!("../../../kernels/reduce.cu"));
+        let common = defines(include_str!("../kernels/common.cuh"));
+        let binary_defs = defines(include_str!("../kernels/binary.cu"));
+        let reduce_defs = defines(include_str!("../kernels/reduce.cu"));
         let acts = [
             (Activation::Identity, "ACT_IDENTITY"),
             (Activation::Sigmoid, "ACT_SIGMOID"),

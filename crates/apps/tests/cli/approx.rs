@@ -1,7 +1,6 @@
 //! `iron-learn approx`: fitting a typed function of x, including one with a pole at x = 0,
 //! as a regression and (with --classify) as a classifier of its sign.
 
-
 use crate::common::*;
 
 /// The seed system's example: (x^2+x^3+x^4+x^6)/x^5 has a pole at 0. The run must not break:

@@ -2,7 +2,6 @@
 //! with `error:`, names the problem, and shows no panic or backtrace (the binary runs with
 //! RUST_BACKTRACE=1, so a panic would show one).
 
-
 use crate::common::*;
 use std::path::Path;
 

@@ -2,7 +2,6 @@
 //! renders larger; every bad encoding parameter is one line; the architecture a photo and
 //! a drawing get by default.
 
-
 use crate::common::*;
 use std::path::{Path, PathBuf};
 

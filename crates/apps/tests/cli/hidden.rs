@@ -1,7 +1,6 @@
 //! One syntax for network shapes: `--hidden 8,8`, `--hidden 8x2` and mixtures such as
 //! `8x2,4` mean the same in every subcommand; anything else is one clear line.
 
-
 use crate::common::*;
 use serde_json::Value;
 use std::path::Path;

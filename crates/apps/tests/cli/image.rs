@@ -1,7 +1,6 @@
 //! The image jobs: `image fit` on the bundled drawing, `image render` of the checkpoint at
 //! another size, and the `image encode` / `image decode` round trip through CSV.
 
-
 use crate::common::*;
 use io::image::{ColorMode, load_picture};
 use std::path::Path;

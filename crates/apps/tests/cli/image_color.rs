@@ -3,7 +3,6 @@
 //! by PSNR and SSIM (ink scores are for line art), `image render --threshold` draws black and
 //! white.
 
-
 use crate::common::*;
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,6 @@
 //! The budget is pinned with IRON_LEARN_MEMORY_LIMIT so that the outcome does not depend on
 //! the machine's memory.
 
-
 use crate::common::*;
 use std::process::Output;
 

@@ -1,7 +1,6 @@
 //! Progress off a terminal: the tests' stderr is a pipe, as under CI, nohup or a notebook,
 //! so a run prints plain progress lines (step, loss, steps/s, ETA) instead of a bar.
 
-
 use crate::common::*;
 
 fn progress_lines(err: &str) -> Vec<&str> {

@@ -2,8 +2,8 @@
 //!
 //! One test binary for the crate: each module below is one former test file.
 
-mod common;
 mod approx;
+mod common;
 mod errors;
 mod hashgrid;
 mod hidden;

@@ -3,7 +3,6 @@
 //! extension names; temporaries of killed runs are cleared; a failed run leaves no empty
 //! folder behind.
 
-
 use crate::common::*;
 use std::path::{Path, PathBuf};
 

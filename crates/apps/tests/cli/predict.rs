@@ -2,7 +2,6 @@
 //! shuffled and lack the target, and get the numbers the training job reported; the same
 //! through the library's `FittedModel` and through an exported model file.
 
-
 use crate::common::*;
 use io::FittedModel;
 use std::path::Path;

@@ -4,7 +4,6 @@
 //! computes in float64, so the tolerance is that of float32 arithmetic:
 //! `|rust - python| <= 1e-5 * max(|python|, 1)`.
 
-
 use crate::common::*;
 use io::FittedModel;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,6 @@
 //! command line, version, device), `history.csv` (every logged step), losses in the target's
 //! units, validation kept apart from the test rows, and summaries that count the whole run.
 
-
 use crate::common::*;
 use serde_json::Value;
 use std::path::Path;

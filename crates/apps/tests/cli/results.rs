@@ -2,7 +2,6 @@
 //! never the training set, resumed runs keep their data, binary means binary, divergence
 //! stops the run, constant targets are named, and wide tables get a solver that fits them.
 
-
 use crate::common::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,6 @@
 //! SIGTERM stops a run cleanly with a checkpoint, a hint on how to continue and exit status
 //! 130 or 143.
 
-
 use crate::common::*;
 use std::path::Path;
 use std::time::Duration;

@@ -1,7 +1,6 @@
 //! One run never destroys another: a fresh run does not overwrite a folder's checkpoint
 //! without --force, two runs cannot share an --out, and default folder names never collide.
 
-
 use crate::common::*;
 use std::time::Duration;
 

@@ -1,7 +1,6 @@
 //! Small things: a failed write to stdout is a one-line error, not a panic; CSV files with
 //! another separator or numbers beyond f32 get a clear line.
 
-
 use crate::common::*;
 use std::path::Path;
 

@@ -1,7 +1,6 @@
 //! The tabular jobs end to end: `xor`, `linreg`, `logreg` and `mlp` on the bundled CSV files,
 //! run through the real binary on the CPU, with their outputs and metrics checked.
 
-
 use crate::common::*;
 
 /// XOR is learned: every prediction within 0.1 of its target, four predictions reported.

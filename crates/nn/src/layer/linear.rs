@@ -11,10 +11,10 @@ use tensor_core::{Activation, Backend, BinaryOp, ReduceOp, Tensor, UnaryOp};
 /// kept: ReLU's derivative is read off its output); for other activations, one GEMM into
 /// the pre-activation buffer `z`, then the backend's fused `bias_act`.
 /// Backward: the fused `act_backward` (skipped for the identity, and when the next layer
-/// already applied ReLU's derivative, see [`Layer::set_grad_at_preact`]), one GEMM for the
+/// already applied ReLU's derivative, see [`Layer::set_grad_at_preact`](crate::Layer::set_grad_at_preact)), one GEMM for the
 /// weight gradient (`x^T dz`), a column sum for the bias gradient and, when asked for, one
 /// GEMM for the input gradient (`dz W^T`, times `relu'(x)` in the same pass when
-/// [`Layer::set_input_relu`] asked for it). Parameter gradients are overwritten unless
+/// [`Layer::set_input_relu`](crate::Layer::set_input_relu) asked for it). Parameter gradients are overwritten unless
 /// accumulation is switched on.
 pub struct Linear<B: Backend> {
     backend: B,

@@ -43,7 +43,7 @@ pub struct TrainerConfig {
     /// this many epochs (at least 1). With full-batch training every step is an epoch;
     /// raise this to avoid a read-back per step on a GPU.
     pub eval_every: u64,
-    /// Call the callback with [`TrainEvent::Step`] every this many steps (0: never).
+    /// Call the callback with [`TrainEvent::Step`](crate::TrainEvent::Step) every this many steps (0: never).
     pub callback_every: u64,
     /// Early stopping on the validation loss (or the training loss without a
     /// validation set).

@@ -2,16 +2,16 @@
 //!
 //! One test binary for the crate: each module below is one former test file.
 
-mod common;
 mod allocations;
+mod common;
 mod convergence;
 mod determinism;
 mod gradients;
 mod hashgrid_model;
 mod mlp;
+mod model_trait;
 mod pooling;
 mod sampled;
 mod schedules;
 mod siren;
 mod trainer;
-mod model_trait;

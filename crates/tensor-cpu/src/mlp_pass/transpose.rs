@@ -74,8 +74,9 @@ type Square = unsafe fn(*const f32, usize, *mut f32, usize);
 fn square_for(path: crate::simd::SimdPath) -> Square {
     match path {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY (of calling it): the path that runs is one the CPU has.
         crate::simd::SimdPath::Avx2 | crate::simd::SimdPath::Avx512 => {
+            // SAFETY: the path that runs is one the CPU has (AVX2); the caller of the
+            // returned function vouches for the squares.
             |s, ss, d, ds| unsafe { square_avx2(s, ss, d, ds) }
         }
         _ => square_plain,

@@ -19,7 +19,7 @@ use tensor_core::{Error, Result, UnavailableKind};
 /// Expands to `[(stem, PTX text), ...]` for the given kernel file stems.
 macro_rules! embed_ptx {
     ($($stem:literal),* $(,)?) => {
-        [$(($stem, include_str!(concat!("../../../../kernels/ptx/", $stem, ".ptx")))),*]
+        [$(($stem, include_str!(concat!("../../kernels/ptx/", $stem, ".ptx")))),*]
     };
 }
 

@@ -14,8 +14,8 @@ macro_rules! embed_kernels {
     ($($stem:literal),* $(,)?) => {
         [$((
             $stem,
-            include_str!(concat!("../../../../kernels/", $stem, ".cu")),
-            include_str!(concat!("../../../../kernels/ptx/", $stem, ".ptx")),
+            include_str!(concat!("../../kernels/", $stem, ".cu")),
+            include_str!(concat!("../../kernels/ptx/", $stem, ".ptx")),
         )),*]
     };
 }
@@ -23,7 +23,7 @@ macro_rules! embed_kernels {
 /// Expands to `[(name, text), ...]` for the given header names.
 macro_rules! embed_headers {
     ($($name:literal),* $(,)?) => {
-        [$(($name, include_str!(concat!("../../../../kernels/", $name)))),*]
+        [$(($name, include_str!(concat!("../../kernels/", $name)))),*]
     };
 }
 
