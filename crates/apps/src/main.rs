@@ -124,7 +124,8 @@ fn main() -> ExitCode {
                 }
             }
             // Not eprintln!: when stderr itself cannot be written, exit quietly.
-            let _ = writeln!(std::io::stderr(), "{}", line.replace('\n', " "));
+            let line = cli_parse::shorten_quoted(&line.replace('\n', " "));
+            let _ = writeln!(std::io::stderr(), "{line}");
             ExitCode::FAILURE
         }
     }

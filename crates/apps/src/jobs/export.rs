@@ -8,7 +8,9 @@ use tensor_cpu::CpuBackend;
 
 /// Writes the model of a run folder or checkpoint in the asked format.
 pub fn export(args: &ExportArgs) -> Result<()> {
-    let model = FittedModel::load(&args.model, &CpuBackend::new())?;
+    let source = io::fitted::model_file(&args.model);
+    io::output::refuse_own_input(&args.output, &[&source])?;
+    let model = FittedModel::load(&source, &CpuBackend::new())?;
     let what = match args.format {
         ExportFormat::Onnx => {
             onnx::save(&model, &args.output)?;

@@ -3,6 +3,7 @@
 //! One test binary for the crate: each module below is one former test file.
 
 mod approx;
+mod budget;
 mod common;
 mod errors;
 mod hashgrid;
@@ -19,4 +20,5 @@ mod results;
 mod resume;
 mod runs;
 mod small;
+mod special_outputs;
 mod tabular;
