@@ -30,9 +30,18 @@ pub struct CpuBackend {
 }
 
 impl CpuBackend {
-    /// A CPU backend using rayon's global thread pool.
+    /// A CPU backend using rayon's global thread pool. Its kernels run the vector path of
+    /// [`crate::simd_path`]; where `IRON_LEARN_SIMD` asks for a path this CPU lacks, the
+    /// path detected from the CPU ([`CpuBackend::try_new`] refuses instead).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// [`CpuBackend::new`], or the one-line reason `IRON_LEARN_SIMD` is refused (a name
+    /// that is no path, or a path this CPU lacks).
+    pub fn try_new() -> Result<Self> {
+        crate::simd::simd_path()?;
+        Ok(Self::new())
     }
 
     pub(crate) fn count_alloc(&self) {
@@ -70,7 +79,11 @@ impl Primitives for CpuBackend {
     type Index = Vec<u32>;
 
     fn name(&self) -> String {
-        format!("cpu ({} threads)", rayon::current_num_threads())
+        format!(
+            "cpu ({} threads, {})",
+            rayon::current_num_threads(),
+            crate::simd::active()
+        )
     }
 
     fn counters(&self) -> Counters {

@@ -6,7 +6,8 @@
 //!   functions;
 //! - `tensor`: `Tensor`'s methods (shapes, named methods, operators, error messages) on it;
 //! - `forwarding`: the check that a wrapper backend forwards every fused operation;
-//! - property tests of broadcasting and reductions.
+//! - property tests of broadcasting and reductions;
+//! - `simd`: the vector path that runs is the one `IRON_LEARN_SIMD` forces.
 
 mod common;
 mod determinism;
@@ -15,6 +16,7 @@ mod hashgrid;
 mod math;
 mod proptest_broadcast;
 mod proptest_reduce;
+mod simd;
 mod tensor;
 
 mod conformance {
