@@ -5,7 +5,9 @@
 
 MODEL is a model.safetensors (a run checkpoint or a file written by `iron-learn export
 --format safetensors`) or a run folder. DATA is a CSV file with a header; its columns are
-matched to the model's features by name (others are ignored). The output is the CSV that
+matched to the model's input columns by name (others are ignored). A model trained on a
+table with text, yes/no, date or missing cells stores its preprocessing, which this script
+applies to the raw cells (see "Preprocessing" in docs/FORMAT.md). The output is the CSV that
 `iron-learn predict` writes: a `prediction` column and, for classifiers, one
 `probability_<class>` column per class. Needs numpy and safetensors only. The arithmetic is
 done in float64, so it also serves as a reference for the float32 Rust implementation.
@@ -162,15 +164,113 @@ def label_text(value):
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def read_rows(path, names):
+MISSING = {"", "na", "n/a", "nan", "null", "none", "?", "."}
+YES = {"yes", "true", "y", "t", "1"}
+NO = {"no", "false", "n", "f", "0"}
+
+
+def number(cell):
+    """A cell as a finite number, or None (missing, a word)."""
+    t = cell.strip()
+    if not t or not (t[0].isdigit() or t[0] in "+-."):
+        return None
+    try:
+        v = float(np.float32(float(t)))
+    except ValueError:
+        return None
+    return v if np.isfinite(v) else None
+
+
+def date_parts(cell):
+    """(year, month, weekday with Monday 0, hour or None) of an ISO date, or None."""
+    import datetime
+
+    t = cell.strip()
+    try:
+        day = datetime.date(int(t[0:4]), int(t[5:7]), int(t[8:10]))
+    except (ValueError, IndexError):
+        return None
+    if len(t) < 10 or t[4] != "-" or t[7] != "-":
+        return None
+    hour = int(t[11:13]) if len(t) > 10 else None
+    return {"year": day.year, "month": day.month, "weekday": day.weekday(), "hour": hour}
+
+
+def encode(preprocessing, cells):
+    """The network's features for raw rows: `cells` maps a column name to its text cells."""
+    out = []
+    for c in preprocessing["columns"]:
+        col = cells[c["column"]]
+        missing = np.array([t.strip().lower() in MISSING for t in col])
+        kind = c["kind"]
+        if kind == "number":
+            s = c["scaling"]
+            v = [number(t) for t in col]
+            gap = np.array([x is None for x in v])
+            x = np.array([s["fill"] if x is None else x for x in v])
+            out.append((x - s["mean"]) / s["std"])
+            if c["indicator"]:
+                out.append(gap.astype(float))
+        elif kind == "yes_no":
+            words = [t.strip().lower() for t in col]
+            v = [1.0 if w in YES else 0.0 if w in NO else None for w in words]
+            out.append(np.array([c["fill"] if x is None else x for x in v]))
+            if c["indicator"]:
+                out.append(np.array([x is None for x in v], dtype=float))
+        elif kind == "category":
+            levels = c["levels"]
+            width = len(levels) + int(c["other"]) + int(c["missing"])
+            block = np.zeros((len(col), width))
+            for r, t in enumerate(col):
+                t = t.strip()
+                if t in levels:
+                    block[r, levels.index(t)] = 1.0
+                elif missing[r] and c["missing"]:
+                    block[r, width - 1] = 1.0
+                elif c["other"]:
+                    block[r, len(levels)] = 1.0
+            out.extend(block.T)
+        elif kind == "date":
+            parsed = [date_parts(t) for t in col]
+            for field, s in c["parts"]:
+                v = [None if d is None else d[field] for d in parsed]
+                x = np.array([s["fill"] if a is None else a for a in v], dtype=float)
+                out.append((x - s["mean"]) / s["std"])
+            if c["indicator"]:
+                out.append(np.array([d is None for d in parsed], dtype=float))
+        else:
+            raise SystemExit(f"error: column encoding {kind!r} is not supported by this script")
+    return np.stack(out, axis=1)
+
+
+def input_columns(info):
+    """The raw columns a model reads."""
+    if info.get("preprocessing"):
+        return [c["column"] for c in info["preprocessing"]["columns"]]
+    return info["feature_names"]
+
+
+def read_rows(path, info):
+    """The network's inputs (before the stored standardisation) for the rows of a CSV file."""
+    names = input_columns(info)
     with open(path, newline="") as f:
-        reader = csv.reader(f)
-        header = [h.strip() for h in next(reader)]
-        missing = [n for n in names if n not in header]
-        if missing:
-            raise SystemExit(f"error: {path} has no column {missing[0]!r}")
-        cols = [header.index(n) for n in names]
-        return np.array([[float(row[c]) for c in cols] for row in reader if row], dtype=np.float64)
+        text = f.read().lstrip("\ufeff")
+    import io
+
+    try:
+        delimiter = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t").delimiter
+    except csv.Error:
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header = [h.strip() for h in next(reader)]
+    missing = [n for n in names if n not in header]
+    if missing:
+        raise SystemExit(f"error: {path} has no column {missing[0]!r}")
+    rows = [row for row in reader if row]
+    cells = {n: [row[header.index(n)] for row in rows] for n in names}
+    if info.get("preprocessing"):
+        return encode(info["preprocessing"], cells)
+    return np.array([[float(cells[n][r]) for n in names] for r in range(len(rows))], dtype=np.float64)
 
 
 def main():
@@ -181,10 +281,12 @@ def main():
     args = parser.parse_args()
     meta, tensors = load(args.model)
     info = meta["model"]
-    x = read_rows(args.data, info["feature_names"])
+    x = read_rows(args.data, info)
     values, labels = forward(meta, tensors, x)
+    names = info.get("class_names")
+    text = (lambda c: names[int(c)]) if names else label_text
     if labels is not None:
-        header = ["prediction"] + [f"probability_{label_text(c)}" for c in info["task"]["classes"]]
+        header = ["prediction"] + [f"probability_{text(c)}" for c in info["task"]["classes"]]
     elif values.shape[1] == 1:
         header = ["prediction"]
     else:
@@ -193,7 +295,7 @@ def main():
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
     for r in range(values.shape[0]):
-        lead = [label_text(labels[r])] if labels is not None else []
+        lead = [text(labels[r])] if labels is not None else []
         writer.writerow(lead + [repr(float(v)) for v in values[r]])
     if args.output:
         out.close()

@@ -7,6 +7,7 @@
 
 mod bench;
 mod build_kernels;
+mod test_aarch64;
 
 use std::process::ExitCode;
 
@@ -34,6 +35,11 @@ const TASKS: &[Task] = &[
         name: "bench",
         about: bench::ABOUT,
         run: bench::run,
+    },
+    Task {
+        name: "test-aarch64",
+        about: test_aarch64::ABOUT,
+        run: test_aarch64::run,
     },
 ];
 

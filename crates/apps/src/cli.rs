@@ -148,26 +148,51 @@ pub struct RegressionArgs {
     /// Training options.
     #[command(flatten)]
     pub train: TrainArgs,
-    /// Data file: CSV with a header, or JSON {m, n, m_test, x, y, x_test, y_test}.
+    /// Data file: CSV (delimiter `,` `;` or tab, sniffed), Parquet, or JSON {m, n, m_test, x, y, x_test, y_test}.
     #[arg(long)]
     pub data: PathBuf,
-    /// Target column of a CSV file [default: the last column].
+    /// Target column [default: the last column].
     #[arg(long)]
     pub target: Option<String>,
+    /// A separate file of test rows with the same columns; without it, --test-fraction of
+    /// the rows are held out.
+    #[arg(long, value_name = "FILE")]
+    pub test_data: Option<PathBuf>,
     /// Share of rows held out for testing when the file has no test part.
     #[arg(long, default_value_t = 0.2)]
     pub test_fraction: f32,
     /// Share of the training rows held out for validation (the loss curve and early
-    /// stopping); 0 for none. The test rows are never used in training.
-    #[arg(long, default_value_t = 0.1)]
-    pub val_fraction: f32,
+    /// stopping); the test rows are never used in training [default: 0.1 with --patience,
+    /// else 0: every training row is trained on].
+    #[arg(long)]
+    pub val_fraction: Option<f32>,
     /// Stop when the validation loss has not improved for N epochs, and keep the weights of
     /// the best epoch [default: no early stopping].
     #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
     pub patience: Option<u64>,
-    /// Drop CSV rows with missing values instead of stopping with an error.
+    /// Drop rows with a missing cell instead of imputing it.
     #[arg(long)]
     pub drop_missing: bool,
+    /// Columns to read as categories, whatever they hold: --categorical zip,grade.
+    #[arg(long, value_delimiter = ',', value_name = "COLUMNS")]
+    pub categorical: Vec<String>,
+    /// Columns to read as numbers (cells that are not numbers become missing).
+    #[arg(long, value_delimiter = ',', value_name = "COLUMNS")]
+    pub numeric: Vec<String>,
+    /// Columns to leave out.
+    #[arg(long, value_delimiter = ',', value_name = "COLUMNS")]
+    pub ignore: Vec<String>,
+    /// Class weights of a classifier: `balanced` weighs each class by rows / (classes x its
+    /// rows), so that rare classes count as much as common ones.
+    #[arg(long, value_enum, value_name = "WEIGHTS")]
+    pub class_weight: Option<ClassWeightArg>,
+}
+
+/// Class weights selectable from the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClassWeightArg {
+    /// Each class weighed by rows / (classes x its rows).
+    Balanced,
 }
 
 /// The kind of problem `mlp` solves.
@@ -198,17 +223,20 @@ pub struct MlpArgs {
     /// Data, target and split options.
     #[command(flatten)]
     pub data: RegressionArgs,
-    /// Regression or classification.
-    #[arg(long, value_enum, default_value_t = TaskArg::Regression)]
-    pub task: TaskArg,
-    /// Hidden layers: widths such as 64,64, or WIDTHxDEPTH such as 64x2.
-    #[arg(long, default_value = "64,64")]
+    /// Regression or classification [default: classification when the target holds words
+    /// or exactly two distinct numbers, regression otherwise].
+    #[arg(long, value_enum)]
+    pub task: Option<TaskArg>,
+    /// Hidden layers: widths such as 64,64, or WIDTHxDEPTH such as 64x2 (the default, with
+    /// the weight decay and the length, was chosen by measurement on four published tables;
+    /// see docs/BENCHMARKS.md).
+    #[arg(long, default_value = "256,256")]
     pub hidden: String,
     /// Hidden activation.
     #[arg(long, value_enum, default_value_t = ActivationArg::Relu)]
     pub activation: ActivationArg,
     /// Decoupled weight decay (AdamW); 0 trains with plain Adam.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 2.0)]
     pub weight_decay: f32,
 }
 
@@ -420,6 +448,10 @@ pub struct PredictArgs {
     /// CSV file to write [default: standard output].
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Columns of the input to copy into the output, before the predictions (an identifier,
+    /// say): --keep id,name.
+    #[arg(long, value_delimiter = ',', value_name = "COLUMNS")]
+    pub keep: Vec<String>,
     /// Device to compute on.
     #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
     pub device: DeviceArg,

@@ -26,13 +26,36 @@ pub const LINEAR: Defaults = Defaults {
 pub const MLP_BATCH: usize = 64;
 /// `mlp` trains on the full batch up to this many training rows.
 pub const MLP_FULL_BATCH_ROWS: usize = 256;
+/// Epochs of `mlp` on the full batch (up to [`MLP_FULL_BATCH_ROWS`] rows).
+pub const MLP_FULL_BATCH_EPOCHS: u64 = 400;
+/// The optimizer steps `mlp` aims at on larger sets: the epochs are as many as make about
+/// this many steps, within [`MLP_MIN_EPOCHS`] and [`MLP_MAX_EPOCHS`].
+pub const MLP_STEP_BUDGET: u64 = 12_000;
+/// The fewest default epochs of `mlp` on mini-batches (large tables).
+pub const MLP_MIN_EPOCHS: u64 = 10;
+/// The most default epochs of `mlp` on mini-batches (small tables).
+pub const MLP_MAX_EPOCHS: u64 = 100;
 
-/// `mlp` on `rows` training rows.
+/// `mlp` on `rows` training rows: learning rate 3e-3 with cosine decay; up to
+/// [`MLP_FULL_BATCH_ROWS`] rows, [`MLP_FULL_BATCH_EPOCHS`] full-batch epochs; beyond, batches
+/// of [`MLP_BATCH`] for about [`MLP_STEP_BUDGET`] steps (10 to 100 epochs), so that the
+/// length follows the data's size.
 pub fn mlp(rows: usize) -> Defaults {
+    let batched = rows > MLP_FULL_BATCH_ROWS;
+    let epochs = if batched {
+        let per_epoch = rows.div_ceil(MLP_BATCH) as u64;
+        (MLP_STEP_BUDGET as f64 / per_epoch as f64).round() as u64
+    } else {
+        MLP_FULL_BATCH_EPOCHS
+    };
     Defaults {
         lr: 3e-3,
-        length: TrainLength::Epochs(400),
-        batch: (rows > MLP_FULL_BATCH_ROWS).then_some(MLP_BATCH),
+        length: TrainLength::Epochs(if batched {
+            epochs.clamp(MLP_MIN_EPOCHS, MLP_MAX_EPOCHS)
+        } else {
+            epochs
+        }),
+        batch: batched.then_some(MLP_BATCH),
         schedule: ScheduleArg::Cosine,
     }
 }
@@ -132,6 +155,12 @@ pub fn describe(cmd: Command) -> Command {
     let full = "full";
     let mlp = mlp(MLP_FULL_BATCH_ROWS + 1);
     let mlp_batch = format!("{MLP_BATCH}, or full up to {MLP_FULL_BATCH_ROWS} training rows");
+    let mlp_help = Help {
+        epochs: format!(
+            "Passes over the training data [default: {MLP_FULL_BATCH_EPOCHS} up to {MLP_FULL_BATCH_ROWS} rows; beyond, as many as make about {MLP_STEP_BUDGET} steps, {MLP_MIN_EPOCHS} to {MLP_MAX_EPOCHS}]"
+        ),
+        ..Help::epochs(&mlp, &mlp_batch)
+    };
     let image = image_fit(IMAGE_BASE_PIXELS);
     let grid = image_fit_hash_grid(HASH_GRID_BASE_PIXELS);
     let image_help = Help {
@@ -155,7 +184,7 @@ pub fn describe(cmd: Command) -> Command {
     cmd.mut_subcommand("xor", |c| Help::epochs(&XOR, full).apply(c))
         .mut_subcommand("linreg", |c| Help::epochs(&LINEAR, full).apply(c))
         .mut_subcommand("logreg", |c| Help::epochs(&LINEAR, full).apply(c))
-        .mut_subcommand("mlp", |c| Help::epochs(&mlp, &mlp_batch).apply(c))
+        .mut_subcommand("mlp", |c| mlp_help.apply(c))
         .mut_subcommand("approx", |c| Help::epochs(&APPROX, full).apply(c))
         .mut_subcommand("image", |c| {
             c.mut_subcommand("fit", |f| image_help.apply(f))
@@ -193,5 +222,22 @@ mod tests {
     fn mlp_batches_only_larger_sets() {
         assert_eq!(mlp(100).batch, None);
         assert_eq!(mlp(1000).batch, Some(MLP_BATCH));
+    }
+
+    #[test]
+    fn mlp_length_follows_the_rows() {
+        let epochs = |rows| match mlp(rows).length {
+            TrainLength::Epochs(e) => e,
+            TrainLength::Steps(_) => unreachable!(),
+        };
+        assert_eq!(epochs(200), MLP_FULL_BATCH_EPOCHS);
+        assert_eq!(
+            epochs(300),
+            MLP_MAX_EPOCHS,
+            "5 batches an epoch: capped at 100 epochs"
+        );
+        assert_eq!(epochs(7_500), 100, "118 batches an epoch: 12,000 steps");
+        assert_eq!(epochs(30_000), 26, "469 batches an epoch");
+        assert_eq!(epochs(200_000), MLP_MIN_EPOCHS);
     }
 }

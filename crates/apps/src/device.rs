@@ -79,7 +79,7 @@ fn worth_a_notice(e: &Error) -> bool {
 /// (the run record's `device` says which device ran in every case).
 pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Output> {
     match device {
-        DeviceArg::Cpu => job.run(&CpuBackend::new()),
+        DeviceArg::Cpu => job.run(&CpuBackend::try_new()?),
         DeviceArg::Cuda => job.run(&open_gpu(tf32).map_err(cuda_open_error)?),
         DeviceArg::Auto => match open_gpu(tf32) {
             Ok(gpu) => job.run(&gpu),
@@ -87,7 +87,7 @@ pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Outp
                 if worth_a_notice(&e) {
                     eprintln!("{}", fallback_notice(&e));
                 }
-                job.run(&CpuBackend::new())
+                job.run(&CpuBackend::try_new()?)
             }
         },
     }

@@ -261,6 +261,46 @@ pub enum Error {
         found: String,
     },
 
+    /// A table whose header names the same column twice.
+    #[error(
+        "`{source_name}` names the column `{name}` twice (columns {first} and {second} of the header)"
+    )]
+    DuplicateColumn {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// The repeated name.
+        name: String,
+        /// 1-based position of its first use.
+        first: usize,
+        /// 1-based position of its second use.
+        second: usize,
+    },
+
+    /// A text table whose lines do not all end the same way (`\n`, `\r\n` or `\r`).
+    #[error(
+        "`{source_name}` line {line} ends with {found} where the lines before end with {expected}; save the file with one kind of line ending"
+    )]
+    MixedLineEndings {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// 1-based line number of the first line that ends differently.
+        line: u64,
+        /// How that line ends, in words (`LF`, `CRLF`, `CR`).
+        found: &'static str,
+        /// How the earlier lines end.
+        expected: &'static str,
+    },
+
+    /// A table cell or column that cannot be used as asked (a text regression target, a
+    /// single class, every feature ignored, ...).
+    #[error("`{source_name}`: {message}")]
+    Table {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// What is wrong.
+        message: String,
+    },
+
     /// An argument that the caller supplied is out of range or inconsistent.
     #[error("{0}")]
     InvalidArgument(String),

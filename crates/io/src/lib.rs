@@ -53,6 +53,7 @@ mod error;
 pub mod fitted;
 pub mod image;
 pub mod output;
+pub mod table;
 
 pub use checkpoint::{Checkpoint, NamedTensor};
 pub use dataset::{DataSplit, Dataset, Standardization, Standardizer};

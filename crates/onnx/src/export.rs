@@ -31,6 +31,14 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
             model.network().kind()
         )));
     };
+    if info.preprocessing.is_some() {
+        return Err(Error::Unsupported(
+            "a model trained on a table with text, yes/no, date or missing cells (its \
+             preprocessing has no ONNX form yet); `iron-learn predict` and \
+             examples/python/predict.py apply it"
+                .into(),
+        ));
+    }
     let config = network.config();
     let state = network.export_state()?;
     let tensor = |name: &str| -> Result<&NamedArray> {

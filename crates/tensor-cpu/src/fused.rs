@@ -208,8 +208,9 @@ struct AdamConsts {
     l2: f32,
 }
 
-/// One chunk of the Adam update, compiled for AVX2 where the CPU has it (8 lanes for the
-/// square root and division). Every lane performs the same operations as the baseline
+/// One chunk of the Adam update, compiled for AVX2 on the AVX2 and AVX-512 paths (8 lanes
+/// for the square root and division; NEON is part of aarch64's baseline, so its copy is
+/// the plain one). Every lane performs the same operations as the baseline
 /// build (no contraction into fused multiply-adds), so the bits do not depend on the CPU.
 fn adam_chunk(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
     #[inline(always)]
@@ -235,8 +236,9 @@ fn adam_chunk(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [
         fn avx2(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
             run(k, p, g, m, v)
         }
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has the features (checked just above).
+        use crate::simd::SimdPath;
+        if matches!(crate::simd::active(), SimdPath::Avx2 | SimdPath::Avx512) {
+            // SAFETY: the path that runs is one the CPU has.
             return unsafe { avx2(k, p, g, m, v) };
         }
     }

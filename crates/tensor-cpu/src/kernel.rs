@@ -188,10 +188,11 @@ macro_rules! with_act_grad {
 
 pub(crate) use {with_act, with_act_grad};
 
-/// Defines `$name` that runs `$generic` compiled for the widest vector unit the CPU has
-/// (AVX-512, else AVX2, else the baseline SSE2), chosen at run time. The three copies do
-/// the same multiplies and adds in the same order (Rust never contracts them into fused
-/// multiply-adds), so they give the same bits; only the speed differs.
+/// Defines `$name` that runs `$generic` compiled for the path of [`crate::simd`] that runs
+/// (AVX-512, AVX2, or the baseline instructions: SSE2 on x86-64, NEON on aarch64, where it
+/// is part of the baseline). The copies do the same multiplies and adds in the same order
+/// (Rust never contracts them into fused multiply-adds), so they give the same bits; only
+/// the speed differs.
 macro_rules! multiversion {
     ($(#[$doc:meta])* fn $name:ident<E>($($arg:ident: $ty:ty),*) => $generic:ident) => {
         $(#[$doc])*
@@ -206,45 +207,17 @@ macro_rules! multiversion {
                 fn avx2<E: Elem>($($arg: $ty),*) {
                     $generic($($arg),*)
                 }
-                match simd_level() {
-                    // SAFETY: the CPU has the features (checked at run time).
-                    SimdLevel::Avx512 => return unsafe { wide($($arg),*) },
-                    // SAFETY: the CPU has AVX2 and FMA (checked at run time).
-                    SimdLevel::Avx2 => return unsafe { avx2($($arg),*) },
-                    SimdLevel::Baseline => {}
+                match $crate::simd::active() {
+                    // SAFETY: the path that runs is one the CPU has.
+                    $crate::simd::SimdPath::Avx512 => return unsafe { wide($($arg),*) },
+                    // SAFETY: the path that runs is one the CPU has (AVX2 and FMA).
+                    $crate::simd::SimdPath::Avx2 => return unsafe { avx2($($arg),*) },
+                    _ => {}
                 }
             }
             $generic($($arg),*)
         }
     };
-}
-
-/// The widest vector instructions usable on this CPU.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SimdLevel {
-    Baseline,
-    Avx2,
-    Avx512,
-}
-
-#[cfg(target_arch = "x86_64")]
-fn simd_level() -> SimdLevel {
-    use std::sync::OnceLock;
-    static LEVEL: OnceLock<SimdLevel> = OnceLock::new();
-    *LEVEL.get_or_init(|| {
-        let avx2 = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
-        let avx512 = avx2
-            && is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("avx512dq")
-            && is_x86_feature_detected!("avx512vl");
-        match (avx512, avx2) {
-            (true, _) => SimdLevel::Avx512,
-            (false, true) => SimdLevel::Avx2,
-            _ => SimdLevel::Baseline,
-        }
-    })
 }
 
 multiversion! {

@@ -2,10 +2,14 @@
 //!
 //! [`CpuBackend`] implements [`tensor_core::Backend`] with buffers in host memory: rayon
 //! spreads element-wise work over threads once a tensor is large enough for that to pay,
-//! `matrixmultiply` runs matrix products without materialising transposes (AVX2 or AVX-512
-//! kernels of this crate take over, without packing, when one dimension is long and the
-//! other two are at most 64, as in a small MLP over a large batch), and [`math`] provides
+//! `matrixmultiply` runs matrix products without materialising transposes (vector kernels
+//! of this crate take over, without packing, when one dimension is long and the other two
+//! are at most 64, as in a small MLP over a large batch), and [`math`] provides
 //! vectorisable sine, cosine, exponential and friends.
+//!
+//! The vector kernels are written once and compiled for AVX2, AVX-512 and aarch64 NEON;
+//! [`simd_path`] says which runs, chosen from the CPU or forced with `IRON_LEARN_SIMD`
+//! (`scalar`, `avx2`, `avx512`, `neon`).
 //!
 //! Work runs on rayon's current pool (install a pool to choose the thread count); tensors
 //! below 32768 elements, and products below about 2M multiply-adds, stay on the calling
@@ -37,11 +41,12 @@ mod gemv;
 mod hashgrid;
 mod kernel;
 pub mod math;
-#[cfg(target_arch = "x86_64")]
 mod mlp_pass;
 mod parallel;
 mod reduce;
+mod simd;
 mod skinny;
 mod unary;
 
 pub use backend::CpuBackend;
+pub use simd::{SIMD_VAR, SimdPath, simd_path};

@@ -10,6 +10,7 @@ mod hashgrid;
 mod hashgrid_train;
 mod image_fit;
 mod options;
+mod tables;
 mod torch;
 mod train;
 
@@ -20,7 +21,7 @@ use std::time::Instant;
 pub(crate) type BenchResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
 
 /// The one-line description shown by `cargo xtask help`.
-pub const ABOUT: &str = "run a benchmark (gemm, elementwise, hashgrid, hashgrid-train, image-fit, train); no name lists them";
+pub const ABOUT: &str = "run a benchmark (gemm, elementwise, hashgrid, hashgrid-train, image-fit, tables, train); no name lists them";
 
 /// A benchmark: its name, what it measures, and the function that runs it.
 struct Bench {
@@ -54,6 +55,11 @@ const BENCHES: &[Bench] = &[
         name: "image-fit",
         about: "seconds to 30/35/40 dB on --image PHOTO: hash grid, SIREN, PyTorch hash grid",
         run: image_fit::run,
+    },
+    Bench {
+        name: "tables",
+        about: "iron-learn mlp with its defaults vs scikit-learn (linear and MLP) on published tables",
+        run: tables::run,
     },
     Bench {
         name: "train",

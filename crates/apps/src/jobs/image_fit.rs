@@ -1,12 +1,9 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
 use super::image_arch::{Plan, check_memory, resolve_arch};
-use crate::checkpoint::RunModel;
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
-use crate::monitor::LossUnits;
 use crate::report::comparison::write_comparison;
-use crate::report::history::still_improving;
 use crate::report::{run_dir, run_record};
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
@@ -17,6 +14,9 @@ use io::{Picture, default_drawing};
 use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler, PixelValues};
 use serde_json::{Map, json};
 use tensor_core::Backend;
+use train::LossUnits;
+use train::RunModel;
+use train::history::still_improving;
 
 /// Training size of the bundled drawing.
 pub const DEFAULT_SIZE: u32 = 200;
@@ -363,7 +363,7 @@ impl Fit<'_> {
 /// [`UNDER_TRAINED`] over the last tenth of the run, or its flat areas show more than
 /// [`SPECKLE_LEVELS`] of speckle.
 fn under_trained(
-    history: &[crate::report::history::Row],
+    history: &[train::history::Row],
     flat_noise: Option<f64>,
     steps: u64,
 ) -> Option<String> {
@@ -387,7 +387,7 @@ fn under_trained(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::history::Row;
+    use train::history::Row;
 
     fn flat_history() -> Vec<Row> {
         (1..=100)

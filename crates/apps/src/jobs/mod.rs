@@ -2,6 +2,7 @@
 
 pub mod approx;
 pub mod bench;
+pub mod class_report;
 pub mod export;
 pub mod image_arch;
 pub mod image_codec;
@@ -9,7 +10,10 @@ pub mod image_fit;
 pub mod image_render;
 pub mod predict;
 pub mod regression_report;
+pub mod table_data;
 pub mod tabular;
+pub mod tabular_out;
+pub mod tabular_prepare;
 pub mod xor;
 
 use anyhow::Result;
@@ -23,22 +27,4 @@ pub fn matrix<B: Backend>(
     cols: usize,
 ) -> Result<Tensor<B>> {
     Ok(Tensor::from_slice(backend, data, [rows, cols])?)
-}
-
-/// Formats a duration in seconds for summaries.
-pub fn seconds(s: f64) -> String {
-    if s < 1.0 {
-        format!("{:.0} ms", s * 1000.0)
-    } else {
-        format!("{s:.1} s")
-    }
-}
-
-/// `1 step`, `300 steps`: a count with its noun, plural when it is not one.
-pub fn count(n: u64, noun: &str) -> String {
-    match (n, noun) {
-        (1, _) => format!("1 {noun}"),
-        (_, "batch") => format!("{n} batches"),
-        _ => format!("{n} {noun}s"),
-    }
 }

@@ -1,42 +1,17 @@
 //! `iron-learn predict`: new rows through a trained model, answers in the user's units.
 
+use super::table_data::read_any;
+use super::tabular_out::predictions_csv;
 use crate::cli::PredictArgs;
 use crate::device::Job;
 use crate::report::output::write_file;
 use anyhow::{Result, bail};
 use io::fitted::{FittedModel, Task, load_inputs};
-use std::path::Path;
+use io::table::Table;
 use tensor_core::Backend;
 
 /// Predicts the rows of a file, or points given on the command line.
 pub struct Predict(pub PredictArgs);
-
-/// Predicts `x` (raw rows in the model's feature order) and writes the CSV to `path`
-/// atomically: the feature columns, the known `target` column when given, then the
-/// prediction columns.
-pub fn write_predictions<B: Backend>(
-    path: &Path,
-    model: &FittedModel<B>,
-    x: &[f32],
-    target: Option<(&str, &[f32])>,
-) -> Result<()> {
-    let predictions = model.predict(x)?;
-    let mut names = model.feature_names().to_vec();
-    let f = names.len();
-    let mut values = Vec::with_capacity(x.len() + predictions.rows);
-    for (r, row) in x.chunks_exact(f).enumerate() {
-        values.extend_from_slice(row);
-        if let Some((_, y)) = target {
-            values.push(y[r]);
-        }
-    }
-    if let Some((name, _)) = target {
-        names.push(name.to_string());
-    }
-    let mut bytes = Vec::new();
-    predictions.write_csv(&mut bytes, Some((&names, &values)))?;
-    write_file(path, &bytes)
-}
 
 impl Job for Predict {
     type Output = ();
@@ -58,19 +33,21 @@ impl Job for Predict {
                 args.model.display()
             );
         }
-        let names = model.feature_names();
-        let (x, leading) = match (&args.data, &args.x) {
-            (Some(path), _) => {
-                let rows = load_inputs(path, names)?;
-                if !rows.ignored.is_empty() {
-                    eprintln!(
-                        "note: ignored {} column{} the model does not use: {}",
-                        rows.ignored.len(),
-                        if rows.ignored.len() == 1 { "" } else { "s" },
-                        rows.ignored.join(", ")
-                    );
+        let names = model.feature_names().to_vec();
+        let bytes = match (&args.data, &args.x) {
+            (Some(path), _) if is_json(path) => {
+                if !args.keep.is_empty() {
+                    bail!("--keep copies columns of a CSV or Parquet file; a JSON file has none");
                 }
-                (rows.x, None)
+                let rows = load_inputs(path, &names)?;
+                let predictions = model.predict(&rows.x)?;
+                let mut bytes = Vec::new();
+                predictions.write_csv(&mut bytes, None)?;
+                (bytes, predictions.rows)
+            }
+            (Some(path), _) => {
+                let table = read_any(path)?.rows;
+                predict_table(&model, &table, &args.keep)?
             }
             (None, Some(points)) => {
                 if names.len() != 1 {
@@ -83,25 +60,74 @@ impl Job for Predict {
                 if let Some(v) = points.iter().find(|v| !v.is_finite()) {
                     bail!("--x: {v} is not a finite number");
                 }
-                (points.clone(), Some(points.as_slice()))
+                let predictions = model.predict(points)?;
+                let mut bytes = Vec::new();
+                predictions.write_csv(&mut bytes, Some((&names, points.as_slice())))?;
+                (bytes, predictions.rows)
             }
             (None, None) => bail!("give the rows to predict with --data FILE or --x POINTS"),
         };
-        let predictions = model.predict(&x)?;
-        let leading = leading.map(|v| (names, v));
         match &args.output {
             Some(path) => {
-                let mut bytes = Vec::new();
-                predictions.write_csv(&mut bytes, leading)?;
-                write_file(path, &bytes)?;
-                eprintln!(
-                    "predicted {} rows into {}",
-                    predictions.rows,
-                    path.display()
-                );
+                write_file(path, &bytes.0)?;
+                eprintln!("predicted {} rows into {}", bytes.1, path.display());
             }
-            None => predictions.write_csv(std::io::stdout().lock(), leading)?,
+            None => {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                out.write_all(&bytes.0)?;
+                out.flush()?;
+            }
         }
         Ok(())
     }
+}
+
+fn is_json(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// Predicts the rows of a table (columns matched by name, in any order), with the `keep`
+/// columns copied in front; notes the columns the model does not read.
+fn predict_table<B: Backend>(
+    model: &FittedModel<B>,
+    table: &Table,
+    keep: &[String],
+) -> Result<(Vec<u8>, usize)> {
+    for name in keep {
+        if table.position(name).is_none() {
+            bail!(
+                "--keep names `{name}`, which is not a column of `{}`; columns: {}",
+                table.source,
+                table.names().join(", ")
+            );
+        }
+    }
+    let inputs = model.feature_names();
+    for name in inputs {
+        table.require(name)?;
+    }
+    let ignored: Vec<&String> = table
+        .names()
+        .iter()
+        .filter(|n| !inputs.contains(n))
+        .collect();
+    if !ignored.is_empty() {
+        eprintln!(
+            "note: ignored {} column{} the model does not use: {}",
+            ignored.len(),
+            if ignored.len() == 1 { "" } else { "s" },
+            ignored
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let predictions = model.predict_table(table)?;
+    Ok((
+        predictions_csv(&predictions, table, keep)?,
+        predictions.rows,
+    ))
 }

@@ -54,6 +54,11 @@ pub fn report_regression(
     if ours.r2.is_nan() {
         println!("  (R^2 is undefined: the test rows' target is constant)");
     }
+    let mean = train.y.iter().map(|&v| f64::from(v)).sum::<f64>() / train.y.len().max(1) as f64;
+    let baseline = metrics::regression(&vec![mean as f32; test.y.len()], &test.y);
+    row("mean of training rows", &baseline);
+    m.insert("baseline_test_mse".into(), json!(baseline.mse));
+    m.insert("baseline_test_r2".into(), json!(baseline.r2));
     match &closed {
         Ok(fit) => {
             let c = metrics::regression(

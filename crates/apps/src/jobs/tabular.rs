@@ -1,19 +1,20 @@
 //! `linreg`, `logreg` and `mlp`: models of tabular data, with test-set reports.
 
+use super::class_report::{predicted_classes, report_classification};
 use super::matrix;
-use super::predict::write_predictions;
 use super::regression_report;
-use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, TaskArg};
+use super::tabular_out::{print_coefficients, write_table_predictions};
+use super::tabular_prepare::{Prepared, prepare};
+use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
-use crate::monitor::LossUnits;
-use crate::report::{metrics, run_dir, run_record};
+use crate::report::{run_dir, run_record};
 use crate::session::Run;
 use anyhow::{Result, bail};
-use io::dataset::{CsvOptions, LoadOptions, load_dataset, train_test_split};
-use io::{Dataset, Standardizer};
+use io::{ModelInfo, Standardizer};
 use nn::{Activation, Data, Loss, Mlp};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 use tensor_core::Backend;
+use train::LossUnits;
 
 /// Which model of the data to train.
 #[derive(Debug, Clone)]
@@ -24,8 +25,8 @@ pub enum Model {
     Logistic,
     /// A multilayer network.
     Mlp {
-        /// Regression or classification.
-        task: TaskArg,
+        /// Regression or classification (`None`: from the target column).
+        task: Option<TaskArg>,
         /// Hidden widths, as given to --hidden.
         hidden: String,
         /// Hidden activation.
@@ -65,65 +66,31 @@ impl Tabular {
         }
     }
 
-    fn classifies(&self) -> bool {
-        matches!(
-            self.model,
-            Model::Logistic
-                | Model::Mlp {
-                    task: TaskArg::Classification,
-                    ..
-                }
-        )
-    }
-}
-
-/// Class labels found in the training targets, mapped to 0..k.
-struct Classes(Vec<f32>);
-
-impl Classes {
-    fn find(y: &[f32]) -> Result<Self> {
-        let mut values: Vec<f32> = y.to_vec();
-        values.sort_by(f32::total_cmp);
-        values.dedup();
-        match values.as_slice() {
-            [] => bail!("there are no training rows to classify"),
-            [only] => {
-                bail!("the target column has a single value ({only}); there is nothing to classify")
-            }
-            _ => {}
+    /// The task when the command fixes it; `None` lets the target decide.
+    fn task(&self) -> Option<bool> {
+        match &self.model {
+            Model::Linear => Some(false),
+            Model::Logistic => Some(true),
+            Model::Mlp { task, .. } => task.map(|t| t == TaskArg::Classification),
         }
-        if values.len() > 100 {
-            bail!(
-                "the target column has {} distinct values; is this a regression target? (use --task regression)",
-                values.len()
-            );
+    }
+
+    fn check_args(&self) -> Result<()> {
+        let a = &self.data;
+        if !(0.0..1.0).contains(&a.test_fraction) {
+            bail!("--test-fraction must be in [0, 1), got {}", a.test_fraction);
         }
-        Ok(Classes(values))
-    }
-
-    fn index(&self, v: f32) -> Option<usize> {
-        self.0.iter().position(|&c| c == v)
-    }
-
-    /// Targets as 0/1 (two classes) or one-hot rows.
-    fn encode(&self, y: &[f32]) -> Result<Vec<f32>> {
-        let k = self.width();
-        let mut out = vec![0f32; y.len() * k];
-        for (r, &v) in y.iter().enumerate() {
-            let Some(i) = self.index(v) else {
-                bail!("the test set has the label {v}, which the training set lacks");
-            };
-            if k == 1 {
-                out[r] = i as f32;
-            } else {
-                out[r * k + i] = 1.0;
-            }
+        if let Some(f) = a.val_fraction
+            && !(0.0..1.0).contains(&f)
+        {
+            bail!("--val-fraction must be in [0, 1), got {f}");
         }
-        Ok(out)
-    }
-
-    fn width(&self) -> usize {
-        if self.0.len() == 2 { 1 } else { self.0.len() }
+        if let Model::Mlp { weight_decay, .. } = self.model
+            && !(weight_decay.is_finite() && weight_decay >= 0.0)
+        {
+            bail!("--weight-decay must be 0 or more, got {weight_decay}");
+        }
+        Ok(())
     }
 }
 
@@ -136,116 +103,90 @@ fn hidden_activation(a: ActivationArg) -> Activation {
     }
 }
 
-/// Splits `fraction` of the training rows off for validation (seeded; none when that is less
-/// than one row).
-fn split_validation(
-    train: Dataset,
-    fraction: f32,
-    seed: u64,
-) -> Result<(Dataset, Option<Dataset>)> {
-    let rows = (train.rows as f64 * f64::from(fraction)).round() as usize;
-    if fraction == 0.0 || rows == 0 || train.rows < 4 {
-        return Ok((train, None));
+/// Targets as the network learns them: 0/1 (two classes), one-hot rows, or standardised
+/// values.
+fn network_targets(y: &[f32], classes: usize, targets: Option<&Standardizer>) -> Result<Vec<f32>> {
+    if let Some(t) = targets {
+        return Ok(t.transform(y)?);
     }
-    let split = train_test_split(&train, fraction, seed.wrapping_add(1))?;
-    Ok((split.train, split.test))
+    if classes == 2 {
+        return Ok(y.to_vec());
+    }
+    let mut out = vec![0f32; y.len() * classes];
+    for (r, &i) in y.iter().enumerate() {
+        out[r * classes + i as usize] = 1.0;
+    }
+    Ok(out)
+}
+
+/// The training rows with each class repeated up to the size of the largest
+/// (`--class-weight balanced`): the same expected gradient as weighing class `c` by
+/// `rows / (classes * rows_c)`, up to a common factor.
+fn balance(train: &io::Dataset, classes: usize) -> Result<io::Dataset> {
+    let mut by_class: Vec<Vec<usize>> = vec![Vec::new(); classes];
+    for r in 0..train.rows {
+        by_class[train.row_y(r)[0] as usize].push(r);
+    }
+    let most = by_class.iter().map(Vec::len).max().unwrap_or(0);
+    let mut rows = Vec::with_capacity(most * classes);
+    for members in by_class.iter().filter(|m| !m.is_empty()) {
+        rows.extend((0..most).map(|i| members[i % members.len()]));
+    }
+    rows.sort_unstable();
+    println!(
+        "note: --class-weight balanced: each class repeated to {most} training rows ({} in all)",
+        rows.len()
+    );
+    Ok(train.select_rows(&rows)?)
 }
 
 impl Job for Tabular {
     type Output = ();
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
+        self.check_args()?;
         let a = &self.data;
-        if !(0.0..1.0).contains(&a.test_fraction) {
-            bail!("--test-fraction must be in [0, 1), got {}", a.test_fraction);
-        }
-        let options = LoadOptions {
-            csv: CsvOptions {
-                targets: a.target.iter().cloned().collect(),
-                drop_missing: a.drop_missing,
-                ..CsvOptions::default()
-            },
-            test_fraction: Some(a.test_fraction).filter(|&f| f > 0.0),
-            seed: a.train.seed,
-            ..LoadOptions::default()
-        };
-        if a.patience == Some(0) {
-            bail!("--patience must be at least 1 epoch");
-        }
-        if !(0.0..1.0).contains(&a.val_fraction) {
-            bail!("--val-fraction must be in [0, 1), got {}", a.val_fraction);
-        }
-        let split = load_dataset(&a.data, &options)?;
-        if split.train.n_targets != 1 {
-            bail!(
-                "expected one target column, found {}",
-                split.train.n_targets
-            );
-        }
-        if split.test.is_none() {
-            bail!(
-                "--test-fraction 0 leaves no rows to test on ({} has no test part); use a fraction such as 0.2",
-                a.data.display()
-            );
-        }
-        let test = split.test.unwrap_or_else(|| split.train.clone());
-        let (train, val) = split_validation(split.train, a.val_fraction, a.train.seed)?;
-        if train.rows < 2 {
-            let total = train.rows + test.rows + val.as_ref().map_or(0, |v| v.rows);
-            bail!(
-                "--test-fraction {} and --val-fraction {} leave {} training row(s) of {total}; at least two are needed (use smaller fractions or more rows)",
-                a.test_fraction,
-                a.val_fraction,
-                train.rows
-            );
-        }
+        let p = prepare(a, self.task())?;
         let job = self.job();
-        let dir = run_dir::prepare(&a.train, job)?;
-        let features = Standardizer::fit(&train.x, train.n_features)?;
-        let x_train = features.transform(&train.x)?;
-        let x_test = features.transform(&test.x)?;
-        let classes = if self.classifies() {
-            Some(Classes::find(&train.y)?)
-        } else {
-            None
-        };
-        let column = train.target_names.first().map_or("target", String::as_str);
-        if let (Model::Logistic, Some(c)) = (&self.model, &classes)
-            && c.0.len() != 2
+        let column = p.target.as_str();
+        let classes = p.labels.as_ref().map_or(0, Vec::len);
+        if let (Model::Logistic, Some(labels)) = (&self.model, &p.labels)
+            && classes != 2
         {
-            let shown: Vec<String> = c.0.iter().take(6).map(f32::to_string).collect();
+            let shown: Vec<&str> = labels.iter().take(6).map(String::as_str).collect();
             bail!(
-                "logreg is binary but the column `{column}` has {} distinct values ({}{}); use `mlp --task classification` for more classes",
-                c.0.len(),
+                "logreg is binary but the column `{column}` has {classes} distinct values ({}{}); use `mlp --task classification` for more classes",
                 shown.join(", "),
-                if c.0.len() > 6 { ", ..." } else { "" }
+                if classes > 6 { ", ..." } else { "" }
             );
         }
-        if classes.is_none()
-            && let Some(&first) = train.y.first()
-            && train.y.iter().all(|&v| v == first)
+        if classes > 100 {
+            bail!(
+                "the target column `{column}` has {classes} distinct values; is this a regression target? (use --task regression)"
+            );
+        }
+        if classes == 0
+            && let Some(&first) = p.train.y.first()
+            && p.train.y.iter().all(|&v| v == first)
         {
             bail!(
                 "the target column `{column}` is constant (every training row holds {first}); there is nothing to learn"
             );
         }
-        let targets = if classes.is_none() {
-            Some(Standardizer::fit(&train.y, 1)?)
-        } else {
-            None
+        if a.class_weight.is_some() && classes == 0 {
+            bail!("--class-weight applies to classes, but `{column}` is a regression target");
+        }
+        let train = match a.class_weight {
+            Some(ClassWeightArg::Balanced) => balance(&p.train, classes)?,
+            None => p.train.clone(),
         };
-        let encode = |y: &[f32]| -> Result<Vec<f32>> {
-            match (&classes, &targets) {
-                (Some(c), _) => c.encode(y),
-                (None, Some(t)) => Ok(t.transform(y)?),
-                _ => unreachable!("either classes or target statistics exist"),
-            }
+        let targets = (classes == 0)
+            .then(|| Standardizer::fit(&train.y, 1))
+            .transpose()?;
+        let out_dim = match classes {
+            0 | 2 => 1,
+            k => k,
         };
-        let y_train = encode(&train.y)?;
-        // Every test label must be one the model can predict.
-        encode(&test.y)?;
-        let y_val = val.as_ref().map(|v| encode(&v.y)).transpose()?;
-        let out_dim = classes.as_ref().map_or(1, Classes::width);
         let (hidden, act, weight_decay) = match &self.model {
             Model::Mlp {
                 hidden,
@@ -259,59 +200,57 @@ impl Job for Tabular {
             ),
             _ => (Vec::new(), Activation::Identity, 0.0),
         };
-        if !(weight_decay.is_finite() && weight_decay >= 0.0) {
-            bail!("--weight-decay must be 0 or more, got {weight_decay}");
-        }
         let architecture = Mlp::<B>::builder()
             .input(train.n_features)
             .hidden(&hidden, act)
             .output(out_dim, Activation::Identity)
             .config(a.train.seed)?;
-        let target_name = train.target_names.first().map_or("target", String::as_str);
-        let info = match (&classes, &targets) {
-            (Some(c), _) => {
-                io::ModelInfo::classification(&train.feature_names, target_name, c.0.clone())
-            }
-            (None, Some(t)) => {
-                io::ModelInfo::regression(&train.feature_names, &[target_name.to_string()])
-                    .with_targets(t.clone())
-            }
-            _ => unreachable!("either classes or target statistics exist"),
-        }
-        .with_features(features.clone());
+        let info = model_info(&p, targets.as_ref());
         let loss = match out_dim {
-            _ if classes.is_none() => Loss::Mse,
+            _ if classes == 0 => Loss::Mse,
             1 => Loss::BceWithLogits,
             _ => Loss::SoftmaxCrossEntropy,
         };
-        let xt = matrix(backend, &x_train, train.rows, train.n_features)?;
+        let dir = run_dir::prepare(&a.train, job)?;
+        let y_train = network_targets(&train.y, classes, targets.as_ref())?;
+        let xt = matrix(backend, &train.x, train.rows, train.n_features)?;
         let yt = matrix(backend, &y_train, train.rows, out_dim)?;
-        let xv = matrix(backend, &x_test, test.rows, test.n_features)?;
-        let validation = match (&val, &y_val) {
-            (Some(v), Some(y)) => Some((
-                matrix(backend, &features.transform(&v.x)?, v.rows, v.n_features)?,
-                matrix(backend, y, v.rows, out_dim)?,
+        let validation = match &p.val {
+            Some(v) => Some((
+                matrix(backend, &v.x, v.rows, v.n_features)?,
+                matrix(
+                    backend,
+                    &network_targets(&v.y, classes, targets.as_ref())?,
+                    v.rows,
+                    out_dim,
+                )?,
             )),
-            _ => None,
+            None => None,
         };
         let deep = !hidden.is_empty();
-        let val_rows = val.as_ref().map_or(0, |v| v.rows);
-        let mut record = serde_json::Map::new();
+        let val_rows = p.val.as_ref().map_or(0, |v| v.rows);
+        let mut record = Map::new();
         let mut data = run_record::data_file(&a.data)?;
-        data["rows"] = json!({ "train": train.rows, "validation": val_rows, "test": test.rows });
-        data["target"] = json!(train.target_names.first());
+        data["rows"] =
+            json!({ "train": p.train.rows, "validation": val_rows, "test": p.test.rows });
+        data["target"] = json!(column);
         record.insert("data".into(), data);
         record.insert(
             "options".into(),
             json!({
                 "test_fraction": a.test_fraction,
+                "test_data": a.test_data,
                 "val_fraction": a.val_fraction,
                 "drop_missing": a.drop_missing,
                 "patience_epochs": a.patience,
-                "task": if classes.is_some() { "classification" } else { "regression" },
+                "task": if classes > 0 { "classification" } else { "regression" },
+                "class_weight": a.class_weight.map(|_| "balanced"),
                 "hidden": crate::hidden::Hidden(hidden.clone()).to_string(),
                 "activation": format!("{act:?}").to_lowercase(),
                 "weight_decay": weight_decay,
+                "categorical": a.categorical,
+                "numeric": a.numeric,
+                "ignore": a.ignore,
             }),
         );
         let loss_units = match &targets {
@@ -330,11 +269,10 @@ impl Job for Tabular {
             architecture,
             loss,
             extra: json!({
-                "features": features,
                 "targets": targets,
-                "classes": classes.as_ref().map(|c| c.0.clone()),
+                "classes": p.labels,
                 "feature_names": train.feature_names,
-                "target_name": train.target_names.first(),
+                "target_name": column,
             }),
             info: info.clone(),
             early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
@@ -346,25 +284,13 @@ impl Job for Tabular {
         };
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
         let out = run.train(backend, Data::new(&xt, &yt), val_data)?;
-        let raw = out.model.predict(&xv)?.to_vec()?;
+        let coefficients = (!deep).then(|| out.model.export_state()).transpose()?;
         let mut m = Map::new();
-        match (&classes, &targets) {
-            (Some(c), _) => report_classification(&mut m, c, &raw, &test, out_dim),
-            (None, Some(t)) => regression_report::report_regression(
-                &mut m,
-                t,
-                &raw,
-                &train,
-                &test,
-                job == "linreg",
-            )?,
-            _ => unreachable!(),
-        }
         let r = &out.report;
-        println!("{}; results in {}", out.summary(), dir.display());
-        m.insert("train_rows".into(), json!(train.rows));
+        let summary = out.summary();
+        m.insert("train_rows".into(), json!(p.train.rows));
         m.insert("validation_rows".into(), json!(val_rows));
-        m.insert("test_rows".into(), json!(test.rows));
+        m.insert("test_rows".into(), json!(p.test.rows));
         m.insert("final_train_loss".into(), json!(out.final_loss()));
         m.insert(
             "final_val_loss".into(),
@@ -381,22 +307,51 @@ impl Job for Tabular {
             m.insert("restored_val_loss".into(), json!(loss));
         }
         m.insert("parameters".into(), json!(out.model.num_params()));
-        // The fitted model's answers for the test rows (beside their targets), and for the
-        // rows a JSON file gives without targets.
+        crate::report::output::write_file(
+            &dir.join("schema.json"),
+            serde_json::to_string_pretty(&p.schema_json)?.as_bytes(),
+        )?;
         let fitted = io::FittedModel::new(out.model, info)?;
-        let truth = (target_name, test.y.as_slice());
-        write_predictions(
+        // The test figures come from the fitted model on the raw test rows: exactly what
+        // `predict` gives for them.
+        let raw = fitted.table_outputs(&p.test_table)?;
+        match (&p.labels, &targets) {
+            (Some(labels), _) => {
+                let truth: Vec<usize> = p.test.y.iter().map(|&v| v as usize).collect();
+                report_classification(&mut m, labels, &predicted_classes(&raw, out_dim), &truth);
+            }
+            (None, Some(t)) => regression_report::report_regression(
+                &mut m,
+                t,
+                &raw,
+                &p.train,
+                &p.test,
+                job == "linreg",
+            )?,
+            _ => unreachable!("either classes or target statistics exist"),
+        }
+        if let Some(state) = &coefficients {
+            print_coefficients(
+                &mut m,
+                state,
+                &p.train.feature_names,
+                targets.as_ref(),
+                &p.labels,
+            );
+        }
+        println!("{summary}; results in {}", dir.display());
+        write_table_predictions(
             &dir.join("test_predictions.csv"),
             &fitted,
-            &test.x,
-            Some(truth),
+            &p.test_table,
+            Some(column),
         )?;
-        if let Some(x) = &split.unlabeled_x {
+        if let Some(rows) = &p.unlabeled {
             let path = dir.join("predictions.csv");
-            write_predictions(&path, &fitted, x, None)?;
+            write_table_predictions(&path, &fitted, rows, None)?;
             println!(
                 "predicted the {} rows given without targets: {}",
-                x.len() / train.n_features,
+                rows.rows(),
                 path.display()
             );
         }
@@ -404,72 +359,27 @@ impl Job for Tabular {
     }
 }
 
-fn report_classification(
-    m: &mut Map<String, Value>,
-    classes: &Classes,
-    raw: &[f32],
-    test: &Dataset,
-    width: usize,
-) {
-    let truth: Vec<f32> = test
-        .y
-        .iter()
-        .map(|&v| classes.index(v).map_or(-1.0, |i| i as f32))
-        .collect();
-    if width == 1 {
-        let pred: Vec<f32> = raw
-            .iter()
-            .map(|&z| if z > 0.0 { 1.0 } else { 0.0 })
-            .collect();
-        let c = metrics::binary_classification(&pred, &truth);
-        println!(
-            "test set ({} rows, positive class: {}):",
-            test.rows, classes.0[1]
-        );
-        println!(
-            "  accuracy  {:.4}   (always the majority class: {:.4})",
-            c.accuracy, c.baseline_accuracy
-        );
-        println!(
-            "  precision {:.4}   recall {:.4}   F1 {:.4}",
-            c.precision, c.recall, c.f1
-        );
-        println!("  confusion matrix (rows: truth, columns: prediction)");
-        println!("              pred 0  pred 1");
-        println!(
-            "    truth 0   {:>6}  {:>6}",
-            c.confusion[0][0], c.confusion[0][1]
-        );
-        println!(
-            "    truth 1   {:>6}  {:>6}",
-            c.confusion[1][0], c.confusion[1][1]
-        );
-        m.insert("test_accuracy".into(), json!(c.accuracy));
-        m.insert("test_precision".into(), json!(c.precision));
-        m.insert("test_recall".into(), json!(c.recall));
-        m.insert("test_f1".into(), json!(c.f1));
-        m.insert("baseline_accuracy".into(), json!(c.baseline_accuracy));
-        m.insert("confusion_matrix".into(), json!(c.confusion));
-    } else {
-        let pred: Vec<f32> = raw
-            .chunks_exact(width)
-            .map(|r| {
-                r.iter()
-                    .enumerate()
-                    .max_by(|a, b| a.1.total_cmp(b.1))
-                    .map_or(0.0, |(i, _)| i as f32)
-            })
-            .collect();
-        let acc = metrics::multiclass_accuracy(&pred, &truth);
-        let mut counts = vec![0usize; width];
-        truth
-            .iter()
-            .filter(|&&t| t >= 0.0)
-            .for_each(|&t| counts[t as usize] += 1);
-        let baseline = counts.iter().max().copied().unwrap_or(0) as f64 / truth.len().max(1) as f64;
-        println!("test set ({} rows, {width} classes):", test.rows);
-        println!("  accuracy {acc:.4}   (always the majority class: {baseline:.4})");
-        m.insert("test_accuracy".into(), json!(acc));
-        m.insert("baseline_accuracy".into(), json!(baseline));
+/// The fitted model's description: a plain standardisation when every column is a number
+/// without gaps (the model file then reads as before tables had types), the whole encoding
+/// otherwise.
+fn model_info(p: &Prepared, targets: Option<&Standardizer>) -> ModelInfo {
+    let names = p.encoding.output_names();
+    let target = p.target.as_str();
+    let info = match (&p.labels, targets) {
+        (Some(labels), _) => {
+            let numeric: Option<Vec<f32>> = labels.iter().map(|l| l.parse::<f32>().ok()).collect();
+            match numeric {
+                Some(values) => ModelInfo::classification(&names, target, values),
+                None => ModelInfo::classification_labels(&names, target, labels.clone()),
+            }
+        }
+        (None, Some(t)) => {
+            ModelInfo::regression(&names, &[target.to_string()]).with_targets(t.clone())
+        }
+        (None, None) => ModelInfo::regression(&names, &[target.to_string()]),
+    };
+    match p.encoding.as_standardizer() {
+        Some(s) => info.with_features(s),
+        None => info.with_preprocessing(p.encoding.clone()),
     }
 }

@@ -82,12 +82,6 @@ pub fn binary_classification(pred: &[f32], truth: &[f32]) -> ClassificationMetri
     }
 }
 
-/// Accuracy of multi-class predictions (class indices as f32).
-pub fn multiclass_accuracy(pred: &[f32], truth: &[f32]) -> f64 {
-    let right = pred.iter().zip(truth).filter(|(p, t)| p == t).count();
-    right as f64 / truth.len().max(1) as f64
-}
-
 /// Predictions of least-squares coefficients (bias last).
 pub fn linear_predict(coef: &[f64], x: &[f32], cols: usize) -> Vec<f32> {
     x.chunks_exact(cols.max(1))

@@ -2,6 +2,7 @@
 //!
 //! One test binary for the crate: each module below is one former test file.
 
+mod accounting;
 mod approx;
 mod budget;
 mod common;
@@ -21,5 +22,6 @@ mod resume;
 mod runs;
 mod small;
 mod special_outputs;
+mod tables;
 mod tabular;
 mod words;

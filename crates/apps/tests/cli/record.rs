@@ -110,10 +110,11 @@ fn config_records_resolved_settings_and_data() {
                 .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()),
         "{sha}"
     );
-    // The 400 rows: 80 for testing, 32 of the other 320 for validation.
+    // The 400 rows: 80 for testing, the other 320 all trained on (linreg holds out
+    // validation rows only with --patience).
     assert_eq!(d["rows"]["test"], 80);
-    assert_eq!(d["rows"]["validation"], 32);
-    assert_eq!(d["rows"]["train"], 288);
+    assert_eq!(d["rows"]["validation"], 0);
+    assert_eq!(d["rows"]["train"], 320);
 
     let copy = dir.path().join("copy.csv");
     std::fs::copy(&data, &copy).unwrap();
@@ -141,7 +142,18 @@ fn history_has_every_logged_step_in_target_units() {
     let dir = tmp();
     let data = wide_target_csv(dir.path());
     let run_dir = dir.path().join("run");
-    let o = train(&["linreg", "--data", &data, "--steps", "300"], &run_dir);
+    let o = train(
+        &[
+            "linreg",
+            "--data",
+            &data,
+            "--steps",
+            "300",
+            "--val-fraction",
+            "0.1",
+        ],
+        &run_dir,
+    );
     assert_success(&o);
     let rows = history(&run_dir);
     assert!(rows.len() >= 100, "{} rows", rows.len());

@@ -75,7 +75,7 @@ fn a_single_class_is_named_as_a_number() {
         ],
         &dir.path().join("run"),
     );
-    let line = assert_one_line_error(&o, &["single value (0)"]);
+    let line = assert_one_line_error(&o, &["single class (0)"]);
     assert!(!line.contains("Some"), "{line}");
 }
 

@@ -88,7 +88,12 @@ impl<B: Backend> FittedModel<B> {
             Network::rebuild(kind, field(ARCHITECTURE_KEY)?, backend, &state).map_err(bad)?;
         info.check(network.input_dim(), network.output_dim())
             .map_err(|e| bad(e.to_string()))?;
-        Ok(FittedModel { network, info })
+        let inputs = info.input_columns();
+        Ok(FittedModel {
+            network,
+            info,
+            inputs,
+        })
     }
 
     /// Writes the model to `path` atomically: network tensors and metadata, no optimizer

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dataset::Standardizer;
 use crate::error::{Error, Result};
+use crate::table::Preprocessor;
 
 /// What the network predicts, and so how its raw outputs become answers in user units.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +55,15 @@ pub struct ModelInfo {
     /// Statistics undone on the outputs, `y * std + mean`, for regression and images.
     #[serde(default)]
     pub targets: Option<Standardizer>,
+    /// The encoding of raw table columns into [`feature_names`](Self::feature_names), for
+    /// models trained on tables: applied by
+    /// [`FittedModel::predict_table`](super::FittedModel::predict_table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preprocessing: Option<Preprocessor>,
+    /// The class labels as written in the training table (words or numbers), in output
+    /// order; `classes` then holds their indices `0, 1, ...`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_names: Option<Vec<String>>,
 }
 
 impl ModelInfo {
@@ -67,6 +77,8 @@ impl ModelInfo {
             target_names: names(targets),
             features: None,
             targets: None,
+            preprocessing: None,
+            class_names: None,
         }
     }
 
@@ -78,6 +90,8 @@ impl ModelInfo {
             target_names: vec![target.to_string()],
             features: None,
             targets: None,
+            preprocessing: None,
+            class_names: None,
         }
     }
 
@@ -90,6 +104,46 @@ impl ModelInfo {
             target_names: names(channels),
             features: None,
             targets: None,
+            preprocessing: None,
+            class_names: None,
+        }
+    }
+
+    /// A classifier of `target` into classes written as `labels` (words or numbers, in
+    /// output order).
+    pub fn classification_labels<S: AsRef<str>>(
+        features: &[S],
+        target: &str,
+        labels: Vec<String>,
+    ) -> Self {
+        let classes = (0..labels.len()).map(|i| i as f32).collect();
+        let mut info = Self::classification(features, target, classes);
+        info.class_names = Some(labels);
+        info
+    }
+
+    /// The same, with the encoding of raw table columns (whose output names must be the
+    /// feature names).
+    pub fn with_preprocessing(mut self, preprocessing: Preprocessor) -> Self {
+        self.preprocessing = Some(preprocessing);
+        self
+    }
+
+    /// The raw columns a prediction reads: the preprocessing's input columns, or the
+    /// feature names when there is none.
+    pub fn input_columns(&self) -> Vec<String> {
+        match &self.preprocessing {
+            Some(p) => p.input_columns(),
+            None => self.feature_names.clone(),
+        }
+    }
+
+    /// The text of class `i` (its word, or its number in shortest form).
+    pub fn class_text(&self, i: usize) -> String {
+        match (&self.class_names, self.classes()) {
+            (Some(names), _) => names.get(i).cloned().unwrap_or_default(),
+            (None, Some(c)) => c.get(i).map(|v| label_text(*v)).unwrap_or_default(),
+            _ => String::new(),
         }
     }
 
@@ -126,9 +180,8 @@ impl ModelInfo {
     /// row: the target names, or `probability_<class>` for each class.
     pub fn output_columns(&self) -> Vec<String> {
         match &self.task {
-            Task::Classification { classes } => classes
-                .iter()
-                .map(|c| format!("probability_{}", label_text(*c)))
+            Task::Classification { classes } => (0..classes.len())
+                .map(|i| format!("probability_{}", self.class_text(i)))
                 .collect(),
             _ => self.target_names.clone(),
         }
@@ -151,6 +204,22 @@ impl ModelInfo {
         }
         if let Some(s) = &self.features {
             check_stats(s, n, "feature")?;
+        }
+        if let Some(p) = &self.preprocessing
+            && p.output_names() != self.feature_names
+        {
+            return Err(Error::invalid(
+                "the preprocessing's output columns differ from the feature names",
+            ));
+        }
+        if let (Some(names), Some(classes)) = (&self.class_names, self.classes())
+            && names.len() != classes.len()
+        {
+            return Err(Error::invalid(format!(
+                "{} class names for {} classes",
+                names.len(),
+                classes.len()
+            )));
         }
         match &self.task {
             Task::Classification { classes } => {

@@ -53,6 +53,7 @@ use crate::error::{Error, Result};
 pub struct FittedModel<B: Backend> {
     network: Network<B>,
     info: ModelInfo,
+    inputs: Vec<String>,
 }
 
 impl<B: Backend> FittedModel<B> {
@@ -63,7 +64,12 @@ impl<B: Backend> FittedModel<B> {
     pub fn new(network: impl Into<Network<B>>, info: ModelInfo) -> Result<Self> {
         let network = network.into();
         info.check(network.input_dim(), network.output_dim())?;
-        Ok(FittedModel { network, info })
+        let inputs = info.input_columns();
+        Ok(FittedModel {
+            network,
+            info,
+            inputs,
+        })
     }
 
     /// The network.
@@ -81,14 +87,25 @@ impl<B: Backend> FittedModel<B> {
         &self.info
     }
 
-    /// The input columns, in the order [`predict`](Self::predict) expects them.
+    /// The input columns, in the order [`predict`](Self::predict) expects them: the raw
+    /// table columns for a model with preprocessing, else the network's features.
     pub fn feature_names(&self) -> &[String] {
-        &self.info.feature_names
+        &self.inputs
     }
 
     /// The raw network outputs for `rows` (row-major, one value per feature, user units):
     /// standardised targets for regression, logits for classification.
     pub fn raw_outputs(&self, rows: &[f32]) -> Result<Vec<f32>> {
+        if let Some(p) = &self.info.preprocessing {
+            let encoded = p.transform_values(rows)?;
+            return self.network_outputs(&encoded);
+        }
+        self.network_outputs(rows)
+    }
+
+    /// The network's outputs for rows of its own features (after any preprocessing, before
+    /// the standardisation of [`ModelInfo::features`]).
+    fn network_outputs(&self, rows: &[f32]) -> Result<Vec<f32>> {
         let n = self.info.feature_names.len();
         if !rows.len().is_multiple_of(n) {
             return Err(Error::invalid(format!(
@@ -109,6 +126,49 @@ impl<B: Backend> FittedModel<B> {
         let x = Tensor::from_slice(backend, &x, [count, n]).map_err(nn::Error::from)?;
         let out = self.network.predict(&x)?;
         Ok(out.to_vec().map_err(nn::Error::from)?)
+    }
+
+    /// Predictions for the rows of a raw table (columns matched by name, in any order;
+    /// other columns ignored): the stored preprocessing encodes them first. A model without
+    /// preprocessing reads its feature columns as numbers. Errors naming a missing column or
+    /// (without preprocessing) a cell that is not a number.
+    pub fn predict_table(&self, table: &crate::table::Table) -> Result<Predictions> {
+        Predictions::from_raw(&self.info, self.table_outputs(table)?)
+    }
+
+    /// The raw network outputs for the rows of a raw table (see
+    /// [`predict_table`](Self::predict_table) and [`raw_outputs`](Self::raw_outputs)).
+    pub fn table_outputs(&self, table: &crate::table::Table) -> Result<Vec<f32>> {
+        let x = self.encode_table(table)?;
+        self.network_outputs(&x)
+    }
+
+    /// The rows of a raw table as the network's features (before the standardisation of
+    /// [`ModelInfo::features`]): the stored preprocessing's output, or the feature columns
+    /// read as numbers.
+    pub fn encode_table(&self, table: &crate::table::Table) -> Result<Vec<f32>> {
+        if let Some(p) = &self.info.preprocessing {
+            return p.transform(table);
+        }
+        let names = &self.info.feature_names;
+        let columns: Vec<usize> = names
+            .iter()
+            .map(|n| table.require(n))
+            .collect::<Result<_>>()?;
+        let mut x = Vec::with_capacity(table.rows() * names.len());
+        for r in 0..table.rows() {
+            for &c in &columns {
+                let cell = table.column(c).get(r);
+                let v = crate::table::number_f32(cell).ok_or_else(|| Error::BadNumber {
+                    source_name: table.source.clone(),
+                    line: r as u64 + 2,
+                    column: table.names()[c].clone(),
+                    value: cell.to_string(),
+                })?;
+                x.push(v);
+            }
+        }
+        Ok(x)
     }
 
     /// Predictions for `rows` (row-major, the features in [`feature_names`]

@@ -15,8 +15,11 @@ pub struct Predictions {
     /// `rows * columns.len()` values, row-major: the predicted values (regression), the
     /// probability of each class (classification), or pixel values in `[0, 1]` (images).
     pub values: Vec<f32>,
-    /// The predicted class label of each row (classification only).
+    /// The predicted class label of each row (classification only): the label itself, or
+    /// its index in [`class_names`](Self::class_names) when the model has those.
     pub labels: Option<Vec<f32>>,
+    /// The class labels as written in the training table, for models that keep them.
+    pub class_names: Option<Vec<String>>,
 }
 
 impl Predictions {
@@ -78,6 +81,7 @@ impl Predictions {
             columns,
             values,
             labels,
+            class_names: info.class_names.clone(),
         })
     }
 
@@ -104,13 +108,35 @@ impl Predictions {
         }
     }
 
+    /// The predicted label of row `r` as text: the class word, or the number in shortest
+    /// form (classification only).
+    pub fn label_text(&self, r: usize) -> Option<String> {
+        let label = *self.labels.as_ref()?.get(r)?;
+        Some(match &self.class_names {
+            Some(names) => names.get(label as usize).cloned().unwrap_or_default(),
+            None => label_text(label),
+        })
+    }
+
     /// Writes the predictions as CSV (see [`csv_header`](Self::csv_header)), one line per
     /// row, numbers in the shortest form that reads back to the same `f32`. `leading`
     /// columns (for instance the inputs) come first when given: a header and
     /// `rows * header.len()` values.
     pub fn write_csv<W: Write>(&self, out: W, leading: Option<(&[String], &[f32])>) -> Result<()> {
+        let (names, values): (&[String], &[f32]) = leading.unwrap_or((&[], &[]));
+        let text: Vec<String> = values.iter().map(|v| label_text(*v)).collect();
+        self.write_csv_text(out, names, &text)
+    }
+
+    /// [`write_csv`](Self::write_csv) with leading columns given as text cells
+    /// (`rows * lead_names.len()` of them, row-major), e.g. identifiers copied from the input.
+    pub fn write_csv_text<W: Write>(
+        &self,
+        out: W,
+        lead_names: &[String],
+        lead_values: &[String],
+    ) -> Result<()> {
         let mut w = ::csv::Writer::from_writer(out);
-        let (lead_names, lead_values): (&[String], &[f32]) = leading.unwrap_or((&[], &[]));
         let lw = lead_names.len();
         if lead_values.len() != lw * self.rows {
             return Err(Error::invalid(format!(
@@ -127,12 +153,9 @@ impl Predictions {
             .collect();
         w.write_record(&header).map_err(fail)?;
         for r in 0..self.rows {
-            let mut record: Vec<String> = lead_values[r * lw..(r + 1) * lw]
-                .iter()
-                .map(|v| label_text(*v))
-                .collect();
-            if let Some(labels) = &self.labels {
-                record.push(label_text(labels[r]));
+            let mut record: Vec<String> = lead_values[r * lw..(r + 1) * lw].to_vec();
+            if let Some(label) = self.label_text(r) {
+                record.push(label);
             }
             record.extend(self.row(r).iter().map(|v| label_text(*v)));
             w.write_record(&record).map_err(fail)?;

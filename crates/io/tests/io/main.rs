@@ -11,3 +11,5 @@ mod image;
 mod image_quality;
 mod output;
 mod streamed;
+mod table;
+mod table_encoding;

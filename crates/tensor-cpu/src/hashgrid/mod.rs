@@ -300,14 +300,15 @@ fn scatter_level<const D: usize, const F: usize>(
     part: &mut [f32],
 ) {
     let base = l * F * feature_step;
-    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if simd::available() {
-        // SAFETY: the CPU has AVX2 and FMA.
-        done = unsafe {
-            scatter_blocks::<D, F>(c, points, grad, base, point_step, feature_step, part)
-        };
-    }
+    let done = if simd::available() {
+        // SAFETY: the path that runs has AVX2 and FMA.
+        unsafe { scatter_blocks::<D, F>(c, points, grad, base, point_step, feature_step, part) }
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
     let table = part.as_ptr();
     let points = &points[done * D..];
     let base = base + done * point_step;

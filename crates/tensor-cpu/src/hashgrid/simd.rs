@@ -11,9 +11,10 @@ use tensor_core::hashgrid::{HASH_PRIMES, LevelConsts};
 /// Points per block.
 pub(super) const LANES: usize = 8;
 
-/// Whether this CPU runs the functions of this module.
+/// Whether the functions of this module run: on the AVX2 and AVX-512 paths.
 pub(super) fn available() -> bool {
-    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
+    use crate::simd::SimdPath;
+    matches!(crate::simd::active(), SimdPath::Avx2 | SimdPath::Avx512)
 }
 
 /// The cells of a block of points, corner by corner: `entries[c][p]` and `weights[c][p]`

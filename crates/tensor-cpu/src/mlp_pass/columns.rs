@@ -1,7 +1,8 @@
 //! Column sums of a tile (the bias gradients): each column's running sum held in a vector
 //! register across the rows, rather than loaded and stored back for every row.
 
-use std::arch::x86_64::*;
+use crate::simd::SimdPath;
+use crate::simd::vector::F32s;
 
 /// `out[j] += rows[r * out.len() + j]` for every row `r` in order, `j < out.len()`: the
 /// same additions, in the same order, as the plain loop.
@@ -11,45 +12,87 @@ pub(super) fn add_rows(rows: &[f32], out: &mut [f32]) {
         return;
     }
     debug_assert_eq!(rows.len() % w, 0);
-    // SAFETY: the fused pass runs only where the CPU has AVX2 (each arm).
-    unsafe {
-        match w {
-            8 => add_rows_v::<1>(rows, out),
-            16 => add_rows_v::<2>(rows, out),
-            24 => add_rows_v::<3>(rows, out),
-            32 => add_rows_v::<4>(rows, out),
-            40 => add_rows_v::<5>(rows, out),
-            48 => add_rows_v::<6>(rows, out),
-            56 => add_rows_v::<7>(rows, out),
-            64 => add_rows_v::<8>(rows, out),
-            _ => {
-                for row in rows.chunks_exact(w) {
-                    out.iter_mut().zip(row).for_each(|(s, v)| *s += v);
-                }
+    let path = crate::simd::active();
+    /// Runs the vector loop for `$v` registers of 8 lanes on the path that runs.
+    macro_rules! vectors {
+        ($v:literal) => {
+            match path {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: the path that runs is one the CPU has; `out` holds 8 `$v` values.
+                SimdPath::Avx2 | SimdPath::Avx512 => unsafe { entry::avx2::<$v>(rows, out) },
+                #[cfg(target_arch = "aarch64")]
+                // SAFETY: as above.
+                SimdPath::Neon => unsafe { entry::neon::<$v>(rows, out) },
+                _ => plain(rows, out),
             }
+        };
+    }
+    match w {
+        8 => vectors!(1),
+        16 => vectors!(2),
+        24 => vectors!(3),
+        32 => vectors!(4),
+        40 => vectors!(5),
+        48 => vectors!(6),
+        56 => vectors!(7),
+        64 => vectors!(8),
+        _ => plain(rows, out),
+    }
+}
+
+/// [`add_rows`], one value at a time.
+fn plain(rows: &[f32], out: &mut [f32]) {
+    for row in rows.chunks_exact(out.len()) {
+        out.iter_mut().zip(row).for_each(|(s, v)| *s += v);
+    }
+}
+
+/// [`add_rows`] for `out` of `8 NV` columns, each column's sum held in a register.
+///
+/// # Safety
+/// The CPU must run `V` (8 lanes); `out` must hold `8 NV` values.
+#[inline(always)]
+unsafe fn add_rows_v<V: F32s, const NV: usize>(rows: &[f32], out: &mut [f32]) {
+    assert!(
+        V::LANES == 8 && out.len() == 8 * NV,
+        "a whole number of vectors"
+    );
+    // SAFETY: `out` holds 8 NV values and each row below as many.
+    unsafe {
+        let mut acc: [V; NV] = std::array::from_fn(|v| V::load(out.as_ptr().add(8 * v)));
+        for row in rows.chunks_exact(8 * NV) {
+            for (v, a) in acc.iter_mut().enumerate() {
+                *a = a.add(V::load(row.as_ptr().add(8 * v)));
+            }
+        }
+        for (v, a) in acc.iter().enumerate() {
+            a.store(out.as_mut_ptr().add(8 * v));
         }
     }
 }
 
-/// [`add_rows`] for `out` of `8 V` columns.
-///
-/// # Safety
-/// The CPU must have AVX2; `out` must hold `8 V` values.
-#[target_feature(enable = "avx2")]
-unsafe fn add_rows_v<const V: usize>(rows: &[f32], out: &mut [f32]) {
-    assert_eq!(out.len(), 8 * V, "a whole number of vectors");
-    // SAFETY: `out` holds 8 V values and each row below as many.
-    unsafe {
-        let mut acc: [__m256; V] =
-            std::array::from_fn(|v| _mm256_loadu_ps(out.as_ptr().add(8 * v)));
-        for row in rows.chunks_exact(8 * V) {
-            for (v, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_add_ps(*a, _mm256_loadu_ps(row.as_ptr().add(8 * v)));
-            }
-        }
-        for (v, a) in acc.iter().enumerate() {
-            _mm256_storeu_ps(out.as_mut_ptr().add(8 * v), *a);
-        }
+/// [`add_rows_v`] compiled for each path.
+mod entry {
+    /// The AVX2 copy.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; as [`super::add_rows_v`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn avx2<const NV: usize>(rows: &[f32], out: &mut [f32]) {
+        // SAFETY: forwarded.
+        unsafe { super::add_rows_v::<crate::simd::vector::Avx2, NV>(rows, out) }
+    }
+
+    /// The NEON copy.
+    ///
+    /// # Safety
+    /// As [`super::add_rows_v`].
+    #[cfg(target_arch = "aarch64")]
+    #[target_feature(enable = "neon")]
+    pub(super) unsafe fn neon<const NV: usize>(rows: &[f32], out: &mut [f32]) {
+        // SAFETY: forwarded.
+        unsafe { super::add_rows_v::<crate::simd::vector::Neon, NV>(rows, out) }
     }
 }
 

@@ -13,7 +13,7 @@
 //! a colour) are dot products summed across vector lanes: the two paths differ by rounding
 //! only.
 //!
-//! Served where the CPU has AVX2 and FMA and every width is at most
+//! Served on every vector path of [`crate::simd`] where every width is at most
 //! [`SHORT`](crate::skinny::SHORT); elsewhere the pass answers `false` and the caller runs
 //! the layers one by one.
 

@@ -1,30 +1,28 @@
 //! Transposing a block between a tile and the feature-major matrices of a whole batch, in
-//! 8 x 8 squares held in AVX2 registers.
+//! 8 x 8 squares (held in registers on the AVX2 and AVX-512 paths, moved one value at a
+//! time on the others: the copy is exact either way).
 
+#[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
 /// `dst` (`cols x rows`, row-major) = the transpose of `src` (`rows x cols`, row-major).
 ///
 /// # Panics
-/// When the buffers are not `rows * cols` long or the CPU has no AVX2 (the fused pass
-/// checks both before it starts).
+/// When the buffers are not `rows * cols` long (the fused pass checks them before it
+/// starts).
 pub(super) fn transpose_matrix(src: &[f32], rows: usize, cols: usize, dst: &mut [f32]) {
     assert!(
         src.len() == rows * cols && dst.len() == rows * cols,
         "whole matrices"
     );
-    assert!(
-        crate::skinny::available(),
-        "the fused pass runs only with AVX2"
-    );
-    // SAFETY: both buffers hold the whole matrix and are distinct borrows; the CPU has AVX2.
+    // SAFETY: both buffers hold the whole matrix and are distinct borrows.
     unsafe { transpose(src.as_ptr(), cols, dst.as_mut_ptr(), rows, rows, cols) }
 }
 
 /// `dst[c * dst_stride + r] = src[r * src_stride + c]` for `r < rows`, `c < cols`.
 ///
 /// # Safety
-/// Both blocks must lie inside their buffers and not overlap; the CPU must have AVX2.
+/// Both blocks must lie inside their buffers and not overlap.
 pub(super) unsafe fn transpose(
     src: *const f32,
     src_stride: usize,
@@ -34,6 +32,7 @@ pub(super) unsafe fn transpose(
     cols: usize,
 ) {
     let (r8, c8) = (rows / 8 * 8, cols / 8 * 8);
+    let square = square_for(crate::simd::active());
     // SAFETY: every index below is inside the blocks the caller vouches for.
     unsafe {
         let at = |r: usize, c: usize| {
@@ -68,9 +67,39 @@ pub(super) unsafe fn transpose(
     }
 }
 
-/// One 8 x 8 square.
+/// Transposes one 8 x 8 square from `src` (rows `ss` apart) to `dst` (rows `ds` apart).
+type Square = unsafe fn(*const f32, usize, *mut f32, usize);
+
+/// The square transpose of `path`.
+fn square_for(path: crate::simd::SimdPath) -> Square {
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        crate::simd::SimdPath::Avx2 | crate::simd::SimdPath::Avx512 => {
+            // SAFETY: the path that runs is one the CPU has (AVX2); the caller of the
+            // returned function vouches for the squares.
+            |s, ss, d, ds| unsafe { square_avx2(s, ss, d, ds) }
+        }
+        _ => square_plain,
+    }
+}
+
+/// One 8 x 8 square, one value at a time.
+///
+/// # Safety
+/// 8 rows of 8 values on each side.
+unsafe fn square_plain(src: *const f32, ss: usize, dst: *mut f32, ds: usize) {
+    for i in 0..8 {
+        for j in 0..8 {
+            // SAFETY: inside the squares the caller vouches for.
+            unsafe { *dst.add(j * ds + i) = *src.add(i * ss + j) };
+        }
+    }
+}
+
+/// One 8 x 8 square in AVX2 registers.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn square(src: *const f32, ss: usize, dst: *mut f32, ds: usize) {
+unsafe fn square_avx2(src: *const f32, ss: usize, dst: *mut f32, ds: usize) {
     // SAFETY: the caller guarantees 8 rows of 8 values on each side.
     unsafe {
         let r: [__m256; 8] = std::array::from_fn(|i| _mm256_loadu_ps(src.add(i * ss)));
@@ -112,9 +141,6 @@ mod tests {
 
     #[test]
     fn matches_the_definition_for_ragged_blocks() {
-        if !is_x86_feature_detected!("avx2") {
-            return;
-        }
         for (rows, cols) in [(1, 1), (8, 8), (13, 21), (32, 512), (509, 32), (7, 40)] {
             let (ss, ds) = (cols + 3, rows + 5);
             let src: Vec<f32> = (0..rows * ss).map(|i| i as f32 * 0.5 - 7.0).collect();

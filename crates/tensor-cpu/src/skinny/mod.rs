@@ -5,24 +5,27 @@
 //! A general GEMM packs both operands into blocks before its micro-kernel runs; with a short
 //! shared dimension (32 or 64), or a result of a few columns, the packing costs about half
 //! as much as the arithmetic. These products need no packing: the short operand fits in L1,
-//! and AVX2 kernels read the long one in place, either as outer products (a tile of `C` in
-//! registers updated with one row of `op(B)` per step, [`outer`]) or, when `op(B)` is only
-//! contiguous along its columns, as dot products ([`dot`]). Where the CPU has AVX-512F the
-//! outer products run with 16-lane registers ([`outer512`]), bit for bit as the AVX2 kernel.
+//! and vector kernels read the long one in place, either as outer products (a tile of `C`
+//! in registers updated with one row of `op(B)` per step, [`outer`]) or, when `op(B)` is
+//! only contiguous along its columns, as dot products ([`dot`]). Each kernel is written
+//! once and instantiated for the AVX2, AVX-512 and NEON paths ([`crate::simd`]); every
+//! path gives the same bits. On the scalar path nothing here runs (the general GEMM does).
 //!
 //! Cuts between threads depend on the shape alone, and each element of `C` is computed by
 //! the same operations wherever it falls, so results do not depend on the thread count. A
 //! long shared dimension is cut into chunks of [`K_CHUNK`] whose partial products are added
 //! in order, as the general path does.
 
-use crate::kernel::{relu, relu_grad};
+#![cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code, unused_imports)
+)]
 
-#[cfg(target_arch = "x86_64")]
+use crate::kernel::{relu, relu_grad};
+use crate::simd::SimdPath;
+
 mod dot;
-#[cfg(target_arch = "x86_64")]
 mod outer;
-#[cfg(target_arch = "x86_64")]
-mod outer512;
 
 /// The longest short dimension served here: `op(B)` (at most `SHORT x SHORT` when it is
 /// the short operand) is copied to the stack when its rows are not contiguous.
@@ -55,7 +58,6 @@ pub(crate) enum Epilogue<'a> {
 
 /// The epilogue as the kernels see it: raw pointers moved along with the tile.
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 enum EpiKind {
     None,
     Bias,
@@ -69,7 +71,6 @@ enum EpiKind {
 /// # Safety
 /// The pointers must be valid where `kind` reads them.
 #[inline(always)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 unsafe fn epilogue_scalar(kind: EpiKind, v: f32, bias: *const f32, at: *const f32) -> f32 {
     // SAFETY: forwarded from the caller.
     unsafe {
@@ -84,7 +85,6 @@ unsafe fn epilogue_scalar(kind: EpiKind, v: f32, bias: *const f32, at: *const f3
 
 /// How a tile of `C` is written.
 #[derive(Clone, Copy)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 enum Write {
     /// `C = alpha * sum + beta * C` (`C` is not read when `beta` is 0).
     Scaled { alpha: f32, beta: f32 },
@@ -96,7 +96,6 @@ enum Write {
 /// `(i, p)` of `op(A)` is at `a + i * ars + p * acs`, element `(p, j)` of `op(B)` at
 /// `b + p * brs + j * bcs`, element `(i, j)` of `C` at `c + i * ldc + j`.
 #[derive(Clone, Copy)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 struct Region {
     a: *const f32,
     ars: usize,
@@ -113,7 +112,6 @@ struct Region {
     at: *const f32,
 }
 
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 impl Region {
     /// The block whose top-left element of `C` is `(i, j)`.
     fn at(&self, i: usize, j: usize) -> Region {
@@ -152,7 +150,7 @@ enum Kernel {
 }
 
 /// `C = epi(alpha * op(A) op(B) + beta * C)` when the shape is one this module serves and
-/// the CPU has AVX2 and FMA; returns `false` (nothing done) otherwise. The epilogue's
+/// a vector path runs ([`available`]); returns `false` (nothing done) otherwise. The epilogue's
 /// buffers must have `n` (bias) or `m n` (ReLU input) elements. `a` and `b` are read with
 /// (row, column) strides `va` and `vb`; lengths are checked by the caller; `alpha != 0`
 /// and `k > 0`.
@@ -168,9 +166,8 @@ pub(crate) fn gemm(
     c: &mut [f32],
     epi: Epilogue<'_>,
 ) -> bool {
-    #[cfg(target_arch = "x86_64")]
     {
-        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+        if !available() {
             return false;
         }
         let short = |d: usize| d <= SHORT;
@@ -241,40 +238,63 @@ pub(crate) fn gemm(
         }
         true
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = ((m, n, k), alpha, a, va, b, vb, beta, c, epi);
-        false
-    }
 }
 
-/// Runs `kernel` over a `rows x cols` block.
+/// Runs `kernel` over a `rows x cols` block, compiled for the path that runs.
 ///
 /// # Safety
-/// As for [`outer::region`] or [`dot::region`].
-#[cfg(target_arch = "x86_64")]
+/// As for [`outer::region`] or [`dot::region`]; [`available`] must be true.
 unsafe fn run(kernel: Kernel, rows: usize, cols: usize, r: &Region, w: Write) {
-    // SAFETY: forwarded; the CPU has AVX2 and FMA (checked by `gemm`).
+    // SAFETY: forwarded.
+    unsafe { run_on(crate::simd::active(), kernel, rows, cols, r, w) }
+}
+
+/// [`run`] compiled for `path`.
+///
+/// # Safety
+/// As for [`run`]; the CPU must have `path`, a vector path.
+unsafe fn run_on(path: SimdPath, kernel: Kernel, rows: usize, cols: usize, r: &Region, w: Write) {
+    // SAFETY: forwarded; the path that runs is one the CPU has.
     unsafe {
-        match kernel {
-            Kernel::Outer if wide_vectors() => outer512::region(rows, cols, r, w),
-            Kernel::Outer => outer::region(rows, cols, r, w),
-            Kernel::Dot => dot::region(rows, cols, r, w),
+        match (kernel, path) {
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Outer, SimdPath::Avx512) => entry::outer_avx512(rows, cols, r, w),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Outer, SimdPath::Avx2) => entry::outer_avx2(rows, cols, r, w),
+            #[cfg(target_arch = "x86_64")]
+            (Kernel::Dot, SimdPath::Avx2 | SimdPath::Avx512) => entry::dot_avx2(rows, cols, r, w),
+            #[cfg(target_arch = "aarch64")]
+            (Kernel::Outer, SimdPath::Neon) => entry::outer_neon(rows, cols, r, w),
+            #[cfg(target_arch = "aarch64")]
+            (Kernel::Dot, SimdPath::Neon) => entry::dot_neon(rows, cols, r, w),
+            _ => unreachable!("the skinny kernels run only on a vector path"),
         }
     }
 }
 
-/// Whether the outer-product kernel runs with AVX-512 registers (the same results as the
-/// AVX2 kernel, in fewer instructions).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn wide_vectors() -> bool {
-    is_x86_feature_detected!("avx512f")
+/// The kernels compiled for each path.
+mod entry {
+    use super::{Region, Write, dot, outer};
+    #[cfg(target_arch = "aarch64")]
+    use crate::simd::vector::Neon;
+    use crate::simd::vector::instantiate;
+    #[cfg(target_arch = "x86_64")]
+    use crate::simd::vector::{Avx2, Avx512};
+
+    #[cfg(target_arch = "x86_64")]
+    instantiate!("avx2,fma", fn outer_avx2(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Avx2>);
+    #[cfg(target_arch = "x86_64")]
+    instantiate!("avx512f,avx2,fma", fn outer_avx512(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Avx512>);
+    #[cfg(target_arch = "x86_64")]
+    instantiate!("avx2,fma", fn dot_avx2(rows: usize, cols: usize, r: &Region, w: Write) => dot::region::<Avx2>);
+    #[cfg(target_arch = "aarch64")]
+    instantiate!("neon", fn outer_neon(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Neon>);
+    #[cfg(target_arch = "aarch64")]
+    instantiate!("neon", fn dot_neon(rows: usize, cols: usize, r: &Region, w: Write) => dot::region::<Neon>);
 }
 
 /// Calls `f(start, len)` for consecutive pieces of `0..long`, [`TASK_LONG`] long, in
 /// parallel when `parallel`.
-#[cfg(target_arch = "x86_64")]
 fn cut(long: usize, parallel: bool, f: impl Fn(usize, usize) + Sync) {
     use rayon::prelude::*;
     let piece = |t: usize| f(t * TASK_LONG, TASK_LONG.min(long - t * TASK_LONG));
@@ -291,7 +311,6 @@ fn cut(long: usize, parallel: bool, f: impl Fn(usize, usize) + Sync) {
 ///
 /// # Safety
 /// As for [`run`], over the whole `m x n` result.
-#[cfg(target_arch = "x86_64")]
 unsafe fn along_k(
     m: usize,
     n: usize,
@@ -349,16 +368,10 @@ unsafe fn along_k(
     }
 }
 
-/// Whether this CPU runs the kernels of this module (AVX2 and FMA).
+/// Whether the kernels of this module run: on every vector path of [`crate::simd`] (AVX2,
+/// AVX-512, NEON), not on the scalar one.
 pub(crate) fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::simd::active() != SimdPath::Scalar
 }
 
 /// One operand of a [`Block`]: element `(i, p)` at `ptr + i * rs + p * cs`.
@@ -414,7 +427,6 @@ pub(crate) struct Block {
 /// [`available`] must be true; the operands must be readable and `C` (with `at`, the bias)
 /// valid for the block's extent; `op(B)` must have contiguous rows (`b.cs == 1`) or else
 /// `a.cs == 1` and `b.rs == 1`; no other thread may touch the block of `C`.
-#[cfg(target_arch = "x86_64")]
 pub(crate) unsafe fn block(block: &Block, write: BlockWrite) {
     let (epi, bias, at) = match write {
         BlockWrite::Set | BlockWrite::Add => (EpiKind::None, std::ptr::null(), std::ptr::null()),
@@ -458,5 +470,5 @@ pub(crate) unsafe fn block(block: &Block, write: BlockWrite) {
     unsafe { run(kernel, block.m, block.n, &r, w) }
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 mod tests;

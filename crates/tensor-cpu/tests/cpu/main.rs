@@ -5,14 +5,18 @@
 //!   (`determinism`, and `hashgrid` for the encoding), and the accuracy of its fast math
 //!   functions;
 //! - `tensor`: `Tensor`'s methods (shapes, named methods, operators, error messages) on it;
-//! - property tests of broadcasting and reductions.
+//! - `forwarding`: the check that a wrapper backend forwards every fused operation;
+//! - property tests of broadcasting and reductions;
+//! - `simd`: the vector path that runs is the one `IRON_LEARN_SIMD` forces.
 
 mod common;
 mod determinism;
+mod forwarding;
 mod hashgrid;
 mod math;
 mod proptest_broadcast;
 mod proptest_reduce;
+mod simd;
 mod tensor;
 
 mod conformance {

@@ -4,7 +4,7 @@
 
 use crate::common::{cpu, gpu};
 use nn::prelude::*;
-use tensor_core::Backend;
+use tensor_core::{Backend, Primitives};
 
 /// A 64x64 grid of coordinates in [-1, 1] and a target with rings and a diagonal stroke.
 fn image_data() -> (Vec<f32>, Vec<f32>) {
@@ -35,7 +35,6 @@ fn train<B: Backend>(backend: &B, steps: u64) -> (Vec<f32>, f32) {
     let mut adam = Adam::new(AdamConfig::new(1e-4)).unwrap();
     let mut trainer = Trainer::new(TrainerConfig {
         length: TrainLength::Steps(steps),
-        progress: false,
         ..TrainerConfig::default()
     })
     .unwrap();
@@ -86,7 +85,6 @@ fn steady_state_trainer_steps_upload_nothing_and_allocate_nothing() {
     let mut adam = Adam::new(AdamConfig::new(1e-4)).unwrap();
     let config = |steps| TrainerConfig {
         length: TrainLength::Steps(steps),
-        progress: false,
         log_every: 1000,
         eval_every: 1000,
         ..TrainerConfig::default()

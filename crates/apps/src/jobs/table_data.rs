@@ -1,0 +1,228 @@
+//! The tabular jobs' data: a table read as text (CSV, Parquet or the JSON format), its rows
+//! with a missing target dropped, a test part (a file of its own, or seeded rows held out),
+//! an optional validation part, the column types decided on the training rows and printed.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use io::dataset::{DatasetFormat, detect_format, parse_json};
+use io::table::{ColumnInfo, Preprocessor, Table, TextColumn, is_missing, read_table};
+use io::{Dataset, fitted::label_text};
+use serde_json::{Value, json};
+use tensor_core::rand::SeedableRng;
+use tensor_core::rand::seq::SliceRandom;
+use tensor_core::rand_chacha::ChaCha8Rng;
+
+/// A data file read as text: its rows, and the test rows and target-less rows a JSON file
+/// can carry.
+pub struct RawData {
+    /// The rows (all of them for CSV and Parquet, the training part for JSON).
+    pub rows: Table,
+    /// A JSON file's test part.
+    pub test: Option<Table>,
+    /// A JSON file's rows without targets (`x_test` with an empty `y_test`).
+    pub unlabeled: Option<Table>,
+}
+
+/// Reads a CSV (delimiter sniffed; tab for `.tsv`), Parquet or JSON file as text tables.
+pub fn read_any(path: &Path) -> Result<RawData> {
+    let name = path.display().to_string();
+    if is_parquet(path) {
+        bail!("`{name}`: Parquet files are not read yet; save the table as CSV");
+    }
+    let bytes = io::table::read_bytes(path)?;
+    match detect_format(path, &bytes)? {
+        DatasetFormat::Json => {
+            let split = parse_json(&bytes, &name)?;
+            let unlabeled = match &split.unlabeled_x {
+                Some(x) => Some(numbers_table(
+                    &format!("{name} (x_test)"),
+                    &split.train.feature_names,
+                    x,
+                )?),
+                None => None,
+            };
+            Ok(RawData {
+                rows: dataset_table(&name, &split.train)?,
+                test: split
+                    .test
+                    .as_ref()
+                    .map(|t| dataset_table(&name, t))
+                    .transpose()?,
+                unlabeled,
+            })
+        }
+        DatasetFormat::Csv => {
+            let tsv = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
+            Ok(RawData {
+                rows: read_table(&bytes, &name, tsv.then_some(b'\t'))?,
+                test: None,
+                unlabeled: None,
+            })
+        }
+    }
+}
+
+/// Whether a path names a Parquet file (by extension).
+pub fn is_parquet(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("parquet") || e.eq_ignore_ascii_case("parq"))
+}
+
+/// A numeric dataset as a text table: features then targets, numbers in shortest form.
+fn dataset_table(source: &str, d: &Dataset) -> Result<Table> {
+    let names: Vec<String> = d
+        .feature_names
+        .iter()
+        .chain(&d.target_names)
+        .cloned()
+        .collect();
+    let mut values = Vec::with_capacity(d.rows * names.len());
+    for r in 0..d.rows {
+        values.extend_from_slice(d.row_x(r));
+        values.extend_from_slice(d.row_y(r));
+    }
+    numbers_table(source, &names, &values)
+}
+
+fn numbers_table(source: &str, names: &[String], values: &[f32]) -> Result<Table> {
+    let n = names.len();
+    let mut columns = vec![TextColumn::default(); n];
+    for row in values.chunks_exact(n) {
+        for (c, v) in columns.iter_mut().zip(row) {
+            c.push(&label_text(*v));
+        }
+    }
+    Ok(Table::new(source, names.to_vec(), columns)?)
+}
+
+/// Drops the rows whose `target` is missing, with a one-line note giving the count.
+pub fn drop_missing_targets(table: Table, target: &str) -> Result<Table> {
+    let (keep, dropped) = io::table::rows_with_target(&table, target)?;
+    if dropped == 0 {
+        return Ok(table);
+    }
+    println!(
+        "note: dropped {dropped} row{} of {} whose target `{target}` is missing",
+        if dropped == 1 { "" } else { "s" },
+        table.source
+    );
+    Ok(table.select_rows(&keep)?)
+}
+
+/// Drops the rows with a missing cell in any column but those of `ignore` (`--drop-missing`).
+pub fn drop_incomplete_rows(table: Table, ignore: &[String]) -> Result<Table> {
+    let used: Vec<usize> = (0..table.names().len())
+        .filter(|&c| !ignore.contains(&table.names()[c]))
+        .collect();
+    let keep: Vec<usize> = (0..table.rows())
+        .filter(|&r| used.iter().all(|&c| !is_missing(table.column(c).get(r))))
+        .collect();
+    if keep.is_empty() {
+        bail!("`{}` has no rows without a missing cell", table.source);
+    }
+    if keep.len() < table.rows() {
+        println!(
+            "note: dropped {} rows of {} with a missing cell (--drop-missing)",
+            table.rows() - keep.len(),
+            table.source
+        );
+    }
+    Ok(table.select_rows(&keep)?)
+}
+
+/// Splits about `fraction` of the rows off, drawn with a `ChaCha8Rng` seeded by `seed` (the
+/// same draw as `io::dataset::train_test_split`), each part in file order: `(kept, held)`.
+pub fn split_rows(table: &Table, fraction: f32, seed: u64) -> Result<(Table, Table)> {
+    let rows = table.rows();
+    if rows < 2 {
+        bail!(
+            "`{}` has {rows} row: too few to hold some out",
+            table.source
+        );
+    }
+    let held = ((rows as f64 * f64::from(fraction)).round() as usize).clamp(1, rows - 1);
+    let mut order: Vec<usize> = (0..rows).collect();
+    order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    let (held_idx, kept_idx) = order.split_at_mut(held);
+    held_idx.sort_unstable();
+    kept_idx.sort_unstable();
+    Ok((table.select_rows(kept_idx)?, table.select_rows(held_idx)?))
+}
+
+/// Prints the schema as a short table and returns its JSON form (for `schema.json`).
+pub fn describe_schema(schema: &[ColumnInfo], encoding: &Preprocessor, target: &str) -> Value {
+    println!(
+        "  {:<24} {:<11} {:>8} {:>9}  encoding",
+        "column", "type", "missing", "distinct"
+    );
+    let mut columns = Vec::new();
+    for info in schema {
+        let encoder = encoding.columns.iter().find(|e| e.column() == info.name);
+        let how = match encoder {
+            Some(e) => e.describe(),
+            None => format!("ignored{}", note(&info.note)),
+        };
+        let shown = if let Some(e) = encoder
+            && !info.note.is_empty()
+        {
+            format!("{}{}", e.describe(), note(&info.note))
+        } else {
+            how
+        };
+        let share = info.missing as f64 / info.rows.max(1) as f64 * 100.0;
+        println!(
+            "  {:<24} {:<11} {:>7.1}% {:>9}  {shown}",
+            truncate(&info.name, 24),
+            info.kind.to_string(),
+            share,
+            info.distinct
+        );
+        columns.push(json!({
+            "name": info.name,
+            "type": info.kind.to_string(),
+            "rows": info.rows,
+            "missing": info.missing,
+            "distinct": info.distinct,
+            "encoding": shown,
+            "outputs": encoder.map(|e| e.output_names()).unwrap_or_default(),
+        }));
+    }
+    json!({ "target": target, "columns": columns, "encoded_width": encoding.width() })
+}
+
+fn note(text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!(" ({text})")
+    }
+}
+
+fn truncate(name: &str, n: usize) -> String {
+    if name.chars().count() <= n {
+        name.to_string()
+    } else {
+        name.chars()
+            .take(n - 1)
+            .chain(std::iter::once('…'))
+            .collect()
+    }
+}
+
+/// The target column: `--target`, or the last column.
+pub fn target_name(table: &Table, asked: Option<&str>) -> Result<String> {
+    match asked {
+        Some(t) => {
+            table.require(t)?;
+            Ok(t.to_string())
+        }
+        None => table
+            .names()
+            .last()
+            .cloned()
+            .with_context(|| format!("`{}` has no columns", table.source)),
+    }
+}

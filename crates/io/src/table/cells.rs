@@ -1,0 +1,213 @@
+//! What one text cell says: missing, a number, yes or no, a date.
+
+/// The texts read as a missing cell, compared without regard to case (and the empty cell).
+pub const MISSING_TOKENS: [&str; 8] = ["", "na", "n/a", "nan", "null", "none", "?", "."];
+
+/// Texts read as "yes" in a yes/no column, any case.
+pub const YES_WORDS: [&str; 5] = ["yes", "true", "y", "t", "1"];
+/// Texts read as "no" in a yes/no column, any case.
+pub const NO_WORDS: [&str; 5] = ["no", "false", "n", "f", "0"];
+
+/// Whether a cell is missing: empty or one of [`MISSING_TOKENS`] in any case.
+pub fn is_missing(cell: &str) -> bool {
+    let t = cell.trim();
+    t.len() <= 4 && MISSING_TOKENS.iter().any(|m| t.eq_ignore_ascii_case(m))
+}
+
+/// The cell as a finite number, if it is one.
+pub fn number(cell: &str) -> Option<f64> {
+    let t = cell.trim();
+    let first = *t.as_bytes().first()?;
+    // `inf`, `nan` and `infinity` parse as floats but are not numbers a table means.
+    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// The cell as the nearest finite `f32`, if it is a number within the `f32` range.
+pub fn number_f32(cell: &str) -> Option<f32> {
+    number(cell)?;
+    cell.trim().parse::<f32>().ok().filter(|v| v.is_finite())
+}
+
+/// The cell as yes (`Some(true)`) or no (`Some(false)`), if it is one of [`YES_WORDS`] or
+/// [`NO_WORDS`] in any case.
+pub fn yes_no(cell: &str) -> Option<bool> {
+    let t = cell.trim();
+    if YES_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w)) {
+        Some(true)
+    } else if NO_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w)) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// A date or date-time in an ISO form: `YYYY-MM-DD`, optionally followed by `T` or a space
+/// and `HH:MM`, `HH:MM:SS` or `HH:MM:SS.fff`, optionally ending in `Z` or an offset such as
+/// `+02:00` (the offset is not applied: the hour is the local hour written).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateTime {
+    /// Year.
+    pub year: i32,
+    /// Month, 1-12.
+    pub month: u32,
+    /// Day of the month, 1-31.
+    pub day: u32,
+    /// Hour, 0-23, when a time is written.
+    pub hour: Option<u32>,
+}
+
+impl DateTime {
+    /// Parses a cell; `None` when it is not an ISO date or date-time.
+    pub fn parse(cell: &str) -> Option<Self> {
+        let t = cell.trim().as_bytes();
+        if t.len() < 10 || t[4] != b'-' || t[7] != b'-' {
+            return None;
+        }
+        let year = digits(&t[0..4])? as i32;
+        let month = digits(&t[5..7])?;
+        let day = digits(&t[8..10])?;
+        if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+            return None;
+        }
+        let hour = match &t[10..] {
+            [] => None,
+            [b'T' | b' ', rest @ ..] => Some(time_hour(rest)?),
+            _ => return None,
+        };
+        Some(DateTime {
+            year,
+            month,
+            day,
+            hour,
+        })
+    }
+
+    /// Day of the week, 0 for Monday to 6 for Sunday.
+    pub fn weekday(&self) -> u32 {
+        // Days since 1970-01-01 (a Thursday), by the civil-calendar formula.
+        let (y, m) = if self.month <= 2 {
+            (i64::from(self.year) - 1, i64::from(self.month) + 9)
+        } else {
+            (i64::from(self.year), i64::from(self.month) - 3)
+        };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let doy = (153 * m + 2) / 5 + i64::from(self.day) - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        let days = era * 146_097 + doe - 719_468;
+        (days + 3).rem_euclid(7) as u32
+    }
+}
+
+fn digits(b: &[u8]) -> Option<u32> {
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    b.iter().try_fold(0u32, |acc, &d| {
+        acc.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+    })
+}
+
+/// The hour of `HH:MM[:SS[.fff]][Z|+HH:MM|-HH:MM]`.
+fn time_hour(t: &[u8]) -> Option<u32> {
+    if t.len() < 5 || t[2] != b':' {
+        return None;
+    }
+    let hour = digits(&t[0..2])?;
+    let minute = digits(&t[3..5])?;
+    if hour > 23 || minute > 59 {
+        return None;
+    }
+    let mut rest = &t[5..];
+    if let [b':', s1, s2, more @ ..] = rest {
+        if digits(&[*s1, *s2])? > 60 {
+            return None;
+        }
+        rest = more;
+        if let [b'.', frac @ ..] = rest {
+            let n = frac.iter().take_while(|b| b.is_ascii_digit()).count();
+            if n == 0 {
+                return None;
+            }
+            rest = &frac[n..];
+        }
+    }
+    match rest {
+        [] | [b'Z' | b'z'] => Some(hour),
+        [b'+' | b'-', h1, h2, b':', m1, m2] if digits(&[*h1, *h2, *m1, *m2]).is_some() => {
+            Some(hour)
+        }
+        _ => None,
+    }
+}
+
+fn days_in_month(year: i32, month: u32) -> u32 {
+    match month {
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_tokens_in_any_case() {
+        for t in ["", " ", "NA", "n/a", "NaN", "NULL", "None", "?", "."] {
+            assert!(is_missing(t), "{t:?}");
+        }
+        for t in ["0", "nan2", "unknown", "-"] {
+            assert!(!is_missing(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_finite_decimal_text() {
+        assert_eq!(number(" 12.5 "), Some(12.5));
+        assert_eq!(number("-3e2"), Some(-300.0));
+        assert_eq!(number(".5"), Some(0.5));
+        for t in ["inf", "NaN", "1e999", "12a", "", "x1"] {
+            assert_eq!(number(t), None, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn yes_no_words() {
+        assert_eq!(yes_no("Yes"), Some(true));
+        assert_eq!(yes_no("F"), Some(false));
+        assert_eq!(yes_no("0"), Some(false));
+        assert_eq!(yes_no("maybe"), None);
+    }
+
+    #[test]
+    fn iso_dates_and_weekdays() {
+        let d = DateTime::parse("2024-02-29").unwrap();
+        assert_eq!((d.year, d.month, d.day, d.hour), (2024, 2, 29, None));
+        assert_eq!(d.weekday(), 3, "29 February 2024 was a Thursday");
+        assert_eq!(DateTime::parse("1970-01-01").unwrap().weekday(), 3);
+        assert_eq!(
+            DateTime::parse("2000-01-03").unwrap().weekday(),
+            0,
+            "a Monday"
+        );
+        let t = DateTime::parse("2023-07-09T17:45:10.250+02:00").unwrap();
+        assert_eq!((t.hour, t.weekday()), (Some(17), 6));
+        assert_eq!(DateTime::parse("2023-07-09 08:05").unwrap().hour, Some(8));
+        for bad in [
+            "2023-02-29",
+            "2023-13-01",
+            "2023-1-01",
+            "20230101",
+            "2023-01-01T25:00",
+            "2023-01-01x",
+        ] {
+            assert_eq!(DateTime::parse(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,459 @@
+//! [`Preprocessor`]: the encoding of a table's columns into the numbers a network takes,
+//! fitted on the training rows only and stored in the model file.
+//!
+//! - numbers (and dates, part by part): missing cells take the training median, a
+//!   `<name>_missing` indicator column follows where the training column had gaps, then
+//!   `(v - mean) / std` with the training statistics of the filled column;
+//! - yes/no: 1 for yes, 0 for no, missing cells the training share of yes (with the
+//!   indicator where the training column had gaps);
+//! - categories: one-hot over the levels seen at least [`EncodeOptions::min_count`] times,
+//!   at most [`EncodeOptions::max_levels`] of them (the most frequent); the other levels are
+//!   pooled into `<name>=other`, and a `<name>=missing` column marks missing cells where the
+//!   training column had any. A level never seen in training reads as `other` (a row of
+//!   zeros where training pooled nothing), never as an error.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::cells::{DateTime, is_missing, number_f32, yes_no};
+use super::infer::{ColumnInfo, ColumnKind};
+pub use super::parts::{DateField, Scaling};
+use super::text::{Table, TextColumn};
+use crate::dataset::Standardizer;
+use crate::error::{Error, Result};
+
+/// How categories are encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Levels seen fewer times in training are pooled into `other`.
+    pub min_count: usize,
+    /// At most this many levels get their own column (the most frequent); the rest are
+    /// pooled into `other`, which bounds the encoded width of any column.
+    pub max_levels: usize,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            min_count: 5,
+            max_levels: 64,
+        }
+    }
+}
+
+/// How one raw column becomes encoded columns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ColumnEncoder {
+    /// A number: filled, standardised, with an optional missing indicator.
+    Number {
+        /// The raw column's name.
+        column: String,
+        /// Fill and standardisation.
+        scaling: Scaling,
+        /// Whether a `<column>_missing` indicator follows.
+        indicator: bool,
+    },
+    /// Yes/no as 1/0.
+    YesNo {
+        /// The raw column's name.
+        column: String,
+        /// The value of a missing cell (the training share of yes).
+        fill: f32,
+        /// Whether a `<column>_missing` indicator follows.
+        indicator: bool,
+    },
+    /// One-hot levels.
+    Category {
+        /// The raw column's name.
+        column: String,
+        /// The levels with their own column, in output order.
+        levels: Vec<String>,
+        /// Whether an `other` column follows (some training levels were pooled).
+        other: bool,
+        /// Whether a `missing` column follows (the training column had missing cells).
+        missing: bool,
+    },
+    /// A date expanded into numeric parts, each filled and standardised.
+    Date {
+        /// The raw column's name.
+        column: String,
+        /// The parts, in output order.
+        parts: Vec<(DateField, Scaling)>,
+        /// Whether a `<column>_missing` indicator follows.
+        indicator: bool,
+    },
+}
+
+impl ColumnEncoder {
+    /// The raw column this reads.
+    pub fn column(&self) -> &str {
+        match self {
+            ColumnEncoder::Number { column, .. }
+            | ColumnEncoder::YesNo { column, .. }
+            | ColumnEncoder::Category { column, .. }
+            | ColumnEncoder::Date { column, .. } => column,
+        }
+    }
+
+    /// The names of the encoded columns, in order.
+    pub fn output_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        let with_indicator = |names: &mut Vec<String>, column: &str, indicator: bool| {
+            if indicator {
+                names.push(format!("{column}_missing"));
+            }
+        };
+        match self {
+            ColumnEncoder::Number {
+                column, indicator, ..
+            }
+            | ColumnEncoder::YesNo {
+                column, indicator, ..
+            } => {
+                names.push(column.clone());
+                with_indicator(&mut names, column, *indicator);
+            }
+            ColumnEncoder::Category {
+                column,
+                levels,
+                other,
+                missing,
+            } => {
+                names.extend(levels.iter().map(|l| format!("{column}={l}")));
+                if *other {
+                    names.push(format!("{column}=other"));
+                }
+                if *missing {
+                    names.push(format!("{column}=missing"));
+                }
+            }
+            ColumnEncoder::Date {
+                column,
+                parts,
+                indicator,
+            } => {
+                names.extend(parts.iter().map(|(f, _)| format!("{column}_{}", f.name())));
+                with_indicator(&mut names, column, *indicator);
+            }
+        }
+        names
+    }
+
+    /// How the encoding reads in a schema table, e.g. `one-hot 12 + other + missing`.
+    pub fn describe(&self) -> String {
+        let ind = |i: bool| if i { " + missing indicator" } else { "" };
+        match self {
+            ColumnEncoder::Number { indicator, .. } => {
+                format!("median, standardised{}", ind(*indicator))
+            }
+            ColumnEncoder::YesNo { indicator, .. } => format!("1/0{}", ind(*indicator)),
+            ColumnEncoder::Category {
+                levels,
+                other,
+                missing,
+                ..
+            } => format!(
+                "one-hot {}{}{}",
+                levels.len(),
+                if *other { " + other" } else { "" },
+                if *missing { " + missing" } else { "" }
+            ),
+            ColumnEncoder::Date {
+                parts, indicator, ..
+            } => {
+                let names: Vec<&str> = parts.iter().map(|(f, _)| f.name()).collect();
+                format!("{}, standardised{}", names.join("/"), ind(*indicator))
+            }
+        }
+    }
+
+    fn fit(info: &ColumnInfo, column: &TextColumn, options: &EncodeOptions) -> Self {
+        let rows = column.len();
+        let name = info.name.clone();
+        match info.kind {
+            ColumnKind::YesNo => {
+                let values: Vec<bool> = column.iter().filter_map(yes_no).collect();
+                let yes = values.iter().filter(|&&v| v).count();
+                ColumnEncoder::YesNo {
+                    column: name,
+                    fill: if values.is_empty() {
+                        0.0
+                    } else {
+                        yes as f32 / values.len() as f32
+                    },
+                    indicator: values.len() < rows,
+                }
+            }
+            ColumnKind::Category => fit_category(name, column, options),
+            ColumnKind::Date { time } => {
+                let dates: Vec<DateTime> = column.iter().filter_map(DateTime::parse).collect();
+                let mut fields = vec![DateField::Year, DateField::Month, DateField::Weekday];
+                if time {
+                    fields.push(DateField::Hour);
+                }
+                let parts = fields
+                    .into_iter()
+                    .map(|f| {
+                        let mut v: Vec<f64> = dates.iter().filter_map(|d| f.of(d)).collect();
+                        (f, Scaling::fit(&mut v, rows))
+                    })
+                    .collect();
+                ColumnEncoder::Date {
+                    column: name,
+                    parts,
+                    indicator: dates.len() < rows,
+                }
+            }
+            _ => {
+                let mut values: Vec<f64> = column
+                    .iter()
+                    .filter_map(number_f32)
+                    .map(f64::from)
+                    .collect();
+                let indicator = values.len() < rows;
+                ColumnEncoder::Number {
+                    column: name,
+                    scaling: Scaling::fit(&mut values, rows),
+                    indicator,
+                }
+            }
+        }
+    }
+
+    /// Writes the encoded values of every cell of `column` into `out` (row-major, `width`
+    /// values a row), starting at column `offset`.
+    fn encode(&self, column: &TextColumn, out: &mut [f32], width: usize, offset: usize) {
+        let rows = out.chunks_exact_mut(width).zip(column.iter());
+        match self {
+            ColumnEncoder::Number {
+                scaling, indicator, ..
+            } => {
+                for (row, cell) in rows {
+                    let v = number_f32(cell);
+                    row[offset] = scaling.apply(v);
+                    if *indicator {
+                        row[offset + 1] = f32::from(u8::from(v.is_none()));
+                    }
+                }
+            }
+            ColumnEncoder::YesNo {
+                fill, indicator, ..
+            } => {
+                for (row, cell) in rows {
+                    let v = yes_no(cell);
+                    row[offset] = v.map_or(*fill, |b| f32::from(u8::from(b)));
+                    if *indicator {
+                        row[offset + 1] = f32::from(u8::from(v.is_none()));
+                    }
+                }
+            }
+            ColumnEncoder::Category {
+                levels,
+                other,
+                missing,
+                ..
+            } => {
+                let index: HashMap<&str, usize> = levels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (l.as_str(), i))
+                    .collect();
+                let other_at = other.then_some(levels.len());
+                let missing_at = missing.then_some(levels.len() + usize::from(*other));
+                for (row, cell) in rows {
+                    let slot = match index.get(cell) {
+                        Some(&i) => Some(i),
+                        None if is_missing(cell) => missing_at.or(other_at),
+                        None => other_at,
+                    };
+                    let n = levels.len() + usize::from(*other) + usize::from(*missing);
+                    row[offset..offset + n].fill(0.0);
+                    if let Some(i) = slot {
+                        row[offset + i] = 1.0;
+                    }
+                }
+            }
+            ColumnEncoder::Date {
+                parts, indicator, ..
+            } => {
+                for (row, cell) in rows {
+                    let d = DateTime::parse(cell);
+                    for (k, (field, scaling)) in parts.iter().enumerate() {
+                        row[offset + k] =
+                            scaling.apply(d.as_ref().and_then(|d| field.of(d)).map(|v| v as f32));
+                    }
+                    if *indicator {
+                        row[offset + parts.len()] = f32::from(u8::from(d.is_none()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn fit_category(
+    column_name: String,
+    column: &TextColumn,
+    options: &EncodeOptions,
+) -> ColumnEncoder {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    let mut missing = false;
+    for cell in column.iter() {
+        if is_missing(cell) {
+            missing = true;
+        } else {
+            *counts.entry(cell).or_insert(0) += 1;
+        }
+    }
+    let mut levels: Vec<(&str, usize)> = counts.into_iter().collect();
+    // Most frequent first; ties in text order, so that the encoding does not depend on hashing.
+    levels.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let total = levels.len();
+    let kept: Vec<String> = levels
+        .iter()
+        .filter(|(_, n)| *n >= options.min_count.max(1))
+        .take(options.max_levels)
+        .map(|(l, _)| l.to_string())
+        .collect();
+    ColumnEncoder::Category {
+        column: column_name,
+        other: kept.len() < total,
+        levels: kept,
+        missing,
+    }
+}
+
+/// The fitted encoding of a table: one [`ColumnEncoder`] per used column, in the order of
+/// the training table. Serialised into the model file (`docs/FORMAT.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Preprocessor {
+    /// The encoders, in output order.
+    pub columns: Vec<ColumnEncoder>,
+}
+
+impl Preprocessor {
+    /// Fits the encoding of the used columns of `schema` on the rows of `table` (the
+    /// training rows). Errors when no column is used.
+    pub fn fit(table: &Table, schema: &[ColumnInfo], options: &EncodeOptions) -> Result<Self> {
+        let mut columns = Vec::new();
+        for info in schema.iter().filter(|i| i.kind.is_used()) {
+            let c = table.require(&info.name)?;
+            columns.push(ColumnEncoder::fit(info, table.column(c), options));
+        }
+        if columns.is_empty() {
+            return Err(Error::Table {
+                source_name: table.source.clone(),
+                message: "every feature column is ignored (identifiers, constants, empty or \
+                          --ignore), so there is nothing to learn from"
+                    .into(),
+            });
+        }
+        Ok(Preprocessor { columns })
+    }
+
+    /// The raw columns read, in order.
+    pub fn input_columns(&self) -> Vec<String> {
+        self.columns
+            .iter()
+            .map(|c| c.column().to_string())
+            .collect()
+    }
+
+    /// The names of the encoded columns, in order.
+    pub fn output_names(&self) -> Vec<String> {
+        self.columns
+            .iter()
+            .flat_map(ColumnEncoder::output_names)
+            .collect()
+    }
+
+    /// The number of encoded columns.
+    pub fn width(&self) -> usize {
+        self.columns.iter().map(|c| c.output_names().len()).sum()
+    }
+
+    /// Encodes every row of `table` (columns matched by name, in any order; others
+    /// ignored) into `rows * width()` values, row-major. Errors naming a missing column.
+    pub fn transform(&self, table: &Table) -> Result<Vec<f32>> {
+        let width = self.width();
+        let mut out = vec![0f32; table.rows() * width];
+        let mut offset = 0;
+        for encoder in &self.columns {
+            let column = table
+                .column_named(encoder.column())
+                .ok_or_else(|| Error::Table {
+                    source_name: table.source.clone(),
+                    message: format!(
+                        "has no column `{}`, which the model reads",
+                        encoder.column()
+                    ),
+                })?;
+            if width > 0 {
+                encoder.encode(column, &mut out, width, offset);
+            }
+            offset += encoder.output_names().len();
+        }
+        Ok(out)
+    }
+
+    /// When every column is a number without gaps in training, the whole encoding is a
+    /// standardisation: its means and deviations, so that a model can store that alone.
+    pub fn as_standardizer(&self) -> Option<Standardizer> {
+        let mut mean = Vec::new();
+        let mut std = Vec::new();
+        for c in &self.columns {
+            match c {
+                ColumnEncoder::Number {
+                    scaling,
+                    indicator: false,
+                    ..
+                } => {
+                    mean.push(scaling.mean);
+                    std.push(scaling.std);
+                }
+                _ => return None,
+            }
+        }
+        Some(Standardizer { mean, std })
+    }
+
+    /// Encodes rows given as numbers, one per input column in
+    /// [`input_columns`](Self::input_columns) order (NaN for a missing cell): each value is
+    /// read as the text it prints as, so category levels written as numbers match.
+    pub fn transform_values(&self, values: &[f32]) -> Result<Vec<f32>> {
+        let names = self.input_columns();
+        let n = names.len();
+        if n == 0 || !values.len().is_multiple_of(n) {
+            return Err(Error::invalid(format!(
+                "{} values are not a whole number of rows of {n} columns ({})",
+                values.len(),
+                names.join(", ")
+            )));
+        }
+        let rows = values.len() / n;
+        let mut columns = vec![TextColumn::with_capacity(rows); n];
+        for row in values.chunks_exact(n) {
+            for (column, v) in columns.iter_mut().zip(row) {
+                column.push(&if v.is_nan() {
+                    String::new()
+                } else {
+                    format!("{v}")
+                });
+            }
+        }
+        self.transform(&Table::new("rows", names, columns)?)
+    }
+
+    /// The columns of `table` that the encoding does not read.
+    pub fn unused_columns(&self, table: &Table) -> Vec<String> {
+        let used = self.input_columns();
+        table
+            .names()
+            .iter()
+            .filter(|n| !used.contains(n))
+            .cloned()
+            .collect()
+    }
+}

@@ -1,0 +1,45 @@
+//! Tables as people have them: text cells read as they are ([`Table`], [`read_table`]),
+//! column types decided from the training rows ([`infer_schema`]), and an encoding fitted on
+//! the training rows ([`Preprocessor`]) that turns any table with the same columns into the
+//! numbers a network takes.
+//!
+//! ```
+//! use io::table::{EncodeOptions, Preprocessor, TypeOverrides, infer_schema, read_table};
+//!
+//! let text = "id;size;colour;sold;price\n1;50;red;yes;100\n2;NA;blue;no;160\n3;120;red;yes;250\n";
+//! let table = read_table(text.as_bytes(), "houses.csv", None)?;
+//! let schema = infer_schema(&table, Some("price"), &TypeOverrides::default())?;
+//! let kinds: Vec<String> = schema.iter().map(|c| c.kind.to_string()).collect();
+//! assert_eq!(kinds, ["number", "number", "category", "yes/no"]);
+//! let options = EncodeOptions { min_count: 1, ..EncodeOptions::default() };
+//! let encoding = Preprocessor::fit(&table, &schema, &options)?;
+//! assert_eq!(
+//!     encoding.output_names(),
+//!     ["id", "size", "size_missing", "colour=red", "colour=blue", "sold"]
+//! );
+//! let x = encoding.transform(&table)?;
+//! assert_eq!(&x[3..6], &[1.0, 0.0, 1.0]); // row 1: red, yes
+//! # Ok::<(), io::Error>(())
+//! ```
+
+mod cells;
+mod encode;
+mod infer;
+mod parts;
+mod read;
+mod target;
+mod text;
+
+pub use cells::{
+    DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32, yes_no,
+};
+pub use encode::{ColumnEncoder, DateField, EncodeOptions, Preprocessor, Scaling};
+pub use infer::{
+    ColumnInfo, ColumnKind, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE, MOSTLY_NUMBERS, TypeOverrides,
+    infer_schema,
+};
+pub use read::{DELIMITERS, load_table, read_bytes, read_table, sniff_delimiter};
+pub use target::{
+    class_indices, class_labels, looks_categorical, regression_targets, rows_with_target,
+};
+pub use text::{Table, TextColumn};

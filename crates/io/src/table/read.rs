@@ -1,0 +1,218 @@
+//! Reading delimited text into a [`Table`]: a UTF-8 byte-order mark is skipped, the
+//! delimiter (`,`, `;` or tab) is sniffed from the first lines, quoted fields may hold
+//! delimiters and line breaks, and every line must end the same way and hold as many fields
+//! as the header.
+
+use std::path::Path;
+
+use super::text::{Table, TextColumn};
+use crate::error::{Error, Result, read_file};
+
+/// The delimiters [`sniff_delimiter`] chooses from, in order of preference on a tie.
+pub const DELIMITERS: [u8; 3] = [b',', b';', b'\t'];
+
+/// Lines looked at to choose the delimiter.
+const SNIFF_LINES: usize = 50;
+
+/// Reads a whole file (a missing file is [`Error::FileNotFound`]).
+pub fn read_bytes(path: impl AsRef<Path>) -> Result<Vec<u8>> {
+    read_file(path.as_ref())
+}
+
+/// Reads a delimited text file into a [`Table`]; see [`read_table`].
+pub fn load_table(path: impl AsRef<Path>, delimiter: Option<u8>) -> Result<Table> {
+    let path = path.as_ref();
+    let bytes = read_file(path)?;
+    read_table(&bytes, &path.display().to_string(), delimiter)
+}
+
+/// Reads delimited text with a header row into a [`Table`] of text cells.
+///
+/// `delimiter` `None` sniffs it ([`sniff_delimiter`]). Errors, each naming `source_name`
+/// and, where one line is at fault, its number: an empty file, a header and no rows, a
+/// duplicate column name, a row with another number of fields than the header, mixed line
+/// endings, bad quoting or invalid UTF-8. A column whose header is empty is called
+/// `column_N` (its 1-based position).
+pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Result<Table> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::EmptyFile {
+            source_name: source_name.to_string(),
+        });
+    }
+    check_line_endings(bytes, source_name)?;
+    let delimiter = delimiter.unwrap_or_else(|| sniff_delimiter(bytes));
+    let mut reader = ::csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(true)
+        .flexible(false)
+        .from_reader(bytes);
+    let names: Vec<String> = reader
+        .headers()
+        .map_err(|e| csv_error(e, source_name))?
+        .iter()
+        .enumerate()
+        .map(|(i, h)| match h.trim() {
+            "" => format!("column_{}", i + 1),
+            name => name.to_string(),
+        })
+        .collect();
+    let mut columns = vec![TextColumn::default(); names.len()];
+    let mut record = ::csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(csv_error(e, source_name)),
+        }
+        // A blank line reads as one empty field: skip it rather than call it ragged.
+        if record.len() == 1 && record[0].trim().is_empty() && names.len() > 1 {
+            continue;
+        }
+        for (column, cell) in columns.iter_mut().zip(record.iter()) {
+            column.push(cell);
+        }
+    }
+    let table = Table::new(source_name, names, columns)?;
+    if table.rows() == 0 {
+        return Err(Error::NoDataRows {
+            source_name: source_name.to_string(),
+            dropped: 0,
+        });
+    }
+    Ok(table)
+}
+
+/// Chooses the delimiter of delimited text: of `,`, `;` and tab, the one that splits the
+/// first lines (outside quotes) into the same number of fields, more than one, with the most
+/// fields; `,` when none does.
+pub fn sniff_delimiter(bytes: &[u8]) -> u8 {
+    let lines = first_lines(bytes, SNIFF_LINES);
+    let mut best = (b',', 1usize);
+    for d in DELIMITERS {
+        let counts: Vec<usize> = lines.iter().map(|l| count_outside_quotes(l, d)).collect();
+        let Some(&first) = counts.first() else {
+            continue;
+        };
+        if first > 0 && counts.iter().all(|&c| c == first) && first + 1 > best.1 {
+            best = (d, first + 1);
+        }
+    }
+    best.0
+}
+
+/// The first `n` non-empty lines, split at line breaks outside quotes.
+fn first_lines(bytes: &[u8], n: usize) -> Vec<&[u8]> {
+    let mut lines = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'\n' | b'\r' if !quoted => {
+                if i > start {
+                    lines.push(&bytes[start..i]);
+                }
+                start = i + 1;
+                if lines.len() == n {
+                    return lines;
+                }
+            }
+            _ => {}
+        }
+    }
+    if bytes.len() > start {
+        lines.push(&bytes[start..]);
+    }
+    lines
+}
+
+fn count_outside_quotes(line: &[u8], d: u8) -> usize {
+    let mut quoted = false;
+    let mut count = 0;
+    for &b in line {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if b == d && !quoted {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Errors when the line breaks outside quoted fields are not all `\n`, all `\r\n` or all
+/// `\r`, or when a quoted field is never closed.
+fn check_line_endings(bytes: &[u8], source_name: &str) -> Result<()> {
+    let mut expected: Option<&'static str> = None;
+    let (mut line, mut quoted, mut i, mut opened) = (1u64, false, 0, 0u64);
+    while i < bytes.len() {
+        let b = bytes[i];
+        let ending = match b {
+            b'"' => {
+                quoted = !quoted;
+                opened = line;
+                None
+            }
+            b'\r' if !quoted && bytes.get(i + 1) == Some(&b'\n') => {
+                i += 1;
+                Some("CRLF")
+            }
+            b'\r' if !quoted => Some("CR"),
+            b'\n' if !quoted => Some("LF"),
+            _ => None,
+        };
+        if let Some(found) = ending {
+            match expected {
+                None => expected = Some(found),
+                Some(e) if e != found => {
+                    return Err(Error::MixedLineEndings {
+                        source_name: source_name.to_string(),
+                        line,
+                        found,
+                        expected: e,
+                    });
+                }
+                Some(_) => {}
+            }
+        }
+        if b == b'\n' || b == b'\r' {
+            line += 1;
+        }
+        i += 1;
+    }
+    if quoted {
+        return Err(Error::CsvSyntax {
+            source_name: source_name.to_string(),
+            line: opened,
+            message: "a quoted field opens here and is never closed".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Converts a `csv` crate error into this crate's error, keeping the line number.
+pub(crate) fn csv_error(e: ::csv::Error, source_name: &str) -> Error {
+    let line = e.position().map_or(0, ::csv::Position::line);
+    match e.into_kind() {
+        ::csv::ErrorKind::UnequalLengths {
+            pos,
+            expected_len,
+            len,
+        } => Error::RaggedRow {
+            source_name: source_name.to_string(),
+            line: pos.map_or(line, |p| p.line()),
+            found: len as usize,
+            expected: expected_len as usize,
+        },
+        ::csv::ErrorKind::Io(err) => Error::io("read", Path::new(source_name), err),
+        ::csv::ErrorKind::Utf8 { pos, err } => Error::CsvSyntax {
+            source_name: source_name.to_string(),
+            line: pos.map_or(line, |p| p.line()),
+            message: format!("invalid UTF-8 ({err})"),
+        },
+        other => Error::CsvSyntax {
+            source_name: source_name.to_string(),
+            line,
+            message: format!("{other:?}"),
+        },
+    }
+}

@@ -1,0 +1,210 @@
+//! Tables read as text: delimiters, BOM, quoting, bad files, and the column types decided
+//! from the rows.
+
+use io::Error;
+use io::table::{ColumnKind, Table, TypeOverrides, infer_schema, read_table, sniff_delimiter};
+
+fn read(text: &str) -> Result<Table, Error> {
+    read_table(text.as_bytes(), "t.csv", None)
+}
+
+fn kinds(table: &Table, target: Option<&str>) -> Vec<(String, ColumnKind)> {
+    infer_schema(table, target, &TypeOverrides::default())
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.name, c.kind))
+        .collect()
+}
+
+fn kind_of(table: &Table, name: &str) -> ColumnKind {
+    kinds(table, None)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap()
+        .1
+}
+
+#[test]
+fn delimiters_are_sniffed() {
+    for (d, text) in [
+        (b',', "a,b,c\n1,2,3\n"),
+        (b';', "a;b;c\n1,5;2,5;3\n"),
+        (b'\t', "a\tb\tc\n1\t2\t3\n"),
+        (b';', "name;note\n\"x\";\"a, b, c\"\n"),
+    ] {
+        assert_eq!(
+            sniff_delimiter(text.as_bytes()) as char,
+            d as char,
+            "{text:?}"
+        );
+        let t = read(text).unwrap();
+        assert_eq!(
+            t.names().len(),
+            if text.starts_with("name") { 2 } else { 3 }
+        );
+    }
+    // Decimal commas inside a semicolon file stay in the cell.
+    let t = read("a;b;c\n1,5;2,5;3\n").unwrap();
+    assert_eq!(t.column(0).get(0), "1,5");
+}
+
+#[test]
+fn bom_quotes_and_line_breaks_in_fields() {
+    let text = "\u{feff}id,comment,y\n1,\"hello, world\",2\n2,\"two\nlines\",3\r";
+    let text = text.trim_end_matches('\r');
+    let t = read(text).unwrap();
+    assert_eq!(t.names(), ["id", "comment", "y"]);
+    assert_eq!(t.rows(), 2);
+    assert_eq!(t.column(1).get(0), "hello, world");
+    assert_eq!(t.column(1).get(1), "two\nlines");
+    let crlf = read("a,b\r\n1,2\r\n3,4\r\n").unwrap();
+    assert_eq!((crlf.rows(), crlf.column(1).get(1)), (2, "4"));
+}
+
+#[test]
+fn bad_files_are_one_error_naming_the_line() {
+    let err = |text: &str| read(text).unwrap_err().to_string();
+    let e = err("a,b,a\n1,2,3\n");
+    assert!(
+        e.contains("`a` twice") && e.contains("columns 1 and 3"),
+        "{e}"
+    );
+    let e = err("a,b,c\n1,2,3\n4,5\n6,7,8\n");
+    assert!(
+        e.contains("line 3") && e.contains("2 fields") && e.contains("3"),
+        "{e}"
+    );
+    let e = err("a,b\n1,2\r\n3,4\n");
+    assert!(
+        e.contains("line 2") && e.contains("CRLF") && e.contains("LF"),
+        "{e}"
+    );
+    let e = err("a,b,c\n");
+    assert!(e.contains("no data rows"), "{e}");
+    let e = err("");
+    assert!(e.contains("empty"), "{e}");
+    let e = err("a,b\n1,2\n3,\"open\n");
+    assert!(e.contains("line 3") && e.contains("never closed"), "{e}");
+}
+
+#[test]
+fn empty_header_cells_are_named_by_position() {
+    let t = read(",x,y\n1,2,3\n").unwrap();
+    assert_eq!(t.names(), ["column_1", "x", "y"]);
+}
+
+/// A table with one column of each type, 40 rows.
+fn mixed() -> Table {
+    let mut text = String::from("row,id,size,colour,member,day,stamp,code,const,empty,note,y\n");
+    for r in 0..40 {
+        let size = if r % 10 == 3 {
+            "NA".to_string()
+        } else {
+            format!("{}.5", r % 7)
+        };
+        let colour = ["red", "green", "blue"][r % 3];
+        let member = if r % 2 == 0 { "Yes" } else { "no" };
+        let day = format!("2024-01-{:02}", r % 28 + 1);
+        let stamp = format!("2024-03-05T{:02}:30:00Z", r % 24);
+        // Mostly numbers with one word: a number with a missing cell.
+        let code = if r == 5 {
+            "unknown".to_string()
+        } else {
+            (r * 3 % 11).to_string()
+        };
+        let note = if r % 4 == 0 { "?" } else { "fine" };
+        text += &format!(
+            "{r},user{r},{size},{colour},{member},{day},{stamp},{code},7,,{note},{}\n",
+            r % 5
+        );
+    }
+    read(&text).unwrap()
+}
+
+#[test]
+fn each_type_is_recognised() {
+    let t = mixed();
+    let expected = [
+        ("row", ColumnKind::Identifier),
+        ("id", ColumnKind::Identifier),
+        ("size", ColumnKind::Number),
+        ("colour", ColumnKind::Category),
+        ("member", ColumnKind::YesNo),
+        ("day", ColumnKind::Date { time: false }),
+        ("stamp", ColumnKind::Date { time: true }),
+        ("code", ColumnKind::Number),
+        ("const", ColumnKind::Constant),
+        ("empty", ColumnKind::Empty),
+        ("note", ColumnKind::Constant),
+    ];
+    assert_eq!(
+        kinds(&t, Some("y")),
+        expected.map(|(n, k)| (n.to_string(), k))
+    );
+    let schema = infer_schema(&t, Some("y"), &TypeOverrides::default()).unwrap();
+    let size = &schema[2];
+    assert_eq!((size.missing, size.rows, size.distinct), (4, 40, 7));
+    let code = &schema[7];
+    assert_eq!(code.missing, 1);
+    assert!(code.note.contains("unknown"), "{}", code.note);
+}
+
+#[test]
+fn the_mostly_numbers_rule_has_a_threshold() {
+    // 19 numbers and 1 word: 95% numbers, a number column.
+    let mut text = String::from("v,y\n");
+    (0..19).for_each(|i| text += &format!("{i}.5,1\n"));
+    text += "many,1\n";
+    assert_eq!(kind_of(&read(&text).unwrap(), "v"), ColumnKind::Number);
+    // 18 numbers and 2 words: below 95%, a category.
+    let mut text = String::from("v,y\n");
+    (0..18).for_each(|i| text += &format!("{i}.5,1\n"));
+    text += "many,1\nfew,1\n";
+    assert_eq!(kind_of(&read(&text).unwrap(), "v"), ColumnKind::Category);
+}
+
+#[test]
+fn yes_no_spellings_and_zero_one() {
+    let t = read("a,b,c,d\ntrue,Y,0,yes\nFALSE,n,1,maybe\nTrue,y,1,no\n").unwrap();
+    assert_eq!(kind_of(&t, "a"), ColumnKind::YesNo);
+    assert_eq!(kind_of(&t, "b"), ColumnKind::YesNo);
+    assert_eq!(kind_of(&t, "c"), ColumnKind::YesNo);
+    assert_eq!(kind_of(&t, "d"), ColumnKind::Category);
+}
+
+#[test]
+fn overrides_win_and_bad_names_are_errors() {
+    let t = mixed();
+    let overrides = TypeOverrides {
+        categorical: vec!["code".into()],
+        numeric: vec!["colour".into()],
+        ignore: vec!["size".into()],
+    };
+    let schema = infer_schema(&t, Some("y"), &overrides).unwrap();
+    let kind = |n: &str| schema.iter().find(|c| c.name == n).unwrap().kind;
+    assert_eq!(kind("code"), ColumnKind::Category);
+    assert_eq!(kind("colour"), ColumnKind::Number);
+    assert_eq!(kind("size"), ColumnKind::Ignored);
+    for (field, name) in [("--categorical", "nope"), ("--ignore", "gone")] {
+        let mut o = TypeOverrides::default();
+        match field {
+            "--categorical" => o.categorical.push(name.into()),
+            _ => o.ignore.push(name.into()),
+        }
+        let e = infer_schema(&t, Some("y"), &o).unwrap_err().to_string();
+        assert!(
+            e.contains(field) && e.contains(name) && e.contains("colour"),
+            "{e}"
+        );
+    }
+    let e = infer_schema(&t, Some("price"), &TypeOverrides::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no column `price`"), "{e}");
+    let twice = TypeOverrides {
+        categorical: vec!["code".into()],
+        ignore: vec!["code".into()],
+        ..TypeOverrides::default()
+    };
+    assert!(infer_schema(&t, Some("y"), &twice).is_err());
+}
