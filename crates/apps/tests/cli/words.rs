@@ -152,7 +152,7 @@ fn speckle_on_blank_paper_is_called_under_trained() {
     let o = train(&["image", "fit", "--size", "64", "--steps", "40"], &short);
     assert_success(&o);
     let m = metrics(&short);
-    assert!(num(&m, "flat_area_noise") > 1.5, "{m}");
+    assert!(num(&m, "flat_area_noise") > 2.5, "{m}");
     assert_eq!(m["under_trained"], true, "{m}");
     let out = stdout(&o);
     assert!(out.contains("note: under-trained"), "{out}");
