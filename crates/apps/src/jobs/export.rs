@@ -2,14 +2,21 @@
 //! safetensors without the optimizer and trainer state.
 
 use crate::cli::{ExportArgs, ExportFormat};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use io::FittedModel;
 use tensor_cpu::CpuBackend;
 
 /// Writes the model of a run folder or checkpoint in the asked format.
 pub fn export(args: &ExportArgs) -> Result<()> {
+    if args.half && args.format != ExportFormat::Onnx {
+        bail!("--half applies to --format onnx only");
+    }
     let model = FittedModel::load(&args.model, &CpuBackend::new())?;
     let what = match args.format {
+        ExportFormat::Onnx if args.half => {
+            onnx::save_with(&model, &args.output, onnx::Precision::Float16)?;
+            "ONNX graph (float16 weights)"
+        }
         ExportFormat::Onnx => {
             onnx::save(&model, &args.output)?;
             "ONNX graph"
