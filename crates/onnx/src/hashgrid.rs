@@ -98,10 +98,10 @@ pub(crate) fn network<B: Backend>(
 struct LevelTensors {
     resolution: String,
     last_cell: String,
-    /// One per axis; all zero on hashed levels.
+    /// One per axis, all zero on hashed levels; none when every level is hashed.
     strides: Vec<String>,
-    /// `T - 1` on hashed levels, 0 on directly indexed ones.
-    mask: String,
+    /// `T - 1` on hashed levels, 0 on directly indexed ones; none when no level is hashed.
+    mask: Option<String>,
     offset: String,
 }
 
@@ -113,7 +113,8 @@ impl LevelTensors {
             |f: &dyn Fn(&HashGridLevel) -> u64| -> Vec<u64> { levels.iter().map(f).collect() };
         let mut corner_dims = vec![l];
         corner_dims.extend(std::iter::repeat_n(1, d));
-        let strides = (0..d)
+        let any_dense = levels.iter().any(|lv| !lv.hashed);
+        let strides = (0..if any_dense { d } else { 0 })
             .map(|k| {
                 let values = per_level(&|lv| {
                     if lv.hashed {
@@ -139,7 +140,10 @@ impl LevelTensors {
             resolution: g.constant("grid_resolution", &[l, 1], &resolution),
             last_cell: g.constant("grid_last_cell", &[l, 1], &last_cell),
             strides,
-            mask: g.constant_u64("grid_hash_mask", &corner_dims, &masks),
+            mask: levels
+                .iter()
+                .any(|lv| lv.hashed)
+                .then(|| g.constant_u64("grid_hash_mask", &corner_dims, &masks)),
             offset: g.constant_u64("grid_offset", &corner_dims, &offsets),
         }
     }
@@ -166,8 +170,6 @@ fn encoding(g: &mut Graph, unit: &str, spec: &HashGridSpec, tables: &str) -> Res
     let up = g.constant_u64("corner_up", &[2], &[0, 1]);
     let one = g.scalar("one_f", 1.0);
     let (mut weights, mut dense, mut hash) = (None::<String>, None::<String>, None::<String>);
-    let any_dense = spec.levels().iter().any(|l| !l.hashed);
-    let any_hashed = spec.levels().iter().any(|l| l.hashed);
     for k in 0..d {
         let index = g.constant_i64(&format!("axis_{k}_index"), &[], &[k as i64]);
         let at = |g: &mut Graph, t: &str| {
@@ -185,11 +187,11 @@ fn encoding(g: &mut Graph, unit: &str, spec: &HashGridSpec, tables: &str) -> Res
         let vertices = g.node("Reshape", &[&vertices, &shape], &[]);
         let factors = g.node("Reshape", &[&factors, &shape], &[]);
         weights = Some(chain(g, "Mul", weights, factors));
-        if any_dense {
-            let term = g.node("Mul", &[&vertices, &lv.strides[k]], &[]);
+        if let Some(stride) = lv.strides.get(k) {
+            let term = g.node("Mul", &[&vertices, stride], &[]);
             dense = Some(chain(g, "Add", dense, term));
         }
-        if any_hashed {
+        if lv.mask.is_some() {
             let term = if HASH_PRIMES[k] == 1 {
                 vertices
             } else {
@@ -203,7 +205,9 @@ fn encoding(g: &mut Graph, unit: &str, spec: &HashGridSpec, tables: &str) -> Res
             hash = Some(chain(g, "BitwiseXor", hash, term));
         }
     }
-    let masked = hash.map(|h| g.node("BitwiseAnd", &[&h, &lv.mask], &[]));
+    let masked = hash
+        .zip(lv.mask.as_ref())
+        .map(|(h, mask)| g.node("BitwiseAnd", &[&h, mask], &[]));
     let (entry, weights) = match (dense, masked, weights) {
         (Some(a), Some(b), Some(w)) => (g.node("Add", &[&a, &b], &[]), w),
         (Some(a), None, Some(w)) | (None, Some(a), Some(w)) => (a, w),

@@ -11,6 +11,7 @@ mod image;
 mod image_color;
 mod limits;
 mod log;
+mod onnx_runtime;
 mod outputs;
 mod predict;
 mod python;
