@@ -220,22 +220,31 @@ fn encoding(g: &mut Graph, unit: &str, spec: &HashGridSpec, tables: &str) -> Res
     let rows = g.node("Add", &[&entry, &lv.offset], &[]);
     let flat = g.constant_i64("corners_flat", &[3], &[-1, levels, 1 << d]);
     let rows = g.node("Reshape", &[&rows, &flat], &[]);
-    // Rows are below 2^29 (32 levels of at most 2^24 entries): `int32` indices.
-    let rows = g.node("Cast", &[&rows], &[("to", Attr::Int(i64::from(INT32)))]);
     let weights = g.node("Reshape", &[&weights, &flat], &[]);
+    Ok(interpolate(g, spec, tables, &rows, &weights))
+}
 
+/// The features `[N, L F]` from the table `rows` (`[N, L, C]`, `uint64`) and the corner
+/// `weights` (`[N, L, C]`): the rows' values weighted and summed over the corners.
+fn interpolate(
+    g: &mut Graph,
+    spec: &HashGridSpec,
+    tables: &str,
+    rows: &str,
+    weights: &str,
+) -> String {
+    // Rows are below 2^29 (32 levels of at most 2^24 entries): `int32` indices.
+    let rows = g.node("Cast", &[rows], &[("to", Attr::Int(i64::from(INT32)))]);
     let values = g.node("Gather", &[tables, &rows], &[("axis", Attr::Int(0))]);
     let axis3 = g.constant_i64("axis_3", &[1], &[3]);
-    let weights = g.node("Unsqueeze", &[&weights, &axis3], &[]);
+    let weights = g.node("Unsqueeze", &[weights, &axis3], &[]);
     let weighted = g.node("Mul", &[&values, &weights], &[]);
-    let summed = g.node(
-        "ReduceSum",
-        &[&weighted, &axis2],
-        &[("keepdims", Attr::Int(0))],
-    );
-    let width = (spec.output_dim()) as i64;
+    let corners = g.constant_i64("corner_axis", &[1], &[2]);
+    let keep = [("keepdims", Attr::Int(0))];
+    let summed = g.node("ReduceSum", &[&weighted, &corners], &keep);
+    let width = spec.output_dim() as i64;
     let features = g.constant_i64("features_shape", &[2], &[-1, width]);
-    Ok(g.node("Reshape", &[&summed, &features], &[]))
+    g.node("Reshape", &[&summed, &features], &[])
 }
 
 /// `op(acc, term)`, or `term` when there is no accumulator yet.
