@@ -14,8 +14,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Tensor::from_slice(&cpu, &sy.transform(&y)?, [200, 1])?;
     let net = Mlp::builder().input(2).hidden(&[16], Activation::Tanh);
     let mut net = net.output(1, Activation::Identity).build(&cpu, 0)?;
-    let mut config = TrainerConfig::default();
-    (config.length, config.progress) = (TrainLength::Steps(2000), false);
+    let length = TrainLength::Steps(2000);
+    let config = TrainerConfig {
+        length,
+        ..TrainerConfig::default()
+    };
     let mut adam = Adam::new(AdamConfig::new(0.01))?;
     Trainer::new(config)?.fit(&mut net, &mut adam, Data::new(&x, &t), None)?;
     let info = ModelInfo::regression(&["a", "b"], &["y"]);

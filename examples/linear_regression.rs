@@ -27,7 +27,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         loss: Loss::Mse,
         length: TrainLength::Steps(2000),
         schedule: Some(LrSchedule::cosine(0.05, 0.0005, 2000)),
-        progress: false,
         ..TrainerConfig::default()
     })?;
     let report = trainer.fit(&mut model, &mut adam, Data::new(&x, &y), None)?;

@@ -23,7 +23,6 @@ fn main() -> Result<(), nn::Error> {
         loss: Loss::Mse,
         length: TrainLength::Steps(2000),
         schedule: Some(LrSchedule::cosine(0.01, 1e-4, 2000)),
-        progress: false,
         ..TrainerConfig::default()
     })?;
     let report = trainer.fit(&mut model, &mut adam, Data::new(&x, &y), None)?;

@@ -21,11 +21,48 @@ pub fn parse() -> Result<Cli, ExitCode> {
             let _ = e.print();
             ExitCode::from(e.exit_code().clamp(0, 255) as u8)
         }
+        ErrorKind::ValueValidation if reason_first(&e).is_some() => {
+            eprintln!("{}", reason_first(&e).unwrap_or_default());
+            ExitCode::from(e.exit_code().clamp(1, 255) as u8)
+        }
         _ => {
-            eprintln!("{}", one_line(&e.render().to_string()));
+            eprintln!("{}", shorten_quoted(&one_line(&e.render().to_string())));
             ExitCode::from(e.exit_code().clamp(1, 255) as u8)
         }
     })
+}
+
+/// A rejected value as one line, the option and the reason first and the value (at most 80
+/// characters of it) last: `error: --steps: at most 1,000,000,000 steps ..., got 1e30`.
+fn reason_first(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    use std::error::Error as _;
+    let reason = e.source()?.to_string();
+    let option = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) => arg.split_whitespace().next().unwrap_or(arg).to_string(),
+        _ => return None,
+    };
+    Some(format!("error: {option}: {reason} (see --help)"))
+}
+
+/// Cuts every value quoted in `line` (between '…', "…" or `…`) that is longer than 80
+/// characters to its first 60 characters and its length.
+pub fn shorten_quoted(line: &str) -> String {
+    let mut out = String::with_capacity(line.len().min(4096));
+    let mut rest = line;
+    while let Some(start) = rest.find(['\'', '"', '`']) {
+        let quote = rest[start..].chars().next().unwrap_or('\'');
+        out.push_str(&rest[..=start]);
+        rest = &rest[start + 1..];
+        let Some(end) = rest.find(quote) else {
+            break;
+        };
+        out.push_str(&crate::cli_values::shorten(&rest[..end]));
+        out.push(quote);
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Lets every option that takes a value take a negative number, in every subcommand.
@@ -76,6 +113,26 @@ mod tests {
             one_line(text),
             "error: unexpected argument '--foo' found; tip: to pass '--foo' as a value, use '-- --foo' (see --help)"
         );
+    }
+
+    #[test]
+    fn long_values_are_cut_and_reasons_come_first() {
+        let long = "7".repeat(100_000);
+        let line = shorten_quoted(&format!("error: invalid value '{long}' for '--lr <LR>'"));
+        assert!(
+            line.len() < 160 && line.contains("(100,000 characters)"),
+            "{line}"
+        );
+        assert!(line.ends_with("for '--lr <LR>'"), "{line}");
+        let e = Cli::command()
+            .try_get_matches_from(["iron-learn", "xor", "--steps", &long])
+            .unwrap_err();
+        let line = reason_first(&e).unwrap();
+        assert!(
+            line.starts_with("error: --steps: expected a whole number"),
+            "{line}"
+        );
+        assert!(line.len() < 160, "{line}");
     }
 
     #[test]

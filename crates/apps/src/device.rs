@@ -2,7 +2,7 @@
 
 use crate::cli::DeviceArg;
 use anyhow::{Result, anyhow};
-use tensor_core::{Backend, Error};
+use tensor_core::{Backend, Error, UnavailableKind};
 use tensor_cpu::CpuBackend;
 use tensor_cuda::CudaBackend;
 
@@ -61,8 +61,22 @@ fn open_gpu(tf32: bool) -> std::result::Result<CudaBackend, Error> {
     Ok(gpu)
 }
 
+/// Whether `--device auto` should say why it uses the CPU: not on a machine with no GPU
+/// driver or no GPU (the usual case, where a notice on every command is noise), but when a
+/// GPU is there and cannot be used (a missing library, an old or failing driver).
+fn worth_a_notice(e: &Error) -> bool {
+    !matches!(
+        e,
+        Error::DeviceUnavailable {
+            kind: UnavailableKind::NoDriver | UnavailableKind::NoDevice,
+            ..
+        }
+    )
+}
+
 /// Runs `job` on the device the user asked for. `auto` uses CUDA when a GPU is usable and
-/// otherwise the CPU, saying so in one line on stderr.
+/// otherwise the CPU, saying so in one line on stderr when a GPU is present but unusable
+/// (the run record's `device` says which device ran in every case).
 pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Output> {
     match device {
         DeviceArg::Cpu => job.run(&CpuBackend::new()),
@@ -70,7 +84,9 @@ pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Outp
         DeviceArg::Auto => match open_gpu(tf32) {
             Ok(gpu) => job.run(&gpu),
             Err(e) => {
-                eprintln!("{}", fallback_notice(&e));
+                if worth_a_notice(&e) {
+                    eprintln!("{}", fallback_notice(&e));
+                }
                 job.run(&CpuBackend::new())
             }
         },
@@ -80,7 +96,6 @@ pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Outp
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tensor_core::UnavailableKind;
 
     /// A driver's own error, as a backend keeps it.
     #[derive(Debug)]
@@ -134,6 +149,13 @@ mod tests {
             fallback_notice(&unavailable(UnavailableKind::NoDriver)),
             "note: no usable CUDA GPU (no usable driver); using the CPU"
         );
+        // No driver or no GPU is the usual case and not worth a notice; a GPU that is there
+        // but unusable is.
+        assert!(!worth_a_notice(&unavailable(UnavailableKind::NoDriver)));
+        assert!(!worth_a_notice(&unavailable(UnavailableKind::NoDevice)));
+        assert!(worth_a_notice(&unavailable(
+            UnavailableKind::MissingLibrary
+        )));
         let other = Error::device("alloc", "allocating 4 floats");
         assert_eq!(
             fallback_notice(&other),

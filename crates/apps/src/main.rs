@@ -1,20 +1,15 @@
 //! `iron-learn`: train neural networks on the CPU or an NVIDIA GPU from the command line.
 
-mod checkpoint;
 mod cli;
 mod cli_parse;
 mod cli_values;
 mod defaults;
 mod device;
-mod divergence;
 mod hidden;
 mod jobs;
 mod memory_budget;
-mod monitor;
-mod outcome;
 mod progress;
 mod report;
-mod run_data;
 mod run_lock;
 mod session;
 mod signals;
@@ -124,7 +119,8 @@ fn main() -> ExitCode {
                 }
             }
             // Not eprintln!: when stderr itself cannot be written, exit quietly.
-            let _ = writeln!(std::io::stderr(), "{}", line.replace('\n', " "));
+            let line = cli_parse::shorten_quoted(&line.replace('\n', " "));
+            let _ = writeln!(std::io::stderr(), "{line}");
             ExitCode::FAILURE
         }
     }

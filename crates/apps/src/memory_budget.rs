@@ -120,6 +120,18 @@ pub fn budget() -> Result<Option<(f64, &'static str)>> {
     Ok(available_memory().map(|v| (v, "MemAvailable")))
 }
 
+/// The budget as the image functions of `io` take it; `None` where it is unknown.
+pub fn image_budget() -> Result<Option<io::image::MemoryBudget>> {
+    Ok(budget()?.map(|(bytes, source)| {
+        let source = if source == LIMIT_VAR {
+            LIMIT_VAR.to_string()
+        } else {
+            "available memory; set IRON_LEARN_MEMORY_LIMIT to change it".to_string()
+        };
+        io::image::MemoryBudget::new(bytes as u64, source)
+    }))
+}
+
 /// `123`, `512K`, `64M`, `4G`, `1.5T` (powers of 1024; a trailing `B` or `iB` is allowed).
 pub fn parse_size(text: &str) -> Option<f64> {
     let t = text

@@ -8,17 +8,51 @@ use std::time::Instant;
 /// Seconds between plain progress lines when no `--log-every` is given.
 pub const LINE_SECONDS: f64 = 5.0;
 
-/// The latest figures of a run.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Reading {
-    /// Updates applied so far.
-    pub step: u64,
-    /// Latest training loss (in the units the run reports).
-    pub loss: Option<f64>,
-    /// Latest validation loss.
-    pub val: Option<f64>,
-    /// Learning rate of the last update.
-    pub lr: f64,
+pub use train::Reading;
+
+/// A run's progress and notes on stderr: the `train` crate's [`train::Reporter`] for the
+/// command line (`--quiet` hides the progress and the opening line, not the notes).
+pub struct CliReporter {
+    quiet: bool,
+    log_every: Option<u64>,
+    progress: Option<Progress>,
+}
+
+impl CliReporter {
+    /// Progress as `--quiet` and `--log-every` ask.
+    pub fn new(quiet: bool, log_every: Option<u64>) -> Self {
+        CliReporter {
+            quiet,
+            log_every,
+            progress: None,
+        }
+    }
+}
+
+impl train::Reporter for CliReporter {
+    fn start(&mut self, line: &str, total_steps: u64, first_step: u64) {
+        if !self.quiet && first_step < total_steps {
+            eprintln!("{line}");
+        }
+        let progress = Progress::new(self.quiet, self.log_every, total_steps, first_step);
+        self.progress = Some(progress);
+    }
+
+    fn note(&mut self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    fn progress(&mut self, reading: &Reading) {
+        if let Some(p) = &mut self.progress {
+            p.update(reading);
+        }
+    }
+
+    fn finish(&mut self, last: Option<&Reading>) {
+        if let Some(p) = &mut self.progress {
+            p.finish(last);
+        }
+    }
 }
 
 enum Mode {

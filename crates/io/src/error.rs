@@ -265,6 +265,11 @@ pub enum Error {
     #[error("{0}")]
     InvalidArgument(String),
 
+    /// A request (an image to decode, a picture to draw) that would need more memory than the
+    /// budget allows; the message says what would fit.
+    #[error("{0}")]
+    TooLarge(String),
+
     /// A file that should hold a fitted model does not describe one usable model.
     #[error("`{}` is not a usable iron-learn model: {detail}", path.display())]
     NotAModel {

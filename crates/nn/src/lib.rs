@@ -16,7 +16,7 @@
 //! - [`Loss`], optimizers ([`Sgd`], [`Adam`], AdamW) behind the [`Optimizer`] trait,
 //!   [`GradClipper`], [`LrSchedule`].
 //! - [`Trainer`]: trains any [`Model`] on full batches or shuffled mini-batches, with
-//!   validation, early stopping, a NaN guard, callbacks, progress bar, exact resume through
+//!   validation, early stopping, a NaN guard, callbacks (which report progress), exact resume through
 //!   [`TrainerState`].
 //!
 //! `nn` reaches the backend only through [`Tensor`]'s checked methods, so every shape is
@@ -40,7 +40,6 @@
 //! let mut trainer = Trainer::new(TrainerConfig {
 //!     loss: Loss::BceWithLogits,
 //!     length: TrainLength::Steps(500),
-//!     progress: false,
 //!     ..TrainerConfig::default()
 //! })?;
 //! let report = trainer.fit(&mut model, &mut adam, Data::new(&x, &y), None)?;

@@ -154,10 +154,11 @@ pub fn export<B: Backend>(model: &FittedModel<B>) -> Result<Vec<u8>> {
     Ok(to_model_proto(model)?.encode_to_vec())
 }
 
-/// Writes the ONNX file for `model` to `path` atomically.
+/// Writes the ONNX file for `model` to `path` with [`io::write_file`] (a file atomically, a
+/// device or pipe in place, never replaced).
 pub fn save<B: Backend>(model: &FittedModel<B>, path: impl AsRef<std::path::Path>) -> Result<()> {
     let bytes = export(model)?;
-    io::checkpoint::write_atomic(path.as_ref(), &bytes)?;
+    io::write_file(path.as_ref(), &bytes)?;
     Ok(())
 }
 

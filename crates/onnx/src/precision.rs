@@ -46,14 +46,15 @@ pub fn export_with<B: Backend>(model: &FittedModel<B>, precision: Precision) -> 
     Ok(proto.encode_to_vec())
 }
 
-/// Writes the ONNX file for `model`, weights stored at `precision`, to `path` atomically.
+/// Writes the ONNX file for `model`, weights stored at `precision`, to `path` as
+/// [`save`](crate::save) does.
 pub fn save_with<B: Backend>(
     model: &FittedModel<B>,
     path: impl AsRef<std::path::Path>,
     precision: Precision,
 ) -> Result<()> {
     let bytes = export_with(model, precision)?;
-    io::checkpoint::write_atomic(path.as_ref(), &bytes)?;
+    io::write_file(path.as_ref(), &bytes)?;
     Ok(())
 }
 

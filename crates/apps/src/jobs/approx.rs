@@ -5,8 +5,6 @@ use crate::cli::ApproxArgs;
 use crate::device::Job;
 use crate::expr::{Function, parse_range};
 use crate::memory_budget::Estimate;
-use crate::monitor::LossUnits;
-use crate::report::history::number;
 use crate::report::output::write_file;
 use crate::report::plot::{Chart, Series, line_chart};
 use crate::report::{metrics, run_dir};
@@ -16,6 +14,8 @@ use io::Standardizer;
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
+use train::LossUnits;
+use train::history::number;
 
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
@@ -90,6 +90,46 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result
     Ok(s)
 }
 
+/// The samples of `f` on `[a, b]`, refused in one line when too few are usable (overflow,
+/// undefined, constant); says how many were left out.
+fn checked_samples(args: &ApproxArgs, f: &Function, (a, b): (f64, f64)) -> Result<Samples> {
+    let s = sample(f, a, b, args.samples, args.classify)?;
+    // A few infinite points are poles (1/x at 0); more are a function too large for
+    // 32-bit floats, which no network here can fit.
+    if s.overflow > (args.samples / 100).max(2) {
+        bail!(
+            "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {} points in [{a}, {b}], from x = {:.4}; narrow --range or scale the function down",
+            f.text(),
+            f32::MAX,
+            s.overflow,
+            args.samples,
+            s.first_overflow.unwrap_or(a)
+        );
+    }
+    if s.x.len() < 10 {
+        bail!(
+            "{:?} is defined at only {} of {} points in [{a}, {b}]",
+            f.text(),
+            s.x.len(),
+            args.samples
+        );
+    }
+    if !args.classify && s.y.iter().all(|&y| y == s.y[0]) {
+        bail!(
+            "{:?} is constant on [{a}, {b}] (every value is {}); there is nothing to fit",
+            f.text(),
+            s.y[0]
+        );
+    }
+    if s.undefined + s.overflow + s.outliers > 0 {
+        eprintln!(
+            "note: left out {} points where the function is undefined, {} where it is infinite (poles) and {} near-pole values far outside the rest",
+            s.undefined, s.overflow, s.outliers
+        );
+    }
+    Ok(s)
+}
+
 impl Job for Approx {
     type Output = ();
 
@@ -108,57 +148,15 @@ impl Job for Approx {
             .config(args.train.seed)?;
         // Every sample is in every (full-batch) step: refuse what cannot fit before sampling.
         Estimate::training(&architecture, args.samples, args.samples, None, 0).check("approx")?;
-        let s = sample(&f, a, b, args.samples, args.classify)?;
-        // A few infinite points are poles (1/x at 0); more are a function too large for
-        // 32-bit floats, which no network here can fit.
-        if s.overflow > (args.samples / 100).max(2) {
-            bail!(
-                "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {} points in [{a}, {b}], from x = {:.4}; narrow --range or scale the function down",
-                f.text(),
-                f32::MAX,
-                s.overflow,
-                args.samples,
-                s.first_overflow.unwrap_or(a)
-            );
-        }
-        if s.x.len() < 10 {
-            bail!(
-                "{:?} is defined at only {} of {} points in [{a}, {b}]",
-                f.text(),
-                s.x.len(),
-                args.samples
-            );
-        }
-        if !args.classify && s.y.iter().all(|&y| y == s.y[0]) {
-            bail!(
-                "{:?} is constant on [{a}, {b}] (every value is {}); there is nothing to fit",
-                f.text(),
-                s.y[0]
-            );
-        }
-        if s.undefined + s.overflow + s.outliers > 0 {
-            eprintln!(
-                "note: left out {} points where the function is undefined, {} where it is infinite (poles) and {} near-pole values far outside the rest",
-                s.undefined, s.overflow, s.outliers
-            );
-        }
+        let s = checked_samples(args, &f, (a, b))?;
         let dir = run_dir::prepare(&args.train, "approx")?;
-        // Inputs map [a, b] onto [-1, 1]: a standardisation with centre and half-width, stored
-        // with the model so that predictions apply the same transform.
-        let inputs = Standardizer {
-            mean: vec![((a + b) / 2.0) as f32],
-            std: vec![((b - a) / 2.0) as f32],
-        };
-        let xs = inputs.transform(&s.x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
-        let raw: Vec<f32> = s.y.iter().map(|&y| y as f32).collect();
-        let stats = Standardizer::fit(&raw, 1)?;
-        let ys = if args.classify {
-            raw.iter()
-                .map(|&y| if y > 0.0 { 1.0 } else { 0.0 })
-                .collect()
-        } else {
-            stats.transform(&raw)?
-        };
+        let Scaled {
+            inputs,
+            xs,
+            raw,
+            stats,
+            ys,
+        } = Scaled::new(&s, (a, b), args.classify)?;
         let n = xs.len();
         let xt = matrix(backend, &xs, n, 1)?;
         let yt = matrix(backend, &ys, n, 1)?;
@@ -183,22 +181,7 @@ impl Job for Approx {
             early_stopping: None,
             pool: 1,
             output_bias: None,
-            record: serde_json::Map::from_iter([
-                (
-                    "data".to_string(),
-                    json!({
-                        "function": f.text(),
-                        "range": [a, b],
-                        "samples": args.samples,
-                        "points_used": n,
-                        "points_left_out": s.undefined + s.overflow + s.outliers,
-                    }),
-                ),
-                (
-                    "options".to_string(),
-                    json!({ "classify": args.classify, "hidden": hidden.to_string(), "activation": "tanh" }),
-                ),
-            ]),
+            record: record(args, &f, (a, b), &s, &hidden),
             loss_units: if args.classify {
                 LossUnits::plain(Loss::BceWithLogits)
             } else {
@@ -209,79 +192,200 @@ impl Job for Approx {
         let out = run.train(backend, Data::new(&xt, &yt), None)?;
         let pred = out.model.predict(&xt)?.to_vec()?;
         let mut m = Map::new();
-        let truth: Vec<f32> = if args.classify {
-            let p: Vec<f32> = pred
-                .iter()
-                .map(|&z| if z > 0.0 { 1.0 } else { 0.0 })
-                .collect();
-            let c = metrics::binary_classification(&p, &ys);
-            println!(
-                "sign of {} on [{a}, {b}]: accuracy {:.4} (majority class {:.4})",
-                f.text(),
-                c.accuracy,
-                c.baseline_accuracy
-            );
-            m.insert("accuracy".into(), json!(c.accuracy));
-            m.insert("baseline_accuracy".into(), json!(c.baseline_accuracy));
-            ys.clone()
-        } else {
-            let p = stats.inverse_transform(&pred)?;
-            let r = metrics::regression(&p, &raw);
-            let max_err = p
-                .iter()
-                .zip(&raw)
-                .map(|(p, t)| (p - t).abs())
-                .fold(0f32, f32::max);
-            println!(
-                "{} on [{a}, {b}]: MSE {:.3e}, MAE {:.3e}, max error {max_err:.3e}, R^2 {:.5}",
-                f.text(),
-                r.mse,
-                r.mae,
-                r.r2
-            );
-            m.insert("mse".into(), json!(r.mse));
-            m.insert("mae".into(), json!(r.mae));
-            m.insert("max_error".into(), json!(max_err));
-            m.insert("r2".into(), json!(r.r2));
-            raw.clone()
+        let truth = score(args, &f, (a, b), &pred, (&ys, &raw), &stats, &mut m)?;
+        let fitted = FittedCurve {
+            args,
+            f: &f,
+            range: (a, b),
+            kept: &s.index,
+            truth: &truth,
+            inputs: &inputs,
+            stats: &stats,
         };
-        // Every sample point, in order: the target where the function was kept, the
-        // network's value everywhere; lines break where points were left out (a pole).
-        let all_x: Vec<f64> = (0..args.samples)
-            .map(|i| a + (b - a) * i as f64 / (args.samples - 1) as f64)
+        fitted.write(backend, &out.model, &dir)?;
+        println!("{}; results in {}", out.summary(), dir.display());
+        m.insert("points_used".into(), json!(n));
+        let left_out = s.undefined + s.overflow + s.outliers;
+        m.insert("points_left_out".into(), json!(left_out));
+        m.extend(out.metrics(out.model.num_params()).entries());
+        run_dir::write_metrics(&dir, &m)
+    }
+}
+
+/// The samples as the network sees them: inputs mapped from `[a, b]` onto `[-1, 1]` (a
+/// standardisation with centre and half-width, stored with the model so that predictions
+/// apply the same transform), and targets standardised (or their sign classes).
+struct Scaled {
+    inputs: Standardizer,
+    xs: Vec<f32>,
+    raw: Vec<f32>,
+    stats: Standardizer,
+    ys: Vec<f32>,
+}
+
+impl Scaled {
+    fn new(s: &Samples, (a, b): (f64, f64), classify: bool) -> Result<Self> {
+        let inputs = Standardizer {
+            mean: vec![((a + b) / 2.0) as f32],
+            std: vec![((b - a) / 2.0) as f32],
+        };
+        let xs = inputs.transform(&s.x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
+        let raw: Vec<f32> = s.y.iter().map(|&y| y as f32).collect();
+        let stats = Standardizer::fit(&raw, 1)?;
+        let ys = if classify {
+            raw.iter()
+                .map(|&y| if y > 0.0 { 1.0 } else { 0.0 })
+                .collect()
+        } else {
+            stats.transform(&raw)?
+        };
+        Ok(Scaled {
+            inputs,
+            xs,
+            raw,
+            stats,
+            ys,
+        })
+    }
+}
+
+/// The job's entries of `config.json`: the function, range and samples, and its options.
+fn record(
+    args: &ApproxArgs,
+    f: &Function,
+    (a, b): (f64, f64),
+    s: &Samples,
+    hidden: &crate::hidden::Hidden,
+) -> Map<String, serde_json::Value> {
+    Map::from_iter([
+        (
+            "data".to_string(),
+            json!({
+                "function": f.text(),
+                "range": [a, b],
+                "samples": args.samples,
+                "points_used": s.x.len(),
+                "points_left_out": s.undefined + s.overflow + s.outliers,
+            }),
+        ),
+        (
+            "options".to_string(),
+            json!({ "classify": args.classify, "hidden": hidden.to_string(), "activation": "tanh" }),
+        ),
+    ])
+}
+
+/// Prints and records how well the network's raw outputs `pred` fit: the sign's accuracy
+/// (classification) or the errors in the function's units; returns the targets (the
+/// classes, or the values) of the kept points.
+fn score(
+    args: &ApproxArgs,
+    f: &Function,
+    (a, b): (f64, f64),
+    pred: &[f32],
+    (ys, raw): (&[f32], &[f32]),
+    stats: &Standardizer,
+    m: &mut Map<String, serde_json::Value>,
+) -> Result<Vec<f32>> {
+    Ok(if args.classify {
+        let p: Vec<f32> = pred
+            .iter()
+            .map(|&z| if z > 0.0 { 1.0 } else { 0.0 })
             .collect();
-        let all_scaled = inputs.transform(&all_x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
-        let all_pred = out
-            .model
-            .predict(&matrix(backend, &all_scaled, all_x.len(), 1)?)?
+        let c = metrics::binary_classification(&p, ys);
+        println!(
+            "sign of {} on [{a}, {b}]: accuracy {:.4} (majority class {:.4})",
+            f.text(),
+            c.accuracy,
+            c.baseline_accuracy
+        );
+        m.insert("accuracy".into(), json!(c.accuracy));
+        m.insert("baseline_accuracy".into(), json!(c.baseline_accuracy));
+        ys.to_vec()
+    } else {
+        let p = stats.inverse_transform(pred)?;
+        let r = metrics::regression(&p, raw);
+        let max_err = p
+            .iter()
+            .zip(raw)
+            .map(|(p, t)| (p - t).abs())
+            .fold(0f32, f32::max);
+        println!(
+            "{} on [{a}, {b}]: MSE {:.3e}, MAE {:.3e}, max error {max_err:.3e}, R^2 {:.5}",
+            f.text(),
+            r.mse,
+            r.mae,
+            r.r2
+        );
+        m.insert("mse".into(), json!(r.mse));
+        m.insert("mae".into(), json!(r.mae));
+        m.insert("max_error".into(), json!(max_err));
+        m.insert("r2".into(), json!(r.r2));
+        raw.to_vec()
+    })
+}
+
+/// A fitted function with what is needed to draw it: the samples kept, their targets, and
+/// the standardisations of inputs and values.
+struct FittedCurve<'a> {
+    args: &'a ApproxArgs,
+    f: &'a Function,
+    range: (f64, f64),
+    /// The sample index of each kept point.
+    kept: &'a [usize],
+    /// The target of each kept point (the value, or its sign class).
+    truth: &'a [f32],
+    inputs: &'a Standardizer,
+    stats: &'a Standardizer,
+}
+
+impl FittedCurve<'_> {
+    /// Every sample point, in order: its x, the target where the function was kept (NaN
+    /// elsewhere) and the network's value.
+    fn points<B: Backend>(&self, backend: &B, model: &Mlp<B>) -> Result<Points> {
+        let (a, b, n) = (self.range.0, self.range.1, self.args.samples);
+        let x: Vec<f64> = (0..n)
+            .map(|i| a + (b - a) * i as f64 / (n - 1) as f64)
+            .collect();
+        let scaled = self
+            .inputs
+            .transform(&x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
+        let pred = model
+            .predict(&matrix(backend, &scaled, x.len(), 1)?)?
             .to_vec()?;
-        let all_fit: Vec<f32> = if args.classify {
-            all_pred.iter().map(|&z| tensor_core::sigmoid(z)).collect()
+        let fit: Vec<f32> = if self.args.classify {
+            pred.iter().map(|&z| tensor_core::sigmoid(z)).collect()
         } else {
-            stats.inverse_transform(&all_pred)?
+            self.stats.inverse_transform(&pred)?
         };
-        let mut target = vec![f64::NAN; all_x.len()];
-        for (&i, &t) in s.index.iter().zip(&truth) {
+        let mut target = vec![f64::NAN; x.len()];
+        for (&i, &t) in self.kept.iter().zip(self.truth) {
             target[i] = f64::from(t);
         }
+        Ok(Points { x, target, fit })
+    }
+
+    /// Writes `points.csv` and draws `fit.png`; lines break where points were left out (a
+    /// pole).
+    fn write<B: Backend>(&self, backend: &B, model: &Mlp<B>, dir: &std::path::Path) -> Result<()> {
+        let p = self.points(backend, model)?;
         let mut csv = String::from("x,target,prediction\n");
-        for ((x, t), p) in all_x.iter().zip(&target).zip(&all_fit) {
+        for ((x, t), f) in p.x.iter().zip(&p.target).zip(&p.fit) {
             let t = if t.is_finite() {
                 number(*t)
             } else {
                 String::new()
             };
-            csv += &format!("{},{t},{}\n", number(*x), number(f64::from(*p)));
+            csv += &format!("{},{t},{}\n", number(*x), number(f64::from(*f)));
         }
         write_file(&dir.join("points.csv"), csv.as_bytes())?;
         let line = |v: &dyn Fn(usize) -> f64| -> Vec<(f64, f64)> {
-            all_x
-                .iter()
+            p.x.iter()
                 .enumerate()
                 .map(|(i, &x)| {
                     (
                         x,
-                        if target[i].is_finite() {
+                        if p.target[i].is_finite() {
                             v(i)
                         } else {
                             f64::NAN
@@ -290,20 +394,21 @@ impl Job for Approx {
                 })
                 .collect()
         };
+        let classify = self.args.classify;
         let series = [
             Series {
-                name: if args.classify { "f(x) > 0" } else { "f(x)" }.into(),
-                points: line(&|i| target[i]),
+                name: if classify { "f(x) > 0" } else { "f(x)" }.into(),
+                points: line(&|i| p.target[i]),
             },
             Series {
                 name: "network".into(),
-                points: line(&|i| f64::from(all_fit[i])),
+                points: line(&|i| f64::from(p.fit[i])),
             },
         ];
         let chart = Chart {
-            title: format!("f(x) = {}", f.text()),
+            title: format!("f(x) = {}", self.f.text()),
             x_label: "x".into(),
-            y_label: if args.classify {
+            y_label: if classify {
                 "probability that f(x) > 0".into()
             } else {
                 "f(x)".into()
@@ -312,19 +417,13 @@ impl Job for Approx {
             integer_x: false,
             wide_first: true,
         };
-        line_chart(&dir.join("fit.png"), &chart, &series)?;
-        let r = &out.report;
-        println!("{}; results in {}", out.summary(), dir.display());
-        m.insert("points_used".into(), json!(n));
-        m.insert(
-            "points_left_out".into(),
-            json!(s.undefined + s.overflow + s.outliers),
-        );
-        m.insert("final_loss".into(), json!(out.final_loss()));
-        m.insert("loss_units".into(), json!(out.loss_units.label));
-        m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(out.elapsed));
-        m.insert("parameters".into(), json!(out.model.num_params()));
-        run_dir::write_metrics(&dir, &m)
+        line_chart(&dir.join("fit.png"), &chart, &series)
     }
+}
+
+/// The network along every sample point.
+struct Points {
+    x: Vec<f64>,
+    target: Vec<f64>,
+    fit: Vec<f32>,
 }

@@ -11,7 +11,9 @@ pub fn export(args: &ExportArgs) -> Result<()> {
     if args.half && args.format != ExportFormat::Onnx {
         bail!("--half applies to --format onnx only");
     }
-    let model = FittedModel::load(&args.model, &CpuBackend::new())?;
+    let source = io::fitted::model_file(&args.model);
+    io::output::refuse_own_input(&args.output, &[&source])?;
+    let model = FittedModel::load(&source, &CpuBackend::new())?;
     let what = match args.format {
         ExportFormat::Onnx if args.half => {
             onnx::save_with(&model, &args.output, onnx::Precision::Float16)?;

@@ -3,7 +3,7 @@
 use crate::cli::{ImageDecodeArgs, ImageEncodeArgs};
 use crate::report::output::write_picture;
 use anyhow::{Result, bail};
-use io::image::{ColorMode, PixelValues, load_picture, read_pixel_csv, write_pixel_csv};
+use io::image::{ColorMode, PixelValues, read_pixel_csv, write_pixel_csv};
 
 /// Writes an image's pixels as CSV rows.
 pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
@@ -18,7 +18,8 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
         (None, _) if args.gray => ColorMode::Grayscale,
         (None, _) => ColorMode::Rgb,
     };
-    let mut picture = load_picture(&args.image, mode)?;
+    io::output::refuse_own_input(&args.output, &[&args.image])?;
+    let mut picture = super::image_render::load_within_budget(&args.image, mode)?;
     // The image's own channels: gray images (even stored as RGB) stay gray, unless --color.
     if mode == ColorMode::Rgb && !args.color && !picture.has_color() {
         picture = picture.to_grayscale();
@@ -42,6 +43,7 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
 /// Turns CSV rows back into an image.
 pub fn decode(args: &ImageDecodeArgs) -> Result<()> {
     // Refuse an extension that names no format before reading a large CSV.
+    io::output::refuse_own_input(&args.output, &[&args.csv])?;
     io::image::ImageFileFormat::from_path(&args.output)?;
     let picture = read_pixel_csv(&args.csv, PixelValues::Bytes)?;
     write_picture(&args.output, &picture)?;

@@ -1,22 +1,20 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
 use super::image_arch::{Plan, check_memory, resolve_arch};
-use crate::checkpoint::RunModel;
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
-use crate::monitor::LossUnits;
 use crate::report::comparison::write_comparison;
-use crate::report::history::still_improving;
 use crate::report::{run_dir, run_record};
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
-use io::image::{
-    ColorMode, fit_longest_side, ink_iou, load_picture, pixel_accuracy, psnr, save_png, ssim,
-};
+use io::image::{ColorMode, fit_longest_side, ink_iou, pixel_accuracy, psnr, save_png, ssim};
 use io::{Picture, default_drawing};
 use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler, PixelValues};
 use serde_json::{Map, json};
-use tensor_core::{Backend, Tensor};
+use tensor_core::Backend;
+use train::LossUnits;
+use train::RunModel;
+use train::history::still_improving;
 
 /// Training size of the bundled drawing.
 pub const DEFAULT_SIZE: u32 = 200;
@@ -92,16 +90,23 @@ fn target(
     } else {
         ColorMode::Rgb
     };
-    let mut picture = load_picture(path, mode)?;
+    // From the header alone: the decoding (at the image's own size, whatever --size asks),
+    // then the fit, must fit in memory.
+    let header = io::image::read_image_header(path)?;
+    if let Some(budget) = crate::memory_budget::image_budget()? {
+        header.check_decode(mode, &budget, path)?;
+    }
+    let (w, h) = match args.size {
+        Some(n) => fit_longest_side(header.width, header.height, n as usize),
+        None => (header.width, header.height),
+    };
+    fits(w, h)?;
+    let mut picture = super::image_render::load_within_budget(path, mode)?;
     if !args.color && !picture.has_color() && picture.channels == 3 {
         picture = picture.to_grayscale();
     }
-    if let Some(n) = args.size {
-        let (w, h) = fit_longest_side(picture.width, picture.height, n as usize);
-        fits(w, h)?;
+    if (picture.width, picture.height) != (w, h) {
         picture = picture.resize_bicubic(w, h)?;
-    } else {
-        fits(picture.width, picture.height)?;
     }
     if let Some(t) = args.threshold {
         picture = picture.threshold(t);
@@ -109,21 +114,8 @@ fn target(
     Ok((picture, path.display().to_string()))
 }
 
-/// Per-channel mean of the pixel values: the network learns `value - mean`, so that it
-/// starts near the answer instead of spending its first steps learning the background
-/// level (Adam moves each weight by about the learning rate per step).
-pub fn channel_means(picture: &Picture) -> Vec<f32> {
-    let c = picture.channels.max(1);
-    let mut sums = vec![0f64; c];
-    for px in picture.data.chunks_exact(c) {
-        sums.iter_mut().zip(px).for_each(|(s, &v)| *s += v as f64);
-    }
-    let n = picture.pixels().max(1) as f64;
-    sums.iter().map(|s| (s / n) as f32).collect()
-}
-
-/// Predicts every pixel of a `width x height` grid, adding back the per-channel `offset`
-/// the network was trained without.
+/// Predicts every pixel of a `width x height` grid with the library's renderer, adding back
+/// the per-channel `offset` the network was trained without.
 pub fn predict_picture<B: Backend, M: nn::Model<B>>(
     backend: &B,
     model: &M,
@@ -131,34 +123,10 @@ pub fn predict_picture<B: Backend, M: nn::Model<B>>(
     height: usize,
     offset: &[f32],
 ) -> Result<Picture> {
-    let channels = offset.len().max(1);
-    let mut data = Vec::with_capacity(width * height * channels);
-    let band = (1 << 20) / width.max(1);
-    let band = band.clamp(1, height);
-    let ys: Vec<f32> = (0..height)
-        .map(|i| io::image::coords::pixel_to_coord(i, height))
-        .collect();
-    let xs: Vec<f32> = (0..width)
-        .map(|i| io::image::coords::pixel_to_coord(i, width))
-        .collect();
-    for y0 in (0..height).step_by(band) {
-        let rows = band.min(height - y0);
-        let mut grid = Vec::with_capacity(rows * width * 2);
-        for &y in &ys[y0..y0 + rows] {
-            for &x in &xs {
-                grid.push(x);
-                grid.push(y);
-            }
-        }
-        let t = Tensor::from_slice(backend, &grid, [rows * width, 2])?;
-        let values = model.predict(&t)?.to_vec()?;
-        data.extend(
-            values
-                .chunks_exact(channels)
-                .flat_map(|px| px.iter().zip(offset).map(|(v, o)| v + o)),
-        );
-    }
-    Ok(Picture::from_predictions(width, height, channels, &data)?)
+    let mut settings = io::image::RenderSettings::new(width, height, offset.len());
+    settings.offset = offset.to_vec();
+    let network = io::image::ModelPixels(model);
+    Ok(io::image::render_picture(backend, &network, &settings)?)
 }
 
 impl Job for ImageFit {
@@ -197,7 +165,7 @@ impl Job for ImageFit {
         } = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s)?;
         let dir = run_dir::prepare(&args.train, "image-fit")?;
         save_png(&picture, dir.join("original.png"))?;
-        let means = channel_means(&picture);
+        let means = io::image::channel_means(&picture);
         // Point supervision learns `value - mean` through an identity output; area
         // supervision learns coverage through a sigmoid whose bias starts at the logit of
         // the mean, and matches each pixel with the mean of s x s samples inside it.

@@ -1,17 +1,28 @@
-//! `iron-learn image render`: redraw a fitted image at any size.
+//! `iron-learn image render`: redraw a fitted image at any size, with the library's renderer.
+//! A PNG is drawn in bands written to the file as they are made (any size in the memory of
+//! one band); another format, or scoring against `--reference`, holds the whole picture and
+//! is checked against the memory budget first.
 
-use super::image_fit::predict_picture;
-use crate::checkpoint::{self, RunModel};
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
+use crate::memory_budget;
 use crate::report::output::write_picture;
 use anyhow::{Result, bail};
-use io::Picture;
-use io::image::{ColorMode, fit_longest_side, ink_iou, load_picture, pixel_accuracy, psnr, ssim};
-use nn::{HashGridMlp, Mlp};
+use io::image::{
+    ColorMode, ImageFileFormat, RenderSettings, ink_iou, load_picture_within, pixel_accuracy, psnr,
+    render_picture, render_png, ssim,
+};
+use io::{FittedModel, Picture};
 use std::path::Path;
 use std::time::Instant;
 use tensor_core::Backend;
+
+/// Largest `--size`: a PNG side of 65536 pixels (4.3 gigapixels for a square).
+pub const MAX_RENDER_SIZE: u32 = 65_536;
+
+/// Bytes per value of a picture drawn whole and scored: the drawing, the reference, the
+/// bicubic baseline (`f32` each) and the scores' working planes.
+const WHOLE_PICTURE_BYTES_PER_VALUE: u64 = 24;
 
 /// Renders a fitted image.
 pub struct ImageRender(pub ImageRenderArgs);
@@ -21,130 +32,169 @@ impl Job for ImageRender {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        if args.size < 1 || args.size > 16_384 {
-            bail!("--size must be between 1 and 16384, got {}", args.size);
+        if !(1..=MAX_RENDER_SIZE).contains(&args.size) {
+            bail!(
+                "--size must be between 1 and {MAX_RENDER_SIZE}, got {}",
+                args.size
+            );
         }
         if let Some(t) = args.threshold
             && !(0.0..=1.0).contains(&t)
         {
             bail!("--threshold must be between 0 and 1, got {t}");
         }
-        io::image::ImageFileFormat::from_path(&args.output)?;
+        let source = io::fitted::model_file(&args.model);
+        let mut inputs = vec![source.as_path()];
+        inputs.extend(args.reference.as_deref());
+        io::output::refuse_own_input(&args.output, &inputs)?;
+        let format = ImageFileFormat::from_path(&args.output)?;
         let started = Instant::now();
-        let (path, ck) = checkpoint::read(&args.model)?;
-        let mut picture = match checkpoint::kind(&ck) {
-            k if k == <HashGridMlp<B> as RunModel<B>>::KIND => {
-                draw::<B, HashGridMlp<B>>(backend, args, &path, ck)?
-            }
-            _ => draw::<B, Mlp<B>>(backend, args, &path, ck)?,
+        let model = load_image_model(backend, &source)?;
+        let mut settings = model
+            .render_settings(args.size as usize)
+            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", source.display()))?;
+        settings.threshold = args.threshold;
+        let (w, h) = (settings.width, settings.height);
+        let whole = format != ImageFileFormat::Png || args.reference.is_some();
+        let picture = if whole {
+            check_whole_picture(&settings, args)?;
+            let picture = render_picture(backend, &model, &settings)?;
+            write_picture(&args.output, &picture)?;
+            Some(picture)
+        } else {
+            render_png(backend, &model, &settings, &args.output)?;
+            None
         };
-        let (w, h) = (picture.width, picture.height);
-        if let Some(t) = args.threshold {
-            picture = picture.threshold(t);
-        }
-        write_picture(&args.output, &picture)?;
         println!(
             "rendered {w}x{h} in {:.2} s to {}",
             started.elapsed().as_secs_f64(),
             args.output.display()
         );
-        if let Some(reference) = &args.reference {
-            score_against(args, reference, &picture)?;
+        note_enlargement(&model, &settings)?;
+        if let (Some(reference), Some(picture)) = (&args.reference, &picture) {
+            score_against(args, reference, picture)?;
         }
         Ok(())
     }
 }
 
-/// Rebuilds the model of checkpoint `ck` and draws it at the requested size.
-fn draw<B: Backend, M: RunModel<B>>(
-    backend: &B,
-    args: &ImageRenderArgs,
-    path: &Path,
-    ck: io::Checkpoint,
-) -> Result<Picture> {
-    let loaded = checkpoint::rebuild::<B, M>(backend, path, ck)?;
-    {
-        if loaded.meta.job != "image-fit" {
-            bail!(
-                "{} was written by `{}`, not by `image fit`",
-                args.model.display(),
-                loaded.meta.job
-            );
-        }
-        let extra = &loaded.meta.extra;
-        let get = |k: &str| extra.get(k).and_then(|v| v.as_u64()).unwrap_or(0) as usize;
-        let (w0, h0, c) = (
-            get("width").max(1),
-            get("height").max(1),
-            get("channels").max(1),
+/// Loads the image model of a checkpoint, refusing one with non-finite weights or one that
+/// another job wrote, naming it.
+fn load_image_model<B: Backend>(backend: &B, source: &Path) -> Result<FittedModel<B>> {
+    let checkpoint = io::Checkpoint::load(source)?;
+    let prefix = io::fitted::TENSOR_PREFIX;
+    if let Some((name, index, value)) = checkpoint.first_non_finite(prefix) {
+        bail!(
+            "{} holds non-finite weights ({}[{index}] is {value}): the run diverged before it was \
+             saved; train afresh, with a lower --lr",
+            source.display(),
+            name.trim_start_matches(prefix)
         );
-        let (w, h) = fit_longest_side(w0, h0, args.size as usize);
-        let offset: Vec<f32> = match extra.get("offset").and_then(|v| v.as_array()) {
-            Some(values) => values
-                .iter()
-                .map(|v| v.as_f64().unwrap_or(0.0) as f32)
-                .collect(),
-            None => vec![0.0; c],
-        };
-        if offset.len() != c {
-            bail!(
-                "{}: the stored pixel offset has {} channels, the model {c}",
-                args.model.display(),
-                offset.len()
-            );
-        }
-        predict_picture(backend, &loaded.model, w, h, &offset)
     }
+    if let Some(job) = checkpoint.metadata.get("job").and_then(|v| v.as_str())
+        && job != "image-fit"
+    {
+        bail!(
+            "{} was written by `{job}`, not by `image fit`",
+            source.display()
+        );
+    }
+    Ok(FittedModel::from_checkpoint(&checkpoint, backend, source)?)
+}
+
+/// Refuses, before drawing, a whole picture (another format than PNG, or a render to score)
+/// that the memory budget cannot hold, saying what would fit.
+fn check_whole_picture(settings: &RenderSettings, args: &ImageRenderArgs) -> Result<()> {
+    let Some(budget) = memory_budget::image_budget()? else {
+        return Ok(());
+    };
+    let per_pixel = settings.offset.len() as u64 * WHOLE_PICTURE_BYTES_PER_VALUE;
+    let need = settings.width as u64 * settings.height as u64 * per_pixel;
+    if need <= budget.bytes {
+        return Ok(());
+    }
+    let longest = settings.width.max(settings.height) as f64;
+    let side = (longest * (budget.bytes as f64 / need as f64).sqrt()) as u64;
+    let why = if args.reference.is_some() {
+        "scoring against --reference"
+    } else {
+        "this format"
+    };
+    bail!(
+        "drawing {}x{} whole for {why} needs about {}, more than the memory budget of {budget}; \
+         --size {side} or less fits, or write a .png without --reference (drawn in bands in a \
+         few MB)",
+        settings.width,
+        settings.height,
+        io::image::human_bytes(need as f64)
+    )
+}
+
+/// Says that drawing larger than the fitted image interpolates: it adds no detail.
+fn note_enlargement<B: Backend>(model: &FittedModel<B>, settings: &RenderSettings) -> Result<()> {
+    let (w0, h0) = model.image_size()?;
+    if settings.width > w0 || settings.height > h0 {
+        eprintln!(
+            "note: the model was fitted on {w0}x{h0} pixels; drawing it at {}x{} interpolates \
+             between them and adds no detail (compare with bicubic upscaling: --reference)",
+            settings.width, settings.height
+        );
+    }
+    Ok(())
 }
 
 /// Scores the render (and bicubic upscaling of the training image) against `reference`.
 fn score_against(args: &ImageRenderArgs, reference: &Path, picture: &Picture) -> Result<()> {
     let (w, h) = (picture.width, picture.height);
-    {
-        {
-            let mode = if picture.channels == 3 {
-                ColorMode::Rgb
-            } else {
-                ColorMode::Grayscale
-            };
-            let mut r = load_picture(reference, mode)?;
-            if (r.width, r.height) != (w, h) {
-                r = r.resize_bicubic(w, h)?;
-            }
-            // Ink scores mean something for black-and-white line art only.
-            let line_art = r.is_line_art();
-            let score = |p: &Picture| -> Result<String> {
-                let mut s = format!("PSNR {:.2} dB, SSIM {:.4}", psnr(p, &r)?, ssim(p, &r)?);
-                if line_art {
-                    s += &format!(
-                        ", pixel accuracy {:.2}%, ink IoU {:.4}",
-                        pixel_accuracy(p, &r)? * 100.0,
-                        ink_iou(p, &r)?
-                    );
-                }
-                Ok(s)
-            };
-            println!(
-                "against {} at {w}x{h}: {}",
-                reference.display(),
-                score(picture)?
-            );
-            // The run folder keeps the image it was trained on: upscaling it with bicubic
-            // interpolation is the baseline a fitted network should beat.
-            let folder = if args.model.is_dir() {
-                Some(args.model.as_path())
-            } else {
-                args.model.parent()
-            };
-            let original = folder.map(|f| f.join("original.png"));
-            if let Some(path) = original.filter(|p| p.is_file()) {
-                let mut base = load_picture(&path, mode)?.resize_bicubic(w, h)?;
-                if let Some(t) = args.threshold {
-                    base = base.threshold(t);
-                }
-                println!("bicubic upscaling of {}: {}", path.display(), score(&base)?);
-            }
-        }
-        Ok(())
+    let mode = if picture.channels == 3 {
+        ColorMode::Rgb
+    } else {
+        ColorMode::Grayscale
+    };
+    let mut r = load_within_budget(reference, mode)?;
+    if (r.width, r.height) != (w, h) {
+        r = r.resize_bicubic(w, h)?;
     }
+    // Ink scores mean something for black-and-white line art only.
+    let line_art = r.is_line_art();
+    let score = |p: &Picture| -> Result<String> {
+        let mut s = format!("PSNR {:.2} dB, SSIM {:.4}", psnr(p, &r)?, ssim(p, &r)?);
+        if line_art {
+            s += &format!(
+                ", pixel accuracy {:.2}%, ink IoU {:.4}",
+                pixel_accuracy(p, &r)? * 100.0,
+                ink_iou(p, &r)?
+            );
+        }
+        Ok(s)
+    };
+    println!(
+        "against {} at {w}x{h}: {}",
+        reference.display(),
+        score(picture)?
+    );
+    // The run folder keeps the image it was trained on: upscaling it with bicubic
+    // interpolation is the baseline a fitted network should beat.
+    let folder = if args.model.is_dir() {
+        Some(args.model.as_path())
+    } else {
+        args.model.parent()
+    };
+    let original = folder.map(|f| f.join("original.png"));
+    if let Some(path) = original.filter(|p| p.is_file()) {
+        let mut base = load_within_budget(&path, mode)?.resize_bicubic(w, h)?;
+        if let Some(t) = args.threshold {
+            base = base.threshold(t);
+        }
+        println!("bicubic upscaling of {}: {}", path.display(), score(&base)?);
+    }
+    Ok(())
+}
+
+/// Loads an image, refused from its header when the memory budget cannot hold it.
+pub fn load_within_budget(path: &Path, mode: ColorMode) -> Result<Picture> {
+    Ok(match memory_budget::image_budget()? {
+        Some(budget) => load_picture_within(path, mode, &budget)?,
+        None => io::image::load_picture(path, mode)?,
+    })
 }

@@ -24,21 +24,3 @@ pub fn matrix<B: Backend>(
 ) -> Result<Tensor<B>> {
     Ok(Tensor::from_slice(backend, data, [rows, cols])?)
 }
-
-/// Formats a duration in seconds for summaries.
-pub fn seconds(s: f64) -> String {
-    if s < 1.0 {
-        format!("{:.0} ms", s * 1000.0)
-    } else {
-        format!("{s:.1} s")
-    }
-}
-
-/// `1 step`, `300 steps`: a count with its noun, plural when it is not one.
-pub fn count(n: u64, noun: &str) -> String {
-    match (n, noun) {
-        (1, _) => format!("1 {noun}"),
-        (_, "batch") => format!("{n} batches"),
-        _ => format!("{n} {noun}s"),
-    }
-}

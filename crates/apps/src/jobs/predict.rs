@@ -43,6 +43,12 @@ impl Job for Predict {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
+        if let Some(output) = &args.output {
+            let model_file = io::fitted::model_file(&args.model);
+            let mut inputs = vec![model_file.as_path()];
+            inputs.extend(args.data.as_deref());
+            io::output::refuse_own_input(output, &inputs)?;
+        }
         let model = FittedModel::load(&args.model, backend)?;
         let info = model.info();
         if let Task::Image { width, height } = info.task {

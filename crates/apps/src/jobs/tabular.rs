@@ -5,7 +5,6 @@ use super::predict::write_predictions;
 use super::regression_report;
 use crate::cli::{ActivationArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
-use crate::monitor::LossUnits;
 use crate::report::{metrics, run_dir, run_record};
 use crate::session::Run;
 use anyhow::{Result, bail};
@@ -14,6 +13,7 @@ use io::{Dataset, Standardizer};
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
+use train::LossUnits;
 
 /// Which model of the data to train.
 #[derive(Debug, Clone)]

@@ -3,13 +3,13 @@
 use super::matrix;
 use crate::cli::XorArgs;
 use crate::device::Job;
-use crate::monitor::LossUnits;
 use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::Result;
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
+use train::LossUnits;
 
 const INPUTS: [f32; 8] = [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0];
 const TARGETS: [f32; 4] = [0.0, 1.0, 1.0, 0.0];
@@ -59,7 +59,6 @@ impl Job for Xor {
             println!("  {a}  {b} |   {}    |   {p:.3}", TARGETS[i]);
             max_error = max_error.max((p - TARGETS[i]).abs());
         }
-        let r = &out.report;
         println!(
             "trained {}; largest error {max_error:.3}; results in {}",
             out.summary(),
@@ -68,11 +67,7 @@ impl Job for Xor {
         let mut m = Map::new();
         m.insert("predictions".into(), json!(probs));
         m.insert("max_error".into(), json!(max_error));
-        m.insert("final_loss".into(), json!(out.final_loss()));
-        m.insert("loss_units".into(), json!(out.loss_units.label));
-        m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(out.elapsed));
-        m.insert("parameters".into(), json!(out.model.num_params()));
+        m.extend(out.metrics(out.model.num_params()).entries());
         run_dir::write_metrics(&dir, &m)
     }
 }

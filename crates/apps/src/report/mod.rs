@@ -2,11 +2,9 @@
 
 pub mod axis;
 pub mod comparison;
-pub mod history;
 pub mod lstsq;
 pub mod metrics;
 pub mod output;
 pub mod plot;
 pub mod run_dir;
 pub mod run_record;
-pub mod sha256;

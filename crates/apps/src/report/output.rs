@@ -32,20 +32,8 @@ pub fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<()> {
 
 /// Encodes 8-bit pixels (1 channel: gray, 3: RGB) as a PNG in memory and writes it.
 pub fn write_png(path: &Path, pixels: &[u8], width: u32, height: u32, channels: u8) -> Result<()> {
-    let color = if channels == 1 {
-        image::ExtendedColorType::L8
-    } else {
-        image::ExtendedColorType::Rgb8
-    };
-    let mut bytes = Vec::new();
-    image::ImageEncoder::write_image(
-        image::codecs::png::PngEncoder::new(&mut bytes),
-        pixels,
-        width,
-        height,
-        color,
-    )
-    .with_context(|| format!("cannot encode {}", path.display()))?;
+    let bytes = io::image::encode_png(pixels, width as usize, height as usize, channels.into())
+        .with_context(|| format!("cannot encode {}", path.display()))?;
     write_file(path, &bytes)
 }
 

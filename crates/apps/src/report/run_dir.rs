@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+use train::record::utc_fields;
 
 /// The folder a run writes into, ready for writing: created (a default name is a fresh
 /// folder `runs/<job>-<time>`, with `-2`, `-3`... when a run of the same job started in the
@@ -42,7 +42,7 @@ pub fn prepare(args: &TrainArgs, job: &str) -> Result<PathBuf> {
     });
     io::output::remove_stale_temporaries(&dir)
         .with_context(|| format!("cannot clear {}", dir.display()))?;
-    let checkpoint = dir.join(crate::checkpoint::FILE_NAME);
+    let checkpoint = dir.join(train::checkpoint::FILE_NAME);
     if !args.resume && !args.force && checkpoint.exists() {
         bail!(
             "{} already holds a run's checkpoint; continue it with --resume, start afresh over it with --force, or choose another --out",
@@ -97,7 +97,7 @@ pub fn release_all(succeeded: bool) {
     for h in held {
         h.lock.release();
         if !succeeded && h.created && holds_only_the_record(&h.dir) {
-            let _ = std::fs::remove_file(h.dir.join(super::run_record::FILE_NAME));
+            let _ = std::fs::remove_file(h.dir.join(train::record::FILE_NAME));
             // Fails (and keeps the folder) unless it is empty now.
             let _ = std::fs::remove_dir(&h.dir);
         }
@@ -109,7 +109,7 @@ fn holds_only_the_record(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries
             .filter_map(Result::ok)
-            .all(|e| e.file_name() == super::run_record::FILE_NAME)
+            .all(|e| e.file_name() == train::record::FILE_NAME)
     })
 }
 
@@ -117,38 +117,6 @@ fn holds_only_the_record(dir: &Path) -> bool {
 fn timestamp() -> String {
     let [y, mo, d, h, mi, s] = utc_fields();
     format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}")
-}
-
-/// The current UTC time as year, month, day, hour, minute and second.
-pub(crate) fn utc_fields() -> [i64; 6] {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rest) = ((secs / 86_400) as i64, (secs % 86_400) as i64);
-    let (y, m, d) = civil_date(days);
-    [
-        y,
-        m.into(),
-        d.into(),
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60,
-    ]
-}
-
-/// Year, month, day of a count of days since 1970-01-01 (proleptic Gregorian calendar).
-pub(crate) fn civil_date(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// Writes `metrics.json` (pretty-printed) into `dir`; a run stopped by Ctrl-C or SIGTERM
@@ -167,14 +135,7 @@ pub fn write_metrics(dir: &Path, metrics: &Map<String, Value>) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{civil_date, fresh_folder};
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(19_723), (2024, 1, 1));
-        assert_eq!(civil_date(20_779), (2026, 11, 22));
-    }
+    use super::fresh_folder;
 
     #[test]
     fn default_folders_never_collide() {

@@ -2,7 +2,9 @@
 //!
 //! One test binary for the crate: each module below is one former test file.
 
+mod accounting;
 mod approx;
+mod budget;
 mod common;
 mod errors;
 mod hashgrid;
@@ -20,4 +22,5 @@ mod results;
 mod resume;
 mod runs;
 mod small;
+mod special_outputs;
 mod tabular;

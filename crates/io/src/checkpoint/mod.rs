@@ -9,12 +9,11 @@
 //! either the old file or the new one, whole. [`Checkpoint::load`] says in one sentence what is
 //! wrong with a bad file.
 
-mod atomic;
 mod compare;
 mod fingerprint;
 mod format;
 
-pub use atomic::write_atomic;
+pub use crate::output::write_atomic;
 pub use compare::{Difference, first_difference};
 pub use fingerprint::{DATA_KEY, DataFingerprint};
 
@@ -203,10 +202,11 @@ impl Checkpoint {
         format::from_bytes(bytes, source.as_ref())
     }
 
-    /// Writes the checkpoint to `path` atomically (see [`write_atomic`]): after a crash at any
-    /// moment the file holds either the previous checkpoint or this one, whole.
+    /// Writes the checkpoint to `path` with [`write_file`](crate::write_file): a file is
+    /// replaced atomically (after a crash at any moment it holds either the previous
+    /// checkpoint or this one, whole); a device or pipe is written in place, never replaced.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        write_atomic(path.as_ref(), &self.to_bytes()?)
+        crate::output::write_file(path.as_ref(), &self.to_bytes()?)
     }
 
     /// Reads and checks a checkpoint. A missing file, a truncated file, a file that is not

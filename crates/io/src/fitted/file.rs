@@ -1,6 +1,6 @@
 //! A [`FittedModel`] to and from a safetensors [`Checkpoint`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use nn::NamedArray;
 use serde_json::{Value, json};
@@ -20,6 +20,15 @@ pub const INFO_KEY: &str = "model";
 /// The prefix of every network tensor's name (`model.layers.0.weight`); run checkpoints
 /// keep optimizer tensors beside them under other names.
 pub const TENSOR_PREFIX: &str = "model.";
+
+/// The file a model path names: `path/model.safetensors` for a run folder, else `path`.
+pub fn model_file(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join("model.safetensors")
+    } else {
+        path.to_path_buf()
+    }
+}
 
 impl<B: Backend> FittedModel<B> {
     /// The model as a checkpoint: the network's tensors under [`TENSOR_PREFIX`] and the
@@ -91,12 +100,7 @@ impl<B: Backend> FittedModel<B> {
     /// Reads a model file, or a run checkpoint (a file, or a run folder holding
     /// `model.safetensors`), and rebuilds the model on `backend`.
     pub fn load(path: impl AsRef<Path>, backend: &B) -> Result<Self> {
-        let path = path.as_ref();
-        let path = if path.is_dir() {
-            path.join("model.safetensors")
-        } else {
-            path.to_path_buf()
-        };
+        let path = model_file(path.as_ref());
         let ck = Checkpoint::load(&path)?;
         Self::from_checkpoint(&ck, backend, &path)
     }

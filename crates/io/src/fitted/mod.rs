@@ -33,12 +33,13 @@
 //! ```
 
 mod file;
+mod image;
 mod info;
 mod inputs;
 mod network;
 mod predictions;
 
-pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX};
+pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX, model_file};
 pub use info::{ModelInfo, Task, label_text};
 pub use inputs::{InputRows, load_inputs, read_csv_inputs};
 pub use network::{MODEL_KIND_KEY, Network};

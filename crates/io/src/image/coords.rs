@@ -5,7 +5,9 @@
 //! index), `y` down the image (the row index). A network trained on a 200-pixel grid can thus be
 //! evaluated on a 1024-pixel grid covering the same square.
 
-/// The coordinate of pixel `i` on a side of `n` pixels: `-1 + 2 i / (n - 1)`, or 0 when `n <= 1`.
+/// The coordinate of pixel `i` on a side of `n` pixels: `-1 + 2 i / (n - 1)`, or 0 when
+/// `n <= 1`. This is [`nn::train::pixel_coord`] itself, the function training samples pixels
+/// with, so rendering reproduces the training coordinates bit for bit.
 ///
 /// ```
 /// use io::image::coords::pixel_to_coord;
@@ -13,13 +15,7 @@
 /// assert_eq!(pixel_to_coord(2, 5), 0.0);
 /// assert_eq!(pixel_to_coord(4, 5), 1.0);
 /// ```
-pub fn pixel_to_coord(i: usize, n: usize) -> f32 {
-    if n <= 1 {
-        return 0.0;
-    }
-    // In f64 both ends are exact: 2 * (n - 1) / (n - 1) is exactly 2.
-    (2.0 * i as f64 / (n - 1) as f64 - 1.0) as f32
-}
+pub use nn::train::pixel_coord as pixel_to_coord;
 
 /// The (fractional) pixel index of coordinate `c` on a side of `n` pixels: the inverse of
 /// [`pixel_to_coord`]. Returns 0 when `n <= 1`.

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::picture::{Picture, channel_names, to_byte};
 use crate::error::{Error, Result};
-use crate::output::write_file;
+use crate::output::OutputFile;
 
 /// How pixel values are written in a pixel CSV.
 ///
@@ -21,18 +21,19 @@ pub enum PixelValues {
     Unit,
 }
 
-/// Writes a picture as pixel CSV into a file; see [`encode_pixel_csv`]. The rows are encoded
-/// in memory and written with [`write_file`](crate::write_file): atomically, and a full disk is
-/// an error, never a truncated file.
+/// Writes a picture as pixel CSV into a file; see [`encode_pixel_csv`]. The rows are streamed
+/// to an [`OutputFile`] as they are made (memory: the picture and a small buffer, whatever
+/// the CSV's size): a file is replaced atomically once complete, and a full disk is an error,
+/// never a truncated file.
 pub fn write_pixel_csv(
     picture: &Picture,
     path: impl AsRef<Path>,
     values: PixelValues,
 ) -> Result<()> {
     let path = path.as_ref();
-    let mut bytes = Vec::new();
-    encode(picture, &mut bytes, values, path)?;
-    write_file(path, &bytes)
+    let mut out = OutputFile::create(path)?;
+    encode(picture, &mut out, values, path)?;
+    out.commit()
 }
 
 /// Writes a picture as CSV: the header `x,y,value` (gray) or `x,y,r,g,b` (RGB), then one row

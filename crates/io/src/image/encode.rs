@@ -59,6 +59,9 @@ impl ImageFileFormat {
 pub fn encode_picture(picture: &Picture, format: ImageFileFormat) -> Result<Vec<u8>> {
     picture.validate()?;
     let bytes = picture.to_bytes();
+    if format == ImageFileFormat::Png {
+        return super::png::encode_png(&bytes, picture.width, picture.height, picture.channels);
+    }
     // Sizes fit in u32: `validate` checked it.
     let (w, h) = (picture.width as u32, picture.height as u32);
     let wrong_size = || Error::invalid(format!("a {} picture has the wrong size", picture.dims()));
@@ -69,6 +72,7 @@ pub fn encode_picture(picture: &Picture, format: ImageFileFormat) -> Result<Vec<
     };
     let mut out = Cursor::new(Vec::new());
     let result = match format {
+        // Encoded by the project's own PNG writer above.
         ImageFileFormat::Png => image.write_to(&mut out, ImageFormat::Png),
         ImageFileFormat::Jpeg => image.write_with_encoder(
             image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90),

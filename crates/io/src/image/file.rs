@@ -6,6 +6,7 @@ use std::path::Path;
 use image::{DynamicImage, ImageReader};
 
 use super::encode::{ImageFileFormat, encode_picture};
+use super::header::{MemoryBudget, read_image_header};
 use super::picture::Picture;
 use crate::error::{Error, Result, read_file};
 use crate::output::write_file;
@@ -25,11 +26,41 @@ pub enum ColorMode {
 /// Loads any PNG, JPEG, WebP or BMP file as a [`Picture`] in the given mode.
 ///
 /// Transparent pixels are composited over white. 8-bit values `v` become exactly `v / 255`.
-/// The format is told from the content, not the extension. Errors name the file.
+/// The format is told from the content, not the extension. Errors name the file. The decoder
+/// keeps its own allocation cap (512 MB); [`load_picture_within`] replaces it by a budget.
 pub fn load_picture(path: impl AsRef<Path>, mode: ColorMode) -> Result<Picture> {
     let path = path.as_ref();
     let bytes = read_file(path)?;
     decode_picture(&bytes, mode, path)
+}
+
+/// Loads an image file like [`load_picture`] within a memory budget: the header is read
+/// first and an image whose decoding would need more than `budget` is refused
+/// ([`Error::TooLarge`], saying what would fit) before any pixel is allocated; otherwise the
+/// file is decoded as it is read (never held whole in memory) with the budget as the
+/// decoder's only allocation limit, so images beyond the decoder's default cap load when the
+/// budget allows.
+pub fn load_picture_within(
+    path: impl AsRef<Path>,
+    mode: ColorMode,
+    budget: &MemoryBudget,
+) -> Result<Picture> {
+    let path = path.as_ref();
+    read_image_header(path)?.check_decode(mode, budget, path)?;
+    let decode_err = |message: String| Error::Image {
+        action: "decode",
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut reader = ImageReader::open(path)
+        .map_err(|e| Error::io("read", path, e))?
+        .with_guessed_format()
+        .map_err(|e| Error::io("read", path, e))?;
+    let mut limits = image::Limits::no_limits();
+    limits.max_alloc = Some(budget.bytes);
+    reader.limits(limits);
+    let image = reader.decode().map_err(|e| decode_err(e.to_string()))?;
+    Ok(from_dynamic(&image, mode))
 }
 
 /// Decodes an image held in memory; `source` names it in error messages.
@@ -57,6 +88,9 @@ pub fn decode_picture(bytes: &[u8], mode: ColorMode, source: impl AsRef<Path>) -
 
 /// Converts a decoded image, compositing transparency over white.
 fn from_dynamic(image: &DynamicImage, mode: ColorMode) -> Picture {
+    if let Some(picture) = from_opaque_bytes(image, mode) {
+        return picture;
+    }
     let is_gray = !image.color().has_color();
     let rgba = image.to_rgba16();
     let (width, height) = (rgba.width() as usize, rgba.height() as usize);
@@ -69,39 +103,66 @@ fn from_dynamic(image: &DynamicImage, mode: ColorMode) -> Picture {
             ((c * a + 65535.0 * (65535.0 - a)) / (65535.0 * 65535.0)) as f32
         }
     };
-    let gray = |p: &image::Rgba<u16>| -> f32 {
+    let pixels = rgba.pixels().map(|p| {
         let [r, g, b, a] = p.0;
-        if is_gray {
-            over_white(r, a)
-        } else {
-            (0.2126 * over_white(r, a) + 0.7152 * over_white(g, a) + 0.0722 * over_white(b, a))
-                .min(1.0)
-        }
+        [over_white(r, a), over_white(g, a), over_white(b, a)]
+    });
+    let data: Vec<f32> = match mode {
+        ColorMode::Rgb => pixels.flatten().collect(),
+        _ => pixels.map(|px| gray_of(px, is_gray, mode)).collect(),
     };
-    let pixels = rgba.pixels();
-    let (channels, data): (usize, Vec<f32>) = match mode {
-        ColorMode::Grayscale => (1, pixels.map(gray).collect()),
-        ColorMode::BlackAndWhite(t) => (
-            1,
-            pixels
-                .map(|p| if gray(p) < t { 0.0 } else { 1.0 })
-                .collect(),
-        ),
-        ColorMode::Rgb => (
-            3,
-            pixels
-                .flat_map(|p| {
-                    let [r, g, b, a] = p.0;
-                    [over_white(r, a), over_white(g, a), over_white(b, a)]
-                })
-                .collect(),
-        ),
-    };
+    let channels = if mode == ColorMode::Rgb { 3 } else { 1 };
     Picture {
         width,
         height,
         channels,
         data,
+    }
+}
+
+/// 8-bit gray or RGB images, converted without a 16-bit copy: `v / 255` is the same `f32` as
+/// the 16-bit path's `257 v / 65535`.
+fn from_opaque_bytes(image: &DynamicImage, mode: ColorMode) -> Option<Picture> {
+    let (width, height) = (image.width() as usize, image.height() as usize);
+    let (bytes, is_gray): (&[u8], bool) = match image {
+        DynamicImage::ImageLuma8(buffer) => (buffer.as_raw(), true),
+        DynamicImage::ImageRgb8(buffer) => (buffer.as_raw(), false),
+        _ => return None,
+    };
+    let value = |b: u8| f32::from(b) / 255.0;
+    let data: Vec<f32> = match (mode, is_gray) {
+        (ColorMode::Rgb, true) => bytes.iter().flat_map(|&b| [value(b); 3]).collect(),
+        (ColorMode::Rgb, false) => bytes.iter().map(|&b| value(b)).collect(),
+        (_, true) => bytes
+            .iter()
+            .map(|&b| gray_of([value(b); 3], true, mode))
+            .collect(),
+        (_, false) => bytes
+            .chunks_exact(3)
+            .map(|p| gray_of([value(p[0]), value(p[1]), value(p[2])], false, mode))
+            .collect(),
+    };
+    let channels = if mode == ColorMode::Rgb { 3 } else { 1 };
+    Some(Picture {
+        width,
+        height,
+        channels,
+        data,
+    })
+}
+
+/// The one-channel value of an RGB pixel: its gray level (the value itself for gray images,
+/// Rec. 709 luma for colour), or black and white at the mode's threshold.
+fn gray_of([r, g, b]: [f32; 3], is_gray: bool, mode: ColorMode) -> f32 {
+    let gray = if is_gray {
+        r
+    } else {
+        (0.2126 * r + 0.7152 * g + 0.0722 * b).min(1.0)
+    };
+    match mode {
+        ColorMode::BlackAndWhite(t) if gray < t => 0.0,
+        ColorMode::BlackAndWhite(_) => 1.0,
+        _ => gray,
     }
 }
 

@@ -4,9 +4,19 @@
 //!   0 being black.
 //! - [`coords`]: the one coordinate convention of the project, pixel index `i` of `n` maps to
 //!   `-1 + 2 i / (n - 1)`.
+//! - [`read_image_header`]: an image file's size and layout from its header alone, and what
+//!   decoding it costs ([`ImageHeader::decode_bytes`]); [`load_picture_within`] refuses an
+//!   image that would exceed a [`MemoryBudget`] before allocating its pixels.
 //! - [`load_picture`] / [`decode_picture`]: any PNG, JPEG, WebP or BMP file, as gray, RGB or
 //!   black-and-white; [`save_png`] writes one back, [`save_picture`] in the format its name asks
 //!   for (PNG, JPEG, WebP, BMP).
+//! - [`fit_picture`]: a picture fitted on sampled pixels (hash grid or SIREN, the command
+//!   line's defaults in [`ImageFitSettings`]), as an image [`FittedModel`](crate::FittedModel)
+//!   that draws itself at any size.
+//! - [`write_png_rows`]: the one PNG writer, streaming rows to the file as they are made
+//!   ([`encode_png`] in memory).
+//! - [`render_png`] / [`render_picture`]: the one renderer, a fitted image model drawn at any
+//!   size in bands ([`RenderSettings`]), streamed into a PNG in the memory of one band.
 //! - [`write_pixel_csv`] / [`read_pixel_csv`]: `x,y,value` or `x,y,r,g,b` rows with pixel indices
 //!   as coordinates.
 //! - [`psnr`], [`ssim`], [`pixel_accuracy`], [`ink_iou`]: comparisons of a prediction with a
@@ -17,16 +27,28 @@ mod csv_decode;
 mod csv_encode;
 mod encode;
 mod file;
+mod fit;
+mod header;
 mod inspect;
 mod metrics;
 mod picture;
+mod png;
+mod render;
 mod resize;
 
 pub use csv_decode::{decode_pixel_csv, read_pixel_csv};
 pub use csv_encode::{PixelValues, encode_pixel_csv, write_pixel_csv};
 pub use encode::{ImageFileFormat, encode_picture, save_picture};
-pub use file::{ColorMode, decode_picture, load_picture, save_png};
+pub use file::{ColorMode, decode_picture, load_picture, load_picture_within, save_png};
+pub use fit::{
+    DEFAULT_BATCH_PIXELS, ImageArch, ImageFitSettings, channel_means, fit_picture, pixel_sampler,
+};
+pub use header::{ImageHeader, MemoryBudget, human_bytes, read_image_header};
 pub use inspect::fit_longest_side;
 pub use metrics::{ink_iou, mse, pixel_accuracy, psnr, ssim};
 pub use picture::Picture;
+pub use png::{encode_png, write_png_rows};
+pub use render::{
+    BAND_PIXELS, ModelPixels, PixelNetwork, RenderSettings, render_picture, render_png, render_rows,
+};
 pub use resize::ResizeFilter;

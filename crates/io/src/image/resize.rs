@@ -42,12 +42,12 @@ impl Picture {
         let f = filter.to_image();
         let buffer_err = || Error::invalid("picture data does not match its size");
         let data: Vec<f32> = if self.channels == 1 {
-            let img: ImageBuffer<Luma<f32>, Vec<f32>> =
-                ImageBuffer::from_raw(w0, h0, self.data.clone()).ok_or_else(buffer_err)?;
+            let img: ImageBuffer<Luma<f32>, &[f32]> =
+                ImageBuffer::from_raw(w0, h0, self.data.as_slice()).ok_or_else(buffer_err)?;
             imageops::resize(&img, w1, h1, f).into_raw()
         } else {
-            let img: ImageBuffer<Rgb<f32>, Vec<f32>> =
-                ImageBuffer::from_raw(w0, h0, self.data.clone()).ok_or_else(buffer_err)?;
+            let img: ImageBuffer<Rgb<f32>, &[f32]> =
+                ImageBuffer::from_raw(w0, h0, self.data.as_slice()).ok_or_else(buffer_err)?;
             imageops::resize(&img, w1, h1, f).into_raw()
         };
         Picture::from_predictions(width, height, self.channels, &data)

@@ -10,3 +10,4 @@ mod fitted;
 mod image;
 mod image_quality;
 mod output;
+mod streamed;

@@ -136,7 +136,6 @@ use tensor_core::{Backend, Tensor};
 /// let mut adam = Adam::new(AdamConfig::new(0.1))?;
 /// let mut trainer = Trainer::new(TrainerConfig {
 ///     length: TrainLength::Steps(400),
-///     progress: false,
 ///     ..TrainerConfig::default()
 /// })?;
 /// trainer.fit(&mut model, &mut adam, Data::new(&x, &y), None)?;

@@ -36,7 +36,7 @@ pub struct TrainerConfig {
     pub shuffle: bool,
     /// Seed of the batch order.
     pub seed: u64,
-    /// Read the training loss back (for the progress bar and the NaN guard) every this
+    /// Read the training loss back (for callbacks and the NaN guard) every this
     /// many steps (at least 1).
     pub log_every: u64,
     /// Evaluate (epoch training loss, validation loss, early stopping, history) every
@@ -50,8 +50,6 @@ pub struct TrainerConfig {
     pub early_stopping: Option<EarlyStopping>,
     /// Clip gradients to this global L2 norm before each update.
     pub clip_grad_norm: Option<f32>,
-    /// Show a progress bar on stderr (never when stderr is not a terminal).
-    pub progress: bool,
     /// Encode the training inputs once when the model has an input encoding (it has no
     /// trainable parameters), instead of at every step; skipped above 2^28 elements.
     pub cache_encoding: bool,
@@ -76,7 +74,6 @@ impl Default for TrainerConfig {
             callback_every: 0,
             early_stopping: None,
             clip_grad_norm: None,
-            progress: true,
             cache_encoding: true,
             pool: 1,
         }

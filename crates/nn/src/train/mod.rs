@@ -9,7 +9,6 @@ mod data;
 mod early_stop;
 mod pixels;
 mod pooling;
-mod progress;
 mod session;
 mod source;
 mod state;

@@ -46,14 +46,26 @@ impl PixelValues {
     }
 }
 
-/// The coordinate of pixel `i` of `n` along one axis: `-1 + 2 i / (n - 1)` (0 for `n = 1`),
-/// the image jobs' convention.
+/// The coordinate of pixel `i` on a side of `n` pixels: `-1 + 2 i / (n - 1)`, or 0 when
+/// `n <= 1`; the project's one pixel-coordinate convention, used by training (the
+/// [`PixelSampler`]) and by rendering (`io::image::coords::pixel_to_coord` is this function),
+/// so that a model is drawn at exactly the coordinates it was trained on.
+///
+/// The first pixel centre is at `-1`, the last at `1`, both exactly: the value is computed in
+/// `f64` and rounded once to `f32`, so it is the nearest `f32` to the exact coordinate.
+///
+/// ```
+/// use nn::train::pixel_coord;
+/// assert_eq!(pixel_coord(0, 5), -1.0);
+/// assert_eq!(pixel_coord(2, 5), 0.0);
+/// assert_eq!(pixel_coord(4, 5), 1.0);
+/// assert_eq!(pixel_coord(0, 1), 0.0);
+/// ```
 pub fn pixel_coord(i: usize, n: usize) -> f32 {
-    if n > 1 {
-        -1.0 + 2.0 * i as f32 / (n - 1) as f32
-    } else {
-        0.0
+    if n <= 1 {
+        return 0.0;
     }
+    (2.0 * i as f64 / (n - 1) as f64 - 1.0) as f32
 }
 
 /// Draws batches of pixels of a `width x height` image with `channels` values per pixel.

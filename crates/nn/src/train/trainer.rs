@@ -1,5 +1,5 @@
 //! [`Trainer`]: full-batch or mini-batch training of any [`Model`] with validation, early
-//! stopping, a NaN guard, callbacks and a progress bar.
+//! stopping, a NaN guard and callbacks (progress is the callback's to show).
 
 use super::session::{Marks, Session};
 use super::source::TrainData;
@@ -104,13 +104,7 @@ impl Trainer {
         let lr = optimizer.lr();
         let train = train.into();
         let mut session = Session::new(&self.config, &self.state, model, lr, train, val)?;
-        let reason = match self.run_steps(&mut session, model, optimizer, &mut callback) {
-            Ok(reason) => reason,
-            Err(e) => {
-                session.progress.finish();
-                return Err(e);
-            }
-        };
+        let reason = self.run_steps(&mut session, model, optimizer, &mut callback)?;
         let report = self.finish(&mut session, model, &*optimizer, &mut callback, reason)?;
         Ok(TrainReport {
             seconds: started.elapsed().as_secs_f64(),
@@ -132,7 +126,6 @@ impl Trainer {
         while self.state.step < session.total {
             session.step(model, optimizer, self.state.step)?;
             self.state.step += 1;
-            session.progress.set_position(self.state.step);
             if let Some(reason) = self.after_step(session, model, &*optimizer, callback)? {
                 return Ok(reason);
             }
@@ -215,7 +208,6 @@ impl Trainer {
         // Kept so that a resumed run reports the same metrics.
         self.state.epoch_loss_sum = session.epoch_sum()?;
         let final_val_loss = session.final_val_loss(model, &self.state)?;
-        session.progress.finish();
         let end = TrainEvent::End {
             step: self.state.step,
             reason,

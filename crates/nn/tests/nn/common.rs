@@ -328,10 +328,7 @@ pub fn ink_iou(pred: &[f32], target: &[f32]) -> f64 {
 }
 
 pub fn quiet(config: TrainerConfig) -> TrainerConfig {
-    TrainerConfig {
-        progress: false,
-        ..config
-    }
+    TrainerConfig { ..config }
 }
 
 /// `rows` evenly spaced x in [-3, 3] with y = sin(x).

@@ -41,7 +41,10 @@ fn a_small_image_is_used_whole_and_in_order() {
     assert!(s.whole_image() && BatchSource::<CpuBackend>::is_fixed(&s));
     let (x, y) = batch(&mut s, 5, w * h, 1, c);
     let expected_x: Vec<f32> = (0..h)
-        .flat_map(|r| (0..w).flat_map(move |q| [-1.0 + 2.0 * q as f32 / 3.0, -1.0 + r as f32]))
+        .flat_map(|r| {
+            // The exact coordinates, rounded once to f32.
+            (0..w).flat_map(move |q| [(-1.0 + 2.0 * q as f64 / 3.0) as f32, -1.0 + r as f32])
+        })
         .collect();
     assert_eq!(x, expected_x);
     for (i, v) in y.iter().enumerate() {

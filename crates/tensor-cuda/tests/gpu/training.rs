@@ -35,7 +35,6 @@ fn train<B: Backend>(backend: &B, steps: u64) -> (Vec<f32>, f32) {
     let mut adam = Adam::new(AdamConfig::new(1e-4)).unwrap();
     let mut trainer = Trainer::new(TrainerConfig {
         length: TrainLength::Steps(steps),
-        progress: false,
         ..TrainerConfig::default()
     })
     .unwrap();
@@ -86,7 +85,6 @@ fn steady_state_trainer_steps_upload_nothing_and_allocate_nothing() {
     let mut adam = Adam::new(AdamConfig::new(1e-4)).unwrap();
     let config = |steps| TrainerConfig {
         length: TrainLength::Steps(steps),
-        progress: false,
         log_every: 1000,
         eval_every: 1000,
         ..TrainerConfig::default()

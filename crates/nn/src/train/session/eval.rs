@@ -34,8 +34,6 @@ impl<B: Backend> Session<'_, B> {
         self.buf.window_sum.fill(0.0)?;
         self.window_steps = 0;
         state.last_loss = Some(mean);
-        let val = state.history.last().and_then(|m| m.val_loss);
-        self.progress.set_loss(mean, val, self.lr);
         Ok(())
     }
 

@@ -6,7 +6,6 @@ mod step;
 
 use super::batches::BatchPlan;
 use super::pooling::Pooling;
-use super::progress::Progress;
 use super::source::{BatchSource, TrainData};
 use super::state::TrainerState;
 use super::{Data, TrainLength, TrainerConfig};
@@ -67,8 +66,6 @@ pub(super) struct Session<'d, B: Backend> {
     /// Gradient and loss buffers of the validation loss.
     val_bufs: Option<(Tensor<B>, Tensor<B>)>,
     clipper: Option<GradClipper<B>>,
-    /// The progress bar.
-    pub progress: Progress,
     window_steps: u64,
     last_checked: u64,
     /// Steps run by this call.
@@ -139,7 +136,6 @@ impl<'d, B: Backend> Session<'d, B> {
             None => None,
         };
         Ok(Session {
-            progress: Progress::new(cfg.progress, total, state.step.min(total)),
             cfg: cfg.clone(),
             train,
             source,

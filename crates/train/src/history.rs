@@ -1,8 +1,8 @@
 //! `history.csv`: one row per logged step of a run (losses, learning rate, elapsed time),
 //! the data behind `loss.png`.
 
-use super::output::write_file;
-use anyhow::{Context, Result, bail};
+use crate::report::Reporter;
+use crate::{Error, Result};
 use std::path::Path;
 
 /// The file name inside a run folder.
@@ -65,61 +65,73 @@ pub fn to_csv(rows: &[Row]) -> String {
     out
 }
 
+/// A malformed line of `history.csv`.
+fn malformed(line: usize, reason: String) -> Error {
+    Error::History { line, reason }
+}
+
+/// Parses one data line (`line_no` counts from 1, the header being line 1).
+fn parse_row(line: &str, line_no: usize) -> Result<Row> {
+    let fields: Vec<&str> = line.split(',').collect();
+    if fields.len() != 6 {
+        let reason = format!("{} fields, expected 6", fields.len());
+        return Err(malformed(line_no, reason));
+    }
+    let num = |s: &str| -> Result<f64> {
+        s.trim()
+            .parse::<f64>()
+            .map_err(|_| malformed(line_no, format!("{s:?} is not a number")))
+    };
+    let opt = |s: &str| -> Result<Option<f64>> {
+        if s.trim().is_empty() {
+            Ok(None)
+        } else {
+            num(s).map(Some)
+        }
+    };
+    Ok(Row {
+        step: fields[0]
+            .trim()
+            .parse()
+            .map_err(|_| malformed(line_no, format!("bad step {:?}", fields[0])))?,
+        epoch: num(fields[1])?,
+        train_loss: opt(fields[2])?,
+        val_loss: opt(fields[3])?,
+        lr: num(fields[4])?,
+        elapsed: num(fields[5])?,
+    })
+}
+
 /// Parses text written by [`to_csv`].
 pub fn parse_csv(text: &str) -> Result<Vec<Row>> {
     let mut lines = text.lines();
     if lines.next().map(str::trim) != Some(HEADER) {
-        bail!("the first line is not `{HEADER}`");
+        return Err(malformed(1, format!("the first line is not `{HEADER}`")));
     }
-    let mut rows = Vec::new();
-    for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let fields: Vec<&str> = line.split(',').collect();
-        let line_no = i + 2;
-        if fields.len() != 6 {
-            bail!("line {line_no} has {} fields, expected 6", fields.len());
-        }
-        let num = |s: &str| -> Result<f64> {
-            s.trim()
-                .parse::<f64>()
-                .with_context(|| format!("line {line_no}: {s:?} is not a number"))
-        };
-        let opt = |s: &str| -> Result<Option<f64>> {
-            if s.trim().is_empty() {
-                Ok(None)
-            } else {
-                num(s).map(Some)
-            }
-        };
-        rows.push(Row {
-            step: fields[0]
-                .trim()
-                .parse()
-                .with_context(|| format!("line {line_no}: bad step {:?}", fields[0]))?,
-            epoch: num(fields[1])?,
-            train_loss: opt(fields[2])?,
-            val_loss: opt(fields[3])?,
-            lr: num(fields[4])?,
-            elapsed: num(fields[5])?,
-        });
-    }
-    Ok(rows)
+    lines
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| parse_row(line, i + 2))
+        .collect()
 }
 
 /// Writes `history.csv` into `dir`.
 pub fn write(dir: &Path, rows: &[Row]) -> Result<()> {
-    write_file(&dir.join(FILE_NAME), to_csv(rows).as_bytes())
+    crate::record::write_file(&dir.join(FILE_NAME), to_csv(rows).as_bytes())
 }
 
-/// The rows of an earlier part of the run in `dir` up to `step` (for `--resume`); none when the
-/// folder has no readable history.
-pub fn read_until(dir: &Path, step: u64) -> Vec<Row> {
+/// The rows of an earlier part of the run in `dir` up to `step` (for a resume); none when the
+/// folder has no readable history (the reporter is told why).
+pub fn read_until(dir: &Path, step: u64, reporter: &mut dyn Reporter) -> Vec<Row> {
     let Ok(text) = std::fs::read_to_string(dir.join(FILE_NAME)) else {
         return Vec::new();
     };
     match parse_csv(&text) {
         Ok(rows) => rows.into_iter().filter(|r| r.step <= step).collect(),
         Err(e) => {
-            eprintln!("note: ignoring the unreadable {FILE_NAME} of the earlier run ({e})");
+            reporter.note(&format!(
+                "note: ignoring the unreadable {FILE_NAME} of the earlier run ({e})"
+            ));
             Vec::new()
         }
     }

@@ -1,9 +1,8 @@
 //! What a training run trains on ([`RunData`]) and what it must know of the whole training
 //! set ([`DataSummary`]) when batches are drawn per step instead of read from tensors.
 
-use crate::checkpoint;
+use crate::Result;
 use crate::divergence::{Watch, mean_square};
-use anyhow::Result;
 use io::checkpoint::DataFingerprint;
 use nn::{BatchSource, Data, Loss, TrainData};
 use serde_json::Value;
@@ -42,10 +41,10 @@ impl DataSummary {
     }
 
     /// The summary of tensors, read back once; column names come from the job's `extra`
-    /// metadata (see [`checkpoint::fingerprint`]).
+    /// metadata (see [`fingerprint`]).
     fn of_tensors<B: Backend>(data: Data<'_, B>, extra: &Value) -> Result<Self> {
         let targets = data.y.to_vec()?;
-        let fingerprint = checkpoint::fingerprint(&data.x.to_vec()?, &targets, data, extra);
+        let fingerprint = fingerprint(&data.x.to_vec()?, &targets, data, extra);
         Ok(DataSummary {
             fingerprint,
             targets_mean_square: mean_square(&targets),
@@ -82,4 +81,30 @@ impl<'d, B: Backend> RunData<'d, B> {
             RunData::Sampled(source, summary) => (TrainData::Sampled(source), summary),
         })
     }
+}
+
+/// The fingerprint of a training set (inputs `x`, targets `y`, as read back from `data`):
+/// column names from the job's metadata (`feature_names` and `target_name`, when it has
+/// them), the shape `[rows, inputs, outputs]` and a hash of every value.
+pub fn fingerprint<B: Backend>(
+    x: &[f32],
+    y: &[f32],
+    data: Data<'_, B>,
+    extra: &Value,
+) -> DataFingerprint {
+    let mut names: Vec<String> = extra
+        .get("feature_names")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(target) = extra.get("target_name").and_then(Value::as_str) {
+        names.push(target.to_string());
+    }
+    let dims = |t: &tensor_core::Tensor<B>| t.dims().to_vec();
+    let shape = [dims(data.x), dims(data.y)[1..].to_vec()].concat();
+    DataFingerprint::new(names, shape, [x, y])
 }

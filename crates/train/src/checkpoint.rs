@@ -1,8 +1,7 @@
 //! Saving and restoring a whole training run (model, optimizer, trainer) in one
-//! safetensors checkpoint.
+//! safetensors checkpoint: the one loader of run checkpoints.
 
-use crate::memory_budget::Estimate;
-use anyhow::{Context, Result, anyhow, bail};
+use crate::{Error, Result};
 use io::Checkpoint;
 use io::checkpoint::DataFingerprint;
 use io::fitted::{MODEL_KIND_KEY, Network};
@@ -28,33 +27,10 @@ pub trait RunModel<B: Backend>: Model<B> {
             AdamConfig::new(lr)
         }
     }
-
-    /// The memory training on tensors of `rows` input rows (`targets` target rows, `batch`
-    /// rows per step, `None`: all) needs, with `eval_rows` more rows evaluated; `None` where
-    /// it is not estimated (models trained on a batch source, whose job checks memory).
-    fn training_estimate(
-        _config: &Self::Config,
-        _rows: usize,
-        _targets: usize,
-        _batch: Option<usize>,
-        _eval_rows: usize,
-    ) -> Option<Estimate> {
-        None
-    }
 }
 
 impl<B: Backend> RunModel<B> for Mlp<B> {
     const KIND: &'static str = Network::<B>::MLP;
-
-    fn training_estimate(
-        config: &MlpConfig,
-        rows: usize,
-        targets: usize,
-        batch: Option<usize>,
-        eval_rows: usize,
-    ) -> Option<Estimate> {
-        Some(Estimate::training(config, rows, targets, batch, eval_rows))
-    }
 }
 
 impl<B: Backend> RunModel<B> for HashGridMlp<B> {
@@ -71,6 +47,7 @@ pub const FILE_NAME: &str = "model.safetensors";
 const MODEL_PREFIX: &str = io::fitted::TENSOR_PREFIX;
 
 /// Everything in a checkpoint besides the tensors.
+#[derive(Debug, Clone)]
 pub struct RunMeta<C = MlpConfig> {
     /// The job that wrote it ("image-fit", "linreg", ...).
     pub job: String,
@@ -85,30 +62,8 @@ pub struct RunMeta<C = MlpConfig> {
     pub data: Option<DataFingerprint>,
 }
 
-/// The fingerprint of a training set (inputs `x`, targets `y`, as read back from `data`):
-/// column names from the job's metadata (`feature_names` and `target_name`, when it has
-/// them), the shape `[rows, inputs, outputs]` and a hash of every value.
-pub fn fingerprint<B: Backend>(
-    x: &[f32],
-    y: &[f32],
-    data: nn::Data<'_, B>,
-    extra: &Value,
-) -> DataFingerprint {
-    let mut names: Vec<String> = extra
-        .get("feature_names")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
-    if let Some(target) = extra.get("target_name").and_then(Value::as_str) {
-        names.push(target.to_string());
-    }
-    let dims = |t: &tensor_core::Tensor<B>| t.dims().to_vec();
-    let shape = [dims(data.x), dims(data.y)[1..].to_vec()].concat();
-    DataFingerprint::new(names, shape, [x, y])
+fn to_json<T: serde::Serialize + ?Sized>(what: &str, value: &T) -> Result<Value> {
+    serde_json::to_value(value).map_err(|e| Error::json(what, e))
 }
 
 /// Writes model, optimizer and trainer state atomically to `path`.
@@ -124,13 +79,13 @@ pub fn save<B: Backend, M: RunModel<B>>(
         "format": "iron-learn checkpoint v1",
         "job": meta.job,
         (MODEL_KIND_KEY): M::KIND,
-        "architecture": serde_json::to_value(&meta.architecture)?,
-        "optimizer": serde_json::to_value(optimizer.config())?,
+        "architecture": to_json("the architecture", &meta.architecture)?,
+        "optimizer": to_json("the optimizer settings", &optimizer.config())?,
         "optimizer_kind": opt_state.kind,
         "optimizer_step": opt_state.step,
-        "trainer": serde_json::to_value(trainer)?,
+        "trainer": to_json("the trainer state", trainer)?,
         "extra": meta.extra,
-        io::fitted::INFO_KEY: serde_json::to_value(&meta.info)?,
+        io::fitted::INFO_KEY: to_json("the model description", &meta.info)?,
         (io::checkpoint::DATA_KEY): meta.data,
     });
     let mut ck = Checkpoint::new(metadata);
@@ -140,8 +95,10 @@ pub fn save<B: Backend, M: RunModel<B>>(
     for a in opt_state.tensors {
         ck.insert(a.name, a.shape, a.data)?;
     }
-    ck.save(path)
-        .with_context(|| format!("cannot save the checkpoint {}", path.display()))
+    ck.save(path).map_err(|source| Error::Save {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// A checkpoint read back: its metadata and a model built from it.
@@ -176,11 +133,46 @@ pub fn kind(checkpoint: &Checkpoint) -> &str {
         .unwrap_or("mlp")
 }
 
+/// The job that wrote a checkpoint (empty when its metadata names none).
+pub fn job(checkpoint: &Checkpoint) -> &str {
+    checkpoint
+        .metadata
+        .get("job")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
 /// Loads the checkpoint at `path` (or `path/model.safetensors` for a folder) and rebuilds
 /// its model on `backend`.
 pub fn load<B: Backend, M: RunModel<B>>(backend: &B, path: &Path) -> Result<Loaded<B, M>> {
     let (path, checkpoint) = read(path)?;
     rebuild(backend, &path, checkpoint)
+}
+
+/// Refuses a checkpoint whose model weights are not all finite.
+fn check_finite(path: &Path, checkpoint: &Checkpoint) -> Result<()> {
+    match checkpoint.first_non_finite(MODEL_PREFIX) {
+        Some((name, index, value)) => Err(Error::checkpoint(
+            path,
+            format!(
+                "holds non-finite weights ({}[{index}] is {value}): the run diverged before it was saved; train afresh, with a lower --lr",
+                name.trim_start_matches(MODEL_PREFIX)
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The model tensors of a checkpoint, without their prefix.
+fn model_state(checkpoint: &Checkpoint) -> Result<Vec<NamedArray>> {
+    Ok(checkpoint
+        .tensors
+        .iter()
+        .filter_map(|(name, t)| {
+            name.strip_prefix(MODEL_PREFIX)
+                .map(|n| NamedArray::new(n, t.shape.clone(), t.data.clone()))
+        })
+        .collect::<std::result::Result<_, _>>()?)
 }
 
 /// Rebuilds the model of a checkpoint read from `path`.
@@ -189,32 +181,25 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
     path: &Path,
     checkpoint: Checkpoint,
 ) -> Result<Loaded<B, M>> {
-    if let Some((name, index, value)) = checkpoint.first_non_finite(MODEL_PREFIX) {
-        bail!(
-            "{} holds non-finite weights ({}[{index}] is {value}): the run diverged before it was saved; train afresh, with a lower --lr",
-            path.display(),
-            name.trim_start_matches(MODEL_PREFIX)
-        );
-    }
+    check_finite(path, &checkpoint)?;
     let md = &checkpoint.metadata;
     let field = |k: &str| {
         md.get(k).cloned().ok_or_else(|| {
-            anyhow!(
-                "{} is not an iron-learn checkpoint: no `{k}` in its metadata",
-                path.display()
+            Error::checkpoint(
+                path,
+                format!("is not an iron-learn checkpoint: no `{k}` in its metadata"),
             )
         })
     };
     let found = kind(&checkpoint);
     if found != M::KIND {
-        return Err(anyhow!(
-            "{} holds a `{found}` model, not a `{}` one",
-            path.display(),
-            M::KIND
+        return Err(Error::checkpoint(
+            path,
+            format!("holds a `{found}` model, not a `{}` one", M::KIND),
         ));
     }
     let architecture: M::Config = serde_json::from_value(field("architecture")?)
-        .with_context(|| format!("{}: unreadable architecture", path.display()))?;
+        .map_err(|e| Error::checkpoint(path, format!("has an unreadable architecture: {e}")))?;
     let job = field("job")?.as_str().unwrap_or_default().to_string();
     let extra = md.get("extra").cloned().unwrap_or(Value::Null);
     let info = md
@@ -222,19 +207,11 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
         .and_then(|v| serde_json::from_value(v.clone()).ok());
     let data = checkpoint
         .data_fingerprint()
-        .with_context(|| format!("{}", path.display()))?;
+        .map_err(|e| Error::checkpoint(path, format!("has an unreadable data fingerprint: {e}")))?;
     let mut model = M::from_config(backend, &architecture, 0)?;
-    let state: Vec<NamedArray> = checkpoint
-        .tensors
-        .iter()
-        .filter_map(|(name, t)| {
-            name.strip_prefix(MODEL_PREFIX)
-                .map(|n| NamedArray::new(n, t.shape.clone(), t.data.clone()))
-        })
-        .collect::<Result<_, _>>()?;
     model
-        .import_state(&state)
-        .with_context(|| format!("{} does not fit its own architecture", path.display()))?;
+        .import_state(&model_state(&checkpoint)?)
+        .map_err(|e| Error::checkpoint(path, format!("does not fit its own architecture: {e}")))?;
     Ok(Loaded {
         meta: RunMeta {
             job,
@@ -255,7 +232,7 @@ impl<B: Backend, M: RunModel<B>> Loaded<B, M> {
         let md = &self.checkpoint.metadata;
         let config: OptimizerConfig =
             serde_json::from_value(md.get("optimizer").cloned().unwrap_or(Value::Null))
-                .context("the checkpoint has no readable optimizer settings")?;
+                .map_err(|e| Error::json("the checkpoint has no readable optimizer settings", e))?;
         let mut optimizer = config.build::<B>()?;
         let tensors = self
             .checkpoint
@@ -263,7 +240,7 @@ impl<B: Backend, M: RunModel<B>> Loaded<B, M> {
             .iter()
             .filter(|(name, _)| !name.starts_with(MODEL_PREFIX))
             .map(|(name, t)| NamedArray::new(name.clone(), t.shape.clone(), t.data.clone()))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<std::result::Result<Vec<_>, _>>()?;
         let state = OptimizerState {
             kind: md
                 .get("optimizer_kind")
@@ -288,6 +265,7 @@ impl<B: Backend, M: RunModel<B>> Loaded<B, M> {
             .get("trainer")
             .cloned()
             .unwrap_or(Value::Null);
-        serde_json::from_value(v).context("the checkpoint has no readable trainer state")
+        serde_json::from_value(v)
+            .map_err(|e| Error::json("the checkpoint has no readable trainer state", e))
     }
 }

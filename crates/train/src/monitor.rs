@@ -1,8 +1,8 @@
 //! Watches a training run through the trainer's events: records every logged step for
 //! `history.csv`, shows progress, and keeps the best weights for early stopping.
 
-use crate::progress::{Progress, Reading};
-use crate::report::history::Row;
+use crate::history::Row;
+use crate::report::{Reading, Reporter};
 use nn::{Loss, LrSchedule, NamedArray, StopReason, TrainEvent, TrainerState};
 use std::time::Instant;
 use tensor_core::Backend;
@@ -55,27 +55,27 @@ pub struct Best {
 }
 
 /// The observer of one `fit` call.
-pub struct Monitor {
+pub struct Monitor<'r> {
     rows: Vec<Row>,
     started: Instant,
     elapsed_before: f64,
     units: LossUnits,
     steps_per_epoch: u64,
     schedule: LrSchedule,
-    progress: Progress,
+    reporter: &'r mut dyn Reporter,
     keep_best: bool,
     best: Option<Best>,
     latest_val: Option<f64>,
 }
 
-impl Monitor {
+impl<'r> Monitor<'r> {
     /// A monitor continuing `earlier` rows (of a resumed run; empty for a fresh one).
     pub fn new(
         earlier: Vec<Row>,
         units: LossUnits,
         steps_per_epoch: u64,
         schedule: LrSchedule,
-        progress: Progress,
+        reporter: &'r mut dyn Reporter,
         keep_best: bool,
     ) -> Self {
         let elapsed_before = earlier.last().map_or(0.0, |r| r.elapsed);
@@ -87,7 +87,7 @@ impl Monitor {
             units,
             steps_per_epoch: steps_per_epoch.max(1),
             schedule,
-            progress,
+            reporter,
             keep_best,
             best: None,
             latest_val,
@@ -168,7 +168,7 @@ impl Monitor {
         }
         if let Some(last) = self.rows.last() {
             let reading = self.reading(last);
-            self.progress.update(&reading);
+            self.reporter.progress(&reading);
         }
         Ok(())
     }
@@ -182,10 +182,10 @@ impl Monitor {
         }
     }
 
-    /// Ends the progress display.
+    /// Tells the reporter that the run ended.
     pub fn finish(&mut self) {
         let last = self.rows.last().map(|r| self.reading(r));
-        self.progress.finish(last.as_ref());
+        self.reporter.finish(last.as_ref());
     }
 
     /// The best weights seen (only kept for early stopping).

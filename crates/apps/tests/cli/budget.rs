@@ -1,0 +1,209 @@
+//! The memory budget at decode, render and encode: refusals from the image header or the
+//! render size alone, saying what would fit; a PNG render streamed in bands stays small at
+//! any size.
+
+use crate::common::*;
+use std::path::Path;
+use std::process::Output;
+
+/// A PNG whose header announces `width x height` RGB pixels but holds no pixel data: any
+/// attempt to decode it fails, so a refusal naming memory proves the header alone was read.
+fn header_only_png(path: &Path, width: u32, height: u32) {
+    fn crc(bytes: &[u8]) -> u32 {
+        let mut c = 0xffff_ffffu32;
+        for &b in bytes {
+            c ^= u32::from(b);
+            for _ in 0..8 {
+                c = if c & 1 == 1 {
+                    0xedb8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        !c
+    }
+    let chunk = |out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]| {
+        out.extend((data.len() as u32).to_be_bytes());
+        let mut body = kind.to_vec();
+        body.extend_from_slice(data);
+        out.extend_from_slice(&body);
+        out.extend(crc(&body).to_be_bytes());
+    };
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = width.to_be_bytes().to_vec();
+    ihdr.extend(height.to_be_bytes());
+    ihdr.extend([8, 2, 0, 0, 0]);
+    chunk(&mut png, b"IHDR", &ihdr);
+    chunk(&mut png, b"IDAT", &[0x78, 0x9c]);
+    chunk(&mut png, b"IEND", &[]);
+    std::fs::write(path, png).unwrap();
+}
+
+fn with_limit(limit: &str, args: &[&str]) -> Output {
+    command(args)
+        .env("IRON_LEARN_MEMORY_LIMIT", limit)
+        .output()
+        .expect("cannot start iron-learn")
+}
+
+/// `image fit`, `image encode` and `image render --reference` on a 30000x20000 header are
+/// refused in one line from the header, each saying what would fit.
+#[test]
+fn decoding_is_refused_from_the_header_alone() {
+    let dir = tmp();
+    let huge = dir.path().join("huge.png");
+    header_only_png(&huge, 30_000, 20_000);
+    let h = huge.to_str().unwrap();
+    let out = dir.path().join("run");
+    // Decoding fits in 12 GB, the fit at full size does not: a smaller --size would.
+    let o = with_limit(
+        "12G",
+        &[
+            "image",
+            "fit",
+            h,
+            "--device",
+            "cpu",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_one_line_error(&o, &["image fit", "memory", "--size"]);
+    assert!(!out.exists(), "a refused fit left {}", out.display());
+    // In 2 GB not even the decoding fits, whatever --size asks: the whole image is decoded
+    // first.
+    let o = with_limit(
+        "2G",
+        &[
+            "image",
+            "fit",
+            h,
+            "--size",
+            "64",
+            "--device",
+            "cpu",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_one_line_error(
+        &o,
+        &[
+            "30000x20000",
+            "8.4 GB",
+            "IRON_LEARN_MEMORY_LIMIT",
+            "megapixels",
+        ],
+    );
+    let csv = dir.path().join("px.csv");
+    let o = with_limit("2G", &["image", "encode", h, "-o", csv.to_str().unwrap()]);
+    assert_one_line_error(&o, &["30000x20000", "megapixels"]);
+    assert!(!csv.exists());
+}
+
+/// A render drawn whole (another format than PNG, or scored against a reference) is refused
+/// from its size alone, with the --size that fits; the same size as a PNG is drawn in bands.
+#[test]
+fn whole_renders_are_refused_from_their_size() {
+    let dir = tmp();
+    let run = dir.path().join("fit");
+    assert_success(&train(
+        &[
+            "image", "fit", "--size", "16", "--steps", "3", "--hidden", "8x2",
+        ],
+        &run,
+    ));
+    let r = run.to_str().unwrap();
+    let jpg = dir.path().join("big.jpg");
+    let o = with_limit(
+        "64M",
+        &[
+            "image",
+            "render",
+            r,
+            "--size",
+            "8192",
+            "--device",
+            "cpu",
+            "-o",
+            jpg.to_str().unwrap(),
+        ],
+    );
+    assert_one_line_error(&o, &["8192x8192", "--size", "or less fits", ".png"]);
+    assert!(!jpg.exists());
+    let reference = data("drawing.png");
+    let png = dir.path().join("big.png");
+    let p = png.to_str().unwrap();
+    let o = with_limit(
+        "64M",
+        &[
+            "image",
+            "render",
+            r,
+            "--size",
+            "8192",
+            "--device",
+            "cpu",
+            "-o",
+            p,
+            "--reference",
+            reference.to_str().unwrap(),
+        ],
+    );
+    assert_one_line_error(&o, &["--reference", "or less fits"]);
+    assert!(!png.exists());
+    let o = with_limit(
+        "64M",
+        &[
+            "image", "render", r, "--size", "2048", "--device", "cpu", "-o", p,
+        ],
+    );
+    assert_success(&o);
+    assert_eq!(png_size(&png), (2048, 2048));
+}
+
+/// The streamed render's peak memory: an 8192x8192 gray PNG (67 million pixels; drawn whole
+/// it would hold 256 MB of f32 values and 64 MB of bytes) peaks under 160 MB, measured with
+/// `/usr/bin/time -v` (the test needs it; it is part of GNU time).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_streamed_render_stays_small() {
+    let time = Path::new("/usr/bin/time");
+    assert!(
+        time.exists(),
+        "the peak-memory test needs /usr/bin/time (GNU time)"
+    );
+    let dir = tmp();
+    let run = dir.path().join("fit");
+    assert_success(&train(
+        &[
+            "image", "fit", "--size", "16", "--steps", "3", "--hidden", "8x2",
+        ],
+        &run,
+    ));
+    let png = dir.path().join("big.png");
+    let o = std::process::Command::new(time)
+        .arg("-v")
+        .arg(BIN)
+        .args(["image", "render"])
+        .arg(&run)
+        .args(["--size", "8192", "--device", "cpu", "-o"])
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", describe(&o));
+    let report = String::from_utf8_lossy(&o.stderr);
+    let kib: u64 = report
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory in {report}"));
+    assert!(kib < 160 * 1024, "peak {kib} KiB");
+    assert_eq!(png_size(&png), (8192, 8192));
+}

@@ -1,0 +1,120 @@
+//! The error type of the `train` crate.
+
+use std::path::PathBuf;
+
+/// Everything that can stop a training run before it starts or while it runs.
+///
+/// Each variant prints as one line that says what went wrong and, where the user can act,
+/// what to do; causes are kept as [`std::error::Error::source`].
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The network, optimizer or trainer failed.
+    #[error(transparent)]
+    Nn(#[from] nn::Error),
+    /// Reading or writing a file, a checkpoint or a table failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// A tensor operation failed.
+    #[error(transparent)]
+    Tensor(#[from] tensor_core::Error),
+    /// The training loss exploded or stopped being finite.
+    #[error(transparent)]
+    Diverged(#[from] crate::divergence::Diverged),
+    /// A record or metadata entry could not be encoded or decoded as JSON.
+    #[error("{what}: {source}")]
+    Json {
+        /// What was being encoded or decoded.
+        what: String,
+        /// The cause.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A file could not be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file could not be written.
+    #[error("cannot write {}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// A checkpoint could not be saved.
+    #[error("cannot save the checkpoint {}", path.display())]
+    Save {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// A run folder's checkpoint could not be resumed.
+    #[error("cannot resume from {}", path.display())]
+    Resume {
+        /// The checkpoint.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: Box<Error>,
+    },
+    /// A checkpoint that this crate cannot use: not one of its files, another kind of model,
+    /// non-finite weights.
+    #[error("{}{reason}", path_prefix(path))]
+    Checkpoint {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A malformed line of a run's `history.csv`.
+    #[error("line {line}: {reason}")]
+    History {
+        /// The line (1: the header).
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A request that the run refuses before training: a resume that would change the run,
+    /// early stopping without validation rows, a request that cannot fit in memory.
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// `path` followed by a space, or nothing for an empty path.
+fn path_prefix(path: &std::path::Path) -> String {
+    if path.as_os_str().is_empty() {
+        String::new()
+    } else {
+        format!("{} ", path.display())
+    }
+}
+
+impl Error {
+    /// A JSON encoding or decoding failure while handling `what`.
+    pub(crate) fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
+        Error::Json {
+            what: what.into(),
+            source,
+        }
+    }
+
+    /// A problem with the checkpoint at `path`, described by `reason` (which follows the
+    /// path in the message).
+    pub(crate) fn checkpoint(path: &std::path::Path, reason: impl Into<String>) -> Self {
+        Error::Checkpoint {
+            path: path.to_path_buf(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

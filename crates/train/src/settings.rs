@@ -1,0 +1,81 @@
+//! A run's training settings: learning rate and schedule, length, batch, seed, checkpoint
+//! interval, and whether it continues from its checkpoint.
+
+use nn::{LrSchedule, TrainLength};
+use serde::{Deserialize, Serialize};
+
+/// How the learning rate moves over a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Schedule {
+    /// The same learning rate throughout.
+    Constant,
+    /// Halve the learning rate every quarter of the run.
+    Step,
+    /// Cosine annealing from the learning rate down to a hundredth of it over the run.
+    Cosine,
+}
+
+impl Schedule {
+    /// `constant`, `step` or `cosine`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Constant => "constant",
+            Schedule::Step => "step",
+            Schedule::Cosine => "cosine",
+        }
+    }
+
+    /// The schedule from learning rate `lr` over `total_steps` steps.
+    pub fn build(self, lr: f32, total_steps: u64) -> LrSchedule {
+        let total = total_steps.max(1);
+        match self {
+            Schedule::Constant => LrSchedule::constant(lr),
+            Schedule::Step => LrSchedule::step_decay(lr, (total / 4).max(1), 0.5),
+            Schedule::Cosine => LrSchedule::cosine(lr, lr / 100.0, total),
+        }
+    }
+}
+
+/// The settings of a run that a user chooses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// The base learning rate.
+    pub lr: f32,
+    /// How long to train, in steps or in passes over the data.
+    pub length: TrainLength,
+    /// Rows per step (`None`: the whole training set); ignored for a batch source, which
+    /// makes its own batches.
+    pub batch: Option<usize>,
+    /// How the learning rate moves.
+    pub schedule: Schedule,
+    /// Seed of initialisation and batch order.
+    pub seed: u64,
+    /// Steps between checkpoints (0: only at the end).
+    pub checkpoint_every: u64,
+    /// Report progress at least every this many steps (the history has about 100 rows
+    /// whatever this is).
+    pub log_every: Option<u64>,
+    /// Continue from the checkpoint in the run folder instead of starting afresh.
+    pub resume: bool,
+    /// With `resume`: continue even when the training data differs from the checkpoint's.
+    pub force: bool,
+}
+
+impl Default for Settings {
+    /// Adam at 1e-3 with cosine decay for 100 epochs of full batches, seed 42, a checkpoint
+    /// every 500 steps, a fresh start.
+    fn default() -> Self {
+        Settings {
+            lr: 1e-3,
+            length: TrainLength::Epochs(100),
+            batch: None,
+            schedule: Schedule::Cosine,
+            seed: 42,
+            checkpoint_every: 500,
+            log_every: None,
+            resume: false,
+            force: false,
+        }
+    }
+}

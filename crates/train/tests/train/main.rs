@@ -1,0 +1,5 @@
+//! Training runs as a library user drives them.
+//!
+//! One test binary for the crate: each module below is one subject.
+
+mod runs;
