@@ -170,7 +170,7 @@ fn encoding(g: &mut Graph, unit: &str, spec: &HashGridSpec, tables: &str) -> Res
     let up = g.constant_u64("corner_up", &[2], &[0, 1]);
     let one = g.scalar("one_f", 1.0);
     let (mut weights, mut dense, mut hash) = (None::<String>, None::<String>, None::<String>);
-    for k in 0..d {
+    for (k, &prime) in HASH_PRIMES.iter().enumerate().take(d) {
         let index = g.constant_i64(&format!("axis_{k}_index"), &[], &[k as i64]);
         let at = |g: &mut Graph, t: &str| {
             let v = g.node("Gather", &[t, &index], &[("axis", Attr::Int(2))]);
@@ -192,14 +192,10 @@ fn encoding(g: &mut Graph, unit: &str, spec: &HashGridSpec, tables: &str) -> Res
             dense = Some(chain(g, "Add", dense, term));
         }
         if lv.mask.is_some() {
-            let term = if HASH_PRIMES[k] == 1 {
+            let term = if prime == 1 {
                 vertices
             } else {
-                let prime = g.constant_u64(
-                    &format!("hash_prime_{k}"),
-                    &[],
-                    &[u64::from(HASH_PRIMES[k])],
-                );
+                let prime = g.constant_u64(&format!("hash_prime_{k}"), &[], &[u64::from(prime)]);
                 g.node("Mul", &[&vertices, &prime], &[])
             };
             hash = Some(chain(g, "BitwiseXor", hash, term));
