@@ -1,7 +1,8 @@
 //! Times one full-batch training step (forward, loss, backward, Adam) of a SIREN on a
 //! 200 x 200 coordinate grid (40,000 rows), and shows where the time goes.
 //!
-//! `cargo run -p iron-learn-nn --release --example step_time [-- STEPS]`
+//! `cargo run -p iron-learn-nn --release --example step_time [-- STEPS]`; its test (that the
+//! timing wrapper forwards every fused operation) runs with `cargo test -p iron-learn-nn`.
 //!
 //! The breakdown comes from running the same steps on a backend wrapper that times every
 //! backend call by kind (GEMM, fused bias+activation, activation backward, reductions, ...).
@@ -12,13 +13,19 @@ use nn::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+use tensor_core::mlp_pass::{MlpPass, MlpPassOut};
+use tensor_core::params::{
+    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
+    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
+};
 use tensor_core::{
-    AdamStep, BinaryOp, Counters, Gemm, LossKind, ReduceOp, Result as TResult, SgdStep, Shape,
-    UnaryOp,
+    AdamStep, Counters, FusedOps, Gemm, Primitives, Result as TResult, SgdStep, UnaryOp,
 };
 use tensor_cpu::CpuBackend;
 
-/// A backend that delegates to the CPU backend and adds up the time of each kind of call.
+/// A backend that delegates every call to the CPU backend and adds up the time of each kind
+/// of call. Every fused operation goes to the CPU's kernel (the test below checks it), so
+/// the profile is that of the real training step.
 #[derive(Debug, Clone)]
 struct Timed {
     inner: CpuBackend,
@@ -26,6 +33,13 @@ struct Timed {
 }
 
 impl Timed {
+    fn new(inner: CpuBackend) -> Self {
+        Timed {
+            inner,
+            times: Arc::default(),
+        }
+    }
+
     fn time<R>(&self, what: &str, f: impl FnOnce() -> R) -> R {
         let t = Instant::now();
         let r = f();
@@ -41,7 +55,7 @@ impl Timed {
     }
 }
 
-impl tensor_core::Backend for Timed {
+impl Primitives for Timed {
     type Storage = Vec<f32>;
     type Index = Vec<u32>;
     fn name(&self) -> String {
@@ -50,11 +64,14 @@ impl tensor_core::Backend for Timed {
     fn counters(&self) -> Counters {
         self.inner.counters()
     }
+    fn synchronize(&self) -> TResult<()> {
+        self.inner.synchronize()
+    }
     fn alloc(&self, len: usize) -> TResult<Vec<f32>> {
         self.time("alloc", || self.inner.alloc(len))
     }
     fn storage_len(&self, s: &Vec<f32>) -> usize {
-        s.len()
+        self.inner.storage_len(s)
     }
     fn upload(&self, data: &[f32]) -> TResult<Vec<f32>> {
         self.inner.upload(data)
@@ -69,45 +86,22 @@ impl tensor_core::Backend for Timed {
         self.inner.upload_indices(i)
     }
     fn index_len(&self, i: &Vec<u32>) -> usize {
-        i.len()
+        self.inner.index_len(i)
     }
     fn fill(&self, dst: &mut Vec<f32>, v: f32) -> TResult<()> {
         self.time("fill", || self.inner.fill(dst, v))
     }
-    fn copy_slice(
-        &self,
-        src: &Vec<f32>,
-        so: usize,
-        dst: &mut Vec<f32>,
-        d: usize,
-        len: usize,
-    ) -> TResult<()> {
-        self.time("copy", || self.inner.copy_slice(src, so, dst, d, len))
+    fn copy_slice(&self, r: SliceCopy, src: &Vec<f32>, dst: &mut Vec<f32>) -> TResult<()> {
+        self.time("copy", || self.inner.copy_slice(r, src, dst))
     }
-    fn copy_block(
-        &self,
-        src: &Vec<f32>,
-        sc: usize,
-        dst: &mut Vec<f32>,
-        dc: usize,
-        off: usize,
-        rows: usize,
-    ) -> TResult<()> {
-        self.time("copy", || {
-            self.inner.copy_block(src, sc, dst, dc, off, rows)
-        })
+    fn copy_block(&self, b: BlockCopy, src: &Vec<f32>, dst: &mut Vec<f32>) -> TResult<()> {
+        self.time("copy", || self.inner.copy_block(b, src, dst))
     }
     fn transpose(&self, s: &Vec<f32>, r: usize, c: usize, d: &mut Vec<f32>) -> TResult<()> {
         self.time("transpose", || self.inner.transpose(s, r, c, d))
     }
     fn gemm(&self, spec: Gemm, a: &Vec<f32>, b: &Vec<f32>, c: &mut Vec<f32>) -> TResult<()> {
-        let kind = match (spec.trans_a, spec.trans_b) {
-            (false, false) => "gemm forward (x W)",
-            (true, false) => "gemm weight grad (x^T dz)",
-            (false, true) => "gemm input grad (dz W^T)",
-            (true, true) => "gemm (t, t)",
-        };
-        let kind = format!("{kind} {}x{}x{}", spec.m, spec.n, spec.k);
+        let kind = format!("{} {}", gemm_kind(&spec), dims(&spec));
         self.time(&kind, || self.inner.gemm(spec, a, b, c))
     }
     fn unary(&self, op: UnaryOp, x: &Vec<f32>, out: &mut Vec<f32>) -> TResult<()> {
@@ -118,69 +112,75 @@ impl tensor_core::Backend for Timed {
     }
     fn binary(
         &self,
-        op: BinaryOp,
+        s: BinarySpec<'_>,
         a: &Vec<f32>,
-        sa: &Shape,
         b: &Vec<f32>,
-        sb: &Shape,
         out: &mut Vec<f32>,
-        so: &Shape,
     ) -> TResult<()> {
-        self.time("binary", || self.inner.binary(op, a, sa, b, sb, out, so))
+        self.time("binary", || self.inner.binary(s, a, b, out))
     }
     fn binary_assign(
         &self,
-        op: BinaryOp,
+        s: BinaryAssignSpec<'_>,
         a: &mut Vec<f32>,
-        sa: &Shape,
         b: &Vec<f32>,
-        sb: &Shape,
     ) -> TResult<()> {
-        self.time("binary", || self.inner.binary_assign(op, a, sa, b, sb))
+        self.time("binary", || self.inner.binary_assign(s, a, b))
     }
-    fn reduce(
-        &self,
-        op: ReduceOp,
-        x: &Vec<f32>,
-        outer: usize,
-        len: usize,
-        inner: usize,
-        out: &mut Vec<f32>,
-    ) -> TResult<()> {
-        self.time("reduce (bias grad)", || {
-            self.inner.reduce(op, x, outer, len, inner, out)
-        })
+    fn reduce(&self, s: ReduceSpec, x: &Vec<f32>, out: &mut Vec<f32>) -> TResult<()> {
+        self.time("reduce (bias grad)", || self.inner.reduce(s, x, out))
     }
     fn gather_rows(
         &self,
+        s: GatherSpec,
         src: &Vec<f32>,
-        sr: usize,
-        cols: usize,
         index: &Vec<u32>,
-        start: usize,
-        count: usize,
         dst: &mut Vec<f32>,
     ) -> TResult<()> {
-        self.time("gather", || {
-            self.inner
-                .gather_rows(src, sr, cols, index, start, count, dst)
-        })
+        self.time("gather", || self.inner.gather_rows(s, src, index, dst))
     }
+}
+
+/// Which product of a dense layer a GEMM is, from its transpose flags.
+fn gemm_kind(spec: &Gemm) -> &'static str {
+    match (spec.trans_a, spec.trans_b) {
+        (false, false) => "gemm forward (x W)",
+        (true, false) => "gemm weight grad (x^T dz)",
+        (false, true) => "gemm input grad (dz W^T)",
+        (true, true) => "gemm (t, t)",
+    }
+}
+
+fn dims(spec: &Gemm) -> String {
+    format!("{}x{}x{}", spec.m, spec.n, spec.k)
+}
+
+impl FusedOps for Timed {
     fn bias_act(
         &self,
+        p: BiasAct<'_, Vec<f32>>,
         z: &mut Vec<f32>,
-        bias: &Vec<f32>,
-        rows: usize,
-        cols: usize,
-        act: Activation,
         out: &mut Vec<f32>,
     ) -> TResult<()> {
-        let kind = if act == Activation::Identity {
-            "bias_act identity"
-        } else {
-            "bias_act sine (sin)"
-        };
-        self.time(kind, || self.inner.bias_act(z, bias, rows, cols, act, out))
+        let kind = format!("bias_act {:?}", p.act);
+        self.time(&kind, || self.inner.bias_act(p, z, out))
+    }
+    fn gemm_bias_act(&self, p: GemmBiasAct<'_, Vec<f32>>, c: &mut Vec<f32>) -> TResult<()> {
+        let kind = format!("gemm + bias + {:?} {}", p.act, dims(&p.gemm));
+        self.time(&kind, || self.inner.gemm_bias_act(p, c))
+    }
+    fn relu_mlp_mse_pass(
+        &self,
+        pass: &MlpPass<'_, Vec<f32>>,
+        out: MlpPassOut<'_, '_, Vec<f32>>,
+    ) -> TResult<bool> {
+        self.time("relu_mlp_mse_pass", || {
+            self.inner.relu_mlp_mse_pass(pass, out)
+        })
+    }
+    fn gemm_act_grad(&self, p: GemmActGrad<'_, Vec<f32>>, c: &mut Vec<f32>) -> TResult<()> {
+        let kind = format!("gemm x {:?}' {}", p.act, dims(&p.gemm));
+        self.time(&kind, || self.inner.gemm_act_grad(p, c))
     }
     fn act_backward(
         &self,
@@ -189,34 +189,25 @@ impl tensor_core::Backend for Timed {
         act: Activation,
         gz: &mut Vec<f32>,
     ) -> TResult<()> {
-        self.time("act_backward sine (cos)", || {
-            self.inner.act_backward(g, z, act, gz)
-        })
+        let kind = format!("act_backward {act:?}");
+        self.time(&kind, || self.inner.act_backward(g, z, act, gz))
     }
     fn loss_grad(
         &self,
-        kind: LossKind,
-        pred: &Vec<f32>,
-        target: &Vec<f32>,
-        rows: usize,
-        cols: usize,
+        p: LossGrad<'_, Vec<f32>>,
         grad: &mut Vec<f32>,
         loss: &mut Vec<f32>,
     ) -> TResult<()> {
-        self.time("loss_grad", || {
-            self.inner
-                .loss_grad(kind, pred, target, rows, cols, grad, loss)
-        })
+        self.time("loss_grad", || self.inner.loss_grad(p, grad, loss))
     }
     fn adam_step(
         &self,
         s: AdamStep,
         p: &mut Vec<f32>,
         g: &Vec<f32>,
-        m: &mut Vec<f32>,
-        v: &mut Vec<f32>,
+        moments: AdamMoments<'_, Vec<f32>>,
     ) -> TResult<()> {
-        self.time("adam_step", || self.inner.adam_step(s, p, g, m, v))
+        self.time("adam_step", || self.inner.adam_step(s, p, g, moments))
     }
     fn sgd_step(
         &self,
@@ -229,15 +220,21 @@ impl tensor_core::Backend for Timed {
     }
     fn fourier_features(
         &self,
-        x: &Vec<f32>,
-        b: &Vec<f32>,
-        rows: usize,
-        d: usize,
-        m: usize,
+        p: FourierFeatures<'_, Vec<f32>>,
         out: &mut Vec<f32>,
     ) -> TResult<()> {
-        self.time("fourier_features", || {
-            self.inner.fourier_features(x, b, rows, d, m, out)
+        self.time("fourier_features", || self.inner.fourier_features(p, out))
+    }
+    fn hashgrid_forward(&self, p: HashGridLookup<'_, Vec<f32>>, out: &mut Vec<f32>) -> TResult<()> {
+        self.time("hashgrid_forward", || self.inner.hashgrid_forward(p, out))
+    }
+    fn hashgrid_backward(
+        &self,
+        p: HashGridScatter<'_, Vec<f32>>,
+        grad_tables: &mut Vec<f32>,
+    ) -> TResult<()> {
+        self.time("hashgrid_backward", || {
+            self.inner.hashgrid_backward(p, grad_tables)
         })
     }
 }
@@ -305,10 +302,7 @@ fn main() -> nn::Result<()> {
             pytorch / ms,
             cpu.counters().allocations - before
         );
-        let timed = Timed {
-            inner: cpu.clone(),
-            times: Arc::default(),
-        };
+        let timed = Timed::new(cpu.clone());
         let timed_steps = steps.max(2);
         let t = Instant::now();
         let _ = step_time(&timed, width, timed_steps)?;
@@ -334,4 +328,17 @@ fn main() -> nn::Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tensor_core::testing::forwarding::unforwarded_ops;
+
+    #[test]
+    fn every_fused_op_reaches_the_cpu_backend() {
+        let cpu = CpuBackend::new();
+        let timed = Timed::new(cpu.clone());
+        assert_eq!(unforwarded_ops(&timed, &cpu), Vec::<&str>::new());
+    }
 }

@@ -94,4 +94,7 @@ pub mod prelude {
         Model, NamedArray, Optimizer, PixelSampler, PixelValues, Sgd, SgdConfig, StopReason,
         Tensor, TrainEvent, TrainLength, Trainer, TrainerConfig, TrainerState,
     };
+    /// The two halves of [`Backend`], whose methods a concrete backend's callers need in
+    /// scope (`cpu.counters()`, `cpu.synchronize()`).
+    pub use tensor_core::{FusedOps, Primitives};
 }

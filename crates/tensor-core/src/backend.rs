@@ -1,11 +1,13 @@
-//! The `Backend` trait: device memory and the primitive operations on it.
+//! The backend traits: [`Primitives`] (device memory, transfers and the primitive
+//! operations), [`FusedOps`] (the fused operations of the hot paths) and [`Backend`], the two
+//! together.
 
-use crate::fused;
-use crate::hashgrid::{self, FeatureLayout, HashGridSpec};
 use crate::mlp_pass::{MlpPass, MlpPassOut};
-use crate::{
-    Activation, AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp,
+use crate::params::{
+    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
+    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
 };
+use crate::{Activation, AdamStep, Gemm, Result, SgdStep, UnaryOp};
 use std::fmt;
 
 /// Activity counters a backend keeps, so tests can check what a step did.
@@ -21,12 +23,18 @@ pub struct Counters {
     pub launches: u64,
 }
 
-/// A compute device: its buffer type, allocation, transfers and primitive operations.
+/// A compute device: [`Primitives`] and [`FusedOps`] together. Implemented for every type
+/// that implements both; models and tensors are generic over `B: Backend`.
 ///
 /// Every buffer holds `f32`s in row-major order; shapes are tracked by
 /// [`Tensor`](crate::Tensor). Output buffers are passed in by the caller so that hot
-/// paths can reuse them. Fused operations have default implementations composed from
-/// primitives; a backend overrides them with single-pass kernels.
+/// paths can reuse them. Operations of more than four arguments take a parameter struct
+/// (see [`params`](crate::params)).
+///
+/// Every fused operation is a required method: a backend (and a wrapper around one) names
+/// for each either its own kernel or the default composition from primitives in
+/// [`fused`](crate::fused) (`fused::bias_act(self, p, z, out)`), so that no override is
+/// lost by omission.
 ///
 /// # The contract
 ///
@@ -39,17 +47,17 @@ pub struct Counters {
 /// reduction's `out`, one element for a loss, ...); a longer buffer is as wrong as a
 /// shorter one. A wrong length is refused with [`Error::BufferLength`](crate::Error)
 /// (naming the operation in `op` and the buffer), before anything is written. The
-/// exceptions are ranges into a buffer: [`copy_slice`](Backend::copy_slice) reads and writes
-/// `len` elements at offsets in buffers of any length, [`copy_block`](Backend::copy_block)'s
-/// columns must fit in `dst_cols`, and [`gather_rows`](Backend::gather_rows) reads
+/// exceptions are ranges into a buffer: [`copy_slice`](Primitives::copy_slice) reads and writes
+/// `len` elements at offsets in buffers of any length, [`copy_block`](Primitives::copy_block)'s
+/// columns must fit in `dst_cols`, and [`gather_rows`](Primitives::gather_rows) reads
 /// `index[start..start + count]` from an index buffer of any length and row numbers below
 /// `src_rows`; a range or row outside its buffer is [`Error::OutOfBounds`](crate::Error).
 /// Dimensions whose product overflows `usize` are [`Error::InvalidArgument`](crate::Error).
 /// Errors name the trait method in `op`. No input makes a backend panic.
 ///
-/// **Shapes.** [`binary`](Backend::binary) needs operands that broadcast
+/// **Shapes.** [`binary`](Primitives::binary) needs operands that broadcast
 /// ([`Error::Broadcast`](crate::Error) otherwise) and an `out_shape` that is their broadcast;
-/// [`binary_assign`](Backend::binary_assign) needs `b` to broadcast to `a_shape` exactly.
+/// [`binary_assign`](Primitives::binary_assign) needs `b` to broadcast to `a_shape` exactly.
 /// A wrong result shape is [`Error::ShapeMismatch`](crate::Error).
 ///
 /// **Empty inputs** are valid everywhere: an operation with no elements to write succeeds
@@ -78,8 +86,14 @@ pub struct Counters {
 /// GEMM and losses may sum in any order, within `1e-4` of the sum of the magnitudes of their
 /// terms. In-place variants (`unary_assign`, `binary_assign`) give the same bits as their
 /// out-of-place forms. Fused operations agree with their default compositions (the
-/// functions in `fused.rs`) within the same tolerances, NaN for NaN.
-pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
+/// functions in [`fused`](crate::fused)) within the same tolerances, NaN for NaN.
+pub trait Backend: Primitives + FusedOps {}
+
+impl<T: Primitives + FusedOps> Backend for T {}
+
+/// Device memory, transfers and the primitive operations, from which every fused operation
+/// can be composed. See [`Backend`] for the contract.
+pub trait Primitives: Clone + Send + Sync + fmt::Debug + 'static {
     /// A buffer of `f32` in device memory.
     type Storage: Send + Sync;
     /// A buffer of row indices in device memory (for gathers).
@@ -90,9 +104,7 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
     /// The activity counters so far.
     fn counters(&self) -> Counters;
     /// Waits until every queued operation has finished.
-    fn synchronize(&self) -> Result<()> {
-        Ok(())
-    }
+    fn synchronize(&self) -> Result<()>;
 
     /// A buffer of `len` elements with unspecified contents.
     fn alloc(&self, len: usize) -> Result<Self::Storage>;
@@ -111,27 +123,23 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// Sets every element of `dst` to `value`.
     fn fill(&self, dst: &mut Self::Storage, value: f32) -> Result<()>;
-    /// Copies `len` elements from `src[src_offset..]` to `dst[dst_offset..]`; both ranges
-    /// must lie inside their buffers ([`Error::OutOfBounds`](crate::Error) otherwise).
+    /// Copies `range.len` elements from `src[range.src_offset..]` to
+    /// `dst[range.dst_offset..]`; both ranges must lie inside their buffers
+    /// ([`Error::OutOfBounds`](crate::Error) otherwise).
     fn copy_slice(
         &self,
+        range: SliceCopy,
         src: &Self::Storage,
-        src_offset: usize,
         dst: &mut Self::Storage,
-        dst_offset: usize,
-        len: usize,
     ) -> Result<()>;
     /// Copies a `rows x src_cols` matrix (`src`) into columns
     /// `col_offset..col_offset + src_cols` of a `rows x dst_cols` matrix (`dst`), leaving the
     /// other columns alone.
     fn copy_block(
         &self,
+        block: BlockCopy,
         src: &Self::Storage,
-        src_cols: usize,
         dst: &mut Self::Storage,
-        dst_cols: usize,
-        col_offset: usize,
-        rows: usize,
     ) -> Result<()>;
     /// Writes the transpose of the `rows x cols` matrix `src` into `dst` (`cols x rows`).
     fn transpose(
@@ -153,226 +161,153 @@ pub trait Backend: Clone + Send + Sync + fmt::Debug + 'static {
     fn unary(&self, op: UnaryOp, x: &Self::Storage, out: &mut Self::Storage) -> Result<()>;
     /// `x = op(x)` element-wise.
     fn unary_assign(&self, op: UnaryOp, x: &mut Self::Storage) -> Result<()>;
-    /// `out = op(a, b)` with broadcasting; `out_shape` is the broadcast of the two shapes.
-    #[allow(clippy::too_many_arguments)]
+    /// `out = op(a, b)` with broadcasting; `spec.out_shape` is the broadcast of the two
+    /// shapes.
     fn binary(
         &self,
-        op: BinaryOp,
+        spec: BinarySpec<'_>,
         a: &Self::Storage,
-        a_shape: &Shape,
         b: &Self::Storage,
-        b_shape: &Shape,
         out: &mut Self::Storage,
-        out_shape: &Shape,
     ) -> Result<()>;
-    /// `a = op(a, b)` where `b` broadcasts to `a_shape` (and the result has `a_shape`).
+    /// `a = op(a, b)` where `b` broadcasts to `spec.a_shape` (and the result has that shape).
     fn binary_assign(
         &self,
-        op: BinaryOp,
+        spec: BinaryAssignSpec<'_>,
         a: &mut Self::Storage,
-        a_shape: &Shape,
         b: &Self::Storage,
-        b_shape: &Shape,
     ) -> Result<()>;
     /// Reduces `x`, seen as `outer x len x inner`, along the middle axis into
     /// `out` (`outer x inner`). See the contract for empty axes and NaN.
-    fn reduce(
-        &self,
-        op: ReduceOp,
-        x: &Self::Storage,
-        outer: usize,
-        len: usize,
-        inner: usize,
-        out: &mut Self::Storage,
-    ) -> Result<()>;
+    fn reduce(&self, spec: ReduceSpec, x: &Self::Storage, out: &mut Self::Storage) -> Result<()>;
     /// `dst[r, :] = src[index[start + r], :]` for `r < count`; `src` is `src_rows x cols`
     /// and `dst` is `count x cols`. An index of `src_rows` or more is
     /// [`Error::OutOfBounds`](crate::Error).
-    #[allow(clippy::too_many_arguments)]
     fn gather_rows(
         &self,
+        spec: GatherSpec,
         src: &Self::Storage,
-        src_rows: usize,
-        cols: usize,
         index: &Self::Index,
-        start: usize,
-        count: usize,
         dst: &mut Self::Storage,
     ) -> Result<()>;
+}
 
-    /// Fused: `z += bias` (bias broadcast over the `rows x cols` matrix `z`), then
-    /// `out = act(z)`.
+/// The fused operations of the hot paths. Each is required: an implementation names either
+/// its own kernel or the default composition from primitives in [`fused`](crate::fused)
+/// (or [`hashgrid`](crate::hashgrid) and [`mlp_pass`](crate::mlp_pass)), and agrees with
+/// that composition within the contract's tolerances.
+pub trait FusedOps: Primitives {
+    /// `z += bias` (bias broadcast over the `rows x cols` matrix `z`), then `out = act(z)`.
+    /// Default: [`fused::bias_act`](crate::fused::bias_act).
     fn bias_act(
         &self,
+        p: BiasAct<'_, Self::Storage>,
         z: &mut Self::Storage,
-        bias: &Self::Storage,
-        rows: usize,
-        cols: usize,
-        act: Activation,
         out: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::bias_act(self, z, bias, rows, cols, act, out)
-    }
+    ) -> Result<()>;
 
-    /// Fused: `c = act(alpha * op(A) op(B) + bias)`, the bias (`[n]`) broadcast over the rows
-    /// of the `m x n` result: a dense layer's forward pass without its pre-activation.
-    /// `spec.beta` must be 0 (an [`Error::InvalidArgument`](crate::Error) otherwise). The
-    /// result is the one [`gemm`](Self::gemm) into a buffer followed by
+    /// `c = act(alpha * op(A) op(B) + bias)`, the bias (`[n]`) broadcast over the rows of
+    /// the `m x n` result: a dense layer's forward pass without its pre-activation.
+    /// `p.gemm.beta` must be 0 (an [`Error::InvalidArgument`](crate::Error) otherwise). The
+    /// result is the one [`gemm`](Primitives::gemm) into a buffer followed by
     /// [`bias_act`](Self::bias_act) would give.
-    fn gemm_bias_act(
-        &self,
-        spec: Gemm,
-        a: &Self::Storage,
-        b: &Self::Storage,
-        bias: &Self::Storage,
-        act: Activation,
-        c: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::gemm_bias_act(self, spec, a, b, bias, act, c)
-    }
+    /// Default: [`fused::gemm_bias_act`](crate::fused::gemm_bias_act).
+    fn gemm_bias_act(&self, p: GemmBiasAct<'_, Self::Storage>, c: &mut Self::Storage)
+    -> Result<()>;
 
-    /// Fused: a whole training pass of a ReLU network with a mean-squared-error loss (see
+    /// A whole training pass of a ReLU network with a mean-squared-error loss (see
     /// [`mlp_pass`](crate::mlp_pass)). Returns `Ok(false)` without writing anything when the
-    /// backend has no fused version for this network (the default): the caller then runs
-    /// the layers one at a time. Shapes are checked by
+    /// backend has no fused version for this network: the caller then runs the layers one
+    /// at a time. Shapes are checked by
     /// [`relu_mlp_mse_pass`](crate::mlp_pass::relu_mlp_mse_pass) before this is called.
+    /// Default: [`mlp_pass::unfused`](crate::mlp_pass::unfused).
     fn relu_mlp_mse_pass(
         &self,
         pass: &MlpPass<'_, Self::Storage>,
         out: MlpPassOut<'_, '_, Self::Storage>,
-    ) -> Result<bool> {
-        let _ = (pass, out);
-        Ok(false)
-    }
+    ) -> Result<bool>;
 
-    /// Fused: `c = (alpha * op(A) op(B)) * act'(at)` element-wise, `at` having the shape of
-    /// the `m x n` result: the gradient through an activation, fused into the matrix product
+    /// `c = (alpha * op(A) op(B)) * act'(at)` element-wise, `at` having the shape of the
+    /// `m x n` result: the gradient through an activation, fused into the matrix product
     /// that computes the gradient with respect to its output. For ReLU, `act'` at the
-    /// activation's output equals `act'` at its input, so `at` may be either. `spec.beta`
-    /// must be 0. The result is the one [`gemm`](Self::gemm) into a buffer followed by
-    /// [`act_backward`](Self::act_backward) would give.
-    fn gemm_act_grad(
-        &self,
-        spec: Gemm,
-        a: &Self::Storage,
-        b: &Self::Storage,
-        at: &Self::Storage,
-        act: Activation,
-        c: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::gemm_act_grad(self, spec, a, b, at, act, c)
-    }
+    /// activation's output equals `act'` at its input, so `at` may be either.
+    /// `p.gemm.beta` must be 0. The result is the one [`gemm`](Primitives::gemm) into a
+    /// buffer followed by [`act_backward`](Self::act_backward) would give.
+    /// Default: [`fused::gemm_act_grad`](crate::fused::gemm_act_grad).
+    fn gemm_act_grad(&self, p: GemmActGrad<'_, Self::Storage>, c: &mut Self::Storage)
+    -> Result<()>;
 
-    /// Fused: `grad_z = grad_out * act'(z)`.
+    /// `grad_z = grad_out * act'(z)`.
+    /// Default: [`fused::act_backward`](crate::fused::act_backward).
     fn act_backward(
         &self,
         grad_out: &Self::Storage,
         z: &Self::Storage,
         act: Activation,
         grad_z: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::act_backward(self, grad_out, z, act, grad_z)
-    }
+    ) -> Result<()>;
 
-    /// Fused: the loss of `pred` against `target` (both `rows x cols`) into the
-    /// one-element `loss`, and its gradient with respect to `pred` into `grad`. An empty
-    /// batch gives a NaN loss.
-    #[allow(clippy::too_many_arguments)]
+    /// The loss of `pred` against `target` (both `rows x cols`) into the one-element
+    /// `loss`, and its gradient with respect to `pred` into `grad`. An empty batch gives a
+    /// NaN loss. Default: [`fused::loss_grad`](crate::fused::loss_grad).
     fn loss_grad(
         &self,
-        kind: LossKind,
-        pred: &Self::Storage,
-        target: &Self::Storage,
-        rows: usize,
-        cols: usize,
+        p: LossGrad<'_, Self::Storage>,
         grad: &mut Self::Storage,
         loss: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::loss_grad(self, kind, pred, target, rows, cols, grad, loss)
-    }
+    ) -> Result<()>;
 
-    /// Fused: one Adam/AdamW update of `param` from `grad`, updating the moments `m`, `v`.
+    /// One Adam/AdamW update of `param` from `grad`, updating the moments.
+    /// Default: [`fused::adam_step`](crate::fused::adam_step).
     fn adam_step(
         &self,
         step: AdamStep,
         param: &mut Self::Storage,
         grad: &Self::Storage,
-        m: &mut Self::Storage,
-        v: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::adam_step(self, step, param, grad, m, v)
-    }
+        moments: AdamMoments<'_, Self::Storage>,
+    ) -> Result<()>;
 
-    /// Fused: one SGD update of `param` from `grad`, with an optional momentum buffer
+    /// One SGD update of `param` from `grad`, with an optional momentum buffer
     /// (`velocity`, of `param`'s length whenever it is given; read and written only when
-    /// `step.momentum != 0`).
+    /// `step.momentum != 0`). Default: [`fused::sgd_step`](crate::fused::sgd_step).
     fn sgd_step(
         &self,
         step: SgdStep,
         param: &mut Self::Storage,
         grad: &Self::Storage,
         velocity: Option<&mut Self::Storage>,
-    ) -> Result<()> {
-        fused::sgd_step(self, step, param, grad, velocity)
-    }
+    ) -> Result<()>;
 
-    /// Fused: Fourier features of `x` (`rows x d`) with frequencies `b` (`d x m`):
+    /// Fourier features of `x` (`rows x d`) with frequencies `freqs` (`d x m`):
     /// `out = [sin(2 pi x b), cos(2 pi x b)]` (`rows x 2m`).
-    #[allow(clippy::too_many_arguments)]
+    /// Default: [`fused::fourier_features`](crate::fused::fourier_features).
     fn fourier_features(
         &self,
-        x: &Self::Storage,
-        b: &Self::Storage,
-        rows: usize,
-        d: usize,
-        m: usize,
+        p: FourierFeatures<'_, Self::Storage>,
         out: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::fourier_features(self, x, b, rows, d, m, out)
-    }
+    ) -> Result<()>;
 
     /// Hash-grid encoding (see [`hashgrid`](crate::hashgrid) for the definition and the
-    /// layouts): `n` points (`points`, `n x d`, coordinates in `[0, 1]`, clamped) looked up
-    /// in `tables` ([`HashGridSpec::param_count`] values) into `out`, `n` points of
-    /// [`HashGridSpec::output_dim`] features in `layout`. The default copies the buffers to
-    /// the host and computes there; backends override it.
+    /// layouts): `n` points (`n x d`, coordinates in `[0, 1]`, clamped) looked up in the
+    /// tables ([`HashGridSpec::param_count`](crate::HashGridSpec::param_count) values) into
+    /// `out`, `n` points of [`HashGridSpec::output_dim`](crate::HashGridSpec::output_dim)
+    /// features in `p.layout`. Default (on the host):
+    /// [`hashgrid::host_forward`](crate::hashgrid::host_forward).
     fn hashgrid_forward(
         &self,
-        spec: &HashGridSpec,
-        layout: FeatureLayout,
-        points: &Self::Storage,
-        n: usize,
-        tables: &Self::Storage,
+        p: HashGridLookup<'_, Self::Storage>,
         out: &mut Self::Storage,
-    ) -> Result<()> {
-        hashgrid::host_forward(self, spec, layout, points, n, tables, out)
-    }
+    ) -> Result<()>;
 
     /// The backward pass of [`hashgrid_forward`](Self::hashgrid_forward): scatters
-    /// `grad_features` (in `layout`) into `grad_tables` (the tables' layout), adding to its
-    /// contents when `accumulate` is set and overwriting them otherwise. The sums may be
-    /// added in any order (the CUDA backend uses atomics); the CPU backend adds each entry's
-    /// terms in point order, whatever the thread count. The default computes on the host.
-    #[allow(clippy::too_many_arguments)]
+    /// `p.grad_features` (in `p.layout`) into `grad_tables` (the tables' layout), adding to
+    /// its contents when `p.accumulate` is set and overwriting them otherwise. The sums may
+    /// be added in any order (the CUDA backend uses atomics); the CPU backend adds each
+    /// entry's terms in point order, whatever the thread count. Default (on the host):
+    /// [`hashgrid::host_backward`](crate::hashgrid::host_backward).
     fn hashgrid_backward(
         &self,
-        spec: &HashGridSpec,
-        layout: FeatureLayout,
-        points: &Self::Storage,
-        n: usize,
-        grad_features: &Self::Storage,
+        p: HashGridScatter<'_, Self::Storage>,
         grad_tables: &mut Self::Storage,
-        accumulate: bool,
-    ) -> Result<()> {
-        hashgrid::host_backward(
-            self,
-            spec,
-            layout,
-            points,
-            n,
-            grad_features,
-            grad_tables,
-            accumulate,
-        )
-    }
+    ) -> Result<()>;
 }

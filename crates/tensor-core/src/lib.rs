@@ -18,20 +18,25 @@ mod activation;
 mod backend;
 pub mod check;
 mod error;
-mod fused;
+pub mod fused;
 pub mod hashgrid;
 pub mod mlp_pass;
 mod op;
+pub mod params;
 mod shape;
 mod tensor;
 #[cfg(feature = "testing")]
 pub mod testing;
 
 pub use activation::{Activation, sigmoid};
-pub use backend::{Backend, Counters};
+pub use backend::{Backend, Counters, FusedOps, Primitives};
 pub use error::{BackendError, Error, Result, UnavailableKind};
 pub use hashgrid::{FeatureLayout, HashGridConfig, HashGridLevel, HashGridScale, HashGridSpec};
 pub use op::{AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, SgdStep, UnaryOp};
+pub use params::{
+    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
+    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
+};
 pub use shape::Shape;
 pub use tensor::Tensor;
 

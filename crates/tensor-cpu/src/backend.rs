@@ -4,7 +4,14 @@ use crate::skinny::Epilogue;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tensor_core::check::{buffer_len, check_fused_gemm};
-use tensor_core::{Counters, Result};
+use tensor_core::mlp_pass::{MlpPass, MlpPassOut};
+use tensor_core::params::{
+    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
+    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
+};
+use tensor_core::{
+    Activation, AdamStep, Counters, FusedOps, Gemm, Primitives, Result, SgdStep, UnaryOp,
+};
 
 #[derive(Debug, Default)]
 struct AtomicCounters {
@@ -58,7 +65,7 @@ impl CpuBackend {
     }
 }
 
-impl tensor_core::Backend for CpuBackend {
+impl Primitives for CpuBackend {
     type Storage = Vec<f32>;
     type Index = Vec<u32>;
 
@@ -68,6 +75,10 @@ impl tensor_core::Backend for CpuBackend {
 
     fn counters(&self) -> Counters {
         self.snapshot()
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        Ok(())
     }
 
     fn alloc(&self, len: usize) -> Result<Vec<f32>> {
@@ -113,28 +124,24 @@ impl tensor_core::Backend for CpuBackend {
         Ok(())
     }
 
-    fn copy_slice(
-        &self,
-        src: &Vec<f32>,
-        src_offset: usize,
-        dst: &mut Vec<f32>,
-        dst_offset: usize,
-        len: usize,
-    ) -> Result<()> {
+    fn copy_slice(&self, range: SliceCopy, src: &Vec<f32>, dst: &mut Vec<f32>) -> Result<()> {
         self.count_op();
+        let SliceCopy {
+            src_offset,
+            dst_offset,
+            len,
+        } = range;
         crate::copy::copy_slice(src, src_offset, dst, dst_offset, len)
     }
 
-    fn copy_block(
-        &self,
-        src: &Vec<f32>,
-        src_cols: usize,
-        dst: &mut Vec<f32>,
-        dst_cols: usize,
-        col_offset: usize,
-        rows: usize,
-    ) -> Result<()> {
+    fn copy_block(&self, block: BlockCopy, src: &Vec<f32>, dst: &mut Vec<f32>) -> Result<()> {
         self.count_op();
+        let BlockCopy {
+            rows,
+            src_cols,
+            dst_cols,
+            col_offset,
+        } = block;
         crate::copy::copy_block(src, src_cols, dst, dst_cols, col_offset, rows)
     }
 
@@ -149,25 +156,19 @@ impl tensor_core::Backend for CpuBackend {
         crate::copy::transpose(src, rows, cols, dst)
     }
 
-    fn gemm(
-        &self,
-        spec: tensor_core::Gemm,
-        a: &Vec<f32>,
-        b: &Vec<f32>,
-        c: &mut Vec<f32>,
-    ) -> Result<()> {
+    fn gemm(&self, spec: Gemm, a: &Vec<f32>, b: &Vec<f32>, c: &mut Vec<f32>) -> Result<()> {
         self.count_op();
         crate::gemm::gemm(spec, a, b, c)
     }
 
-    fn unary(&self, op: tensor_core::UnaryOp, x: &Vec<f32>, out: &mut Vec<f32>) -> Result<()> {
+    fn unary(&self, op: UnaryOp, x: &Vec<f32>, out: &mut Vec<f32>) -> Result<()> {
         self.count_op();
         buffer_len("unary", "out", out.len(), x.len())?;
         crate::unary::unary(op, x, out);
         Ok(())
     }
 
-    fn unary_assign(&self, op: tensor_core::UnaryOp, x: &mut Vec<f32>) -> Result<()> {
+    fn unary_assign(&self, op: UnaryOp, x: &mut Vec<f32>) -> Result<()> {
         self.count_op();
         crate::unary::unary_assign(op, x);
         Ok(())
@@ -175,91 +176,95 @@ impl tensor_core::Backend for CpuBackend {
 
     fn binary(
         &self,
-        op: tensor_core::BinaryOp,
+        spec: BinarySpec<'_>,
         a: &Vec<f32>,
-        a_shape: &tensor_core::Shape,
         b: &Vec<f32>,
-        b_shape: &tensor_core::Shape,
         out: &mut Vec<f32>,
-        out_shape: &tensor_core::Shape,
     ) -> Result<()> {
         self.count_op();
+        let BinarySpec {
+            op,
+            a_shape,
+            b_shape,
+            out_shape,
+        } = spec;
         crate::binary::binary(op, a, a_shape, b, b_shape, out, out_shape)
     }
 
     fn binary_assign(
         &self,
-        op: tensor_core::BinaryOp,
+        spec: BinaryAssignSpec<'_>,
         a: &mut Vec<f32>,
-        a_shape: &tensor_core::Shape,
         b: &Vec<f32>,
-        b_shape: &tensor_core::Shape,
     ) -> Result<()> {
         self.count_op();
-        crate::binary::binary_assign(op, a, a_shape, b, b_shape)
+        crate::binary::binary_assign(spec.op, a, spec.a_shape, b, spec.b_shape)
     }
 
-    fn reduce(
-        &self,
-        op: tensor_core::ReduceOp,
-        x: &Vec<f32>,
-        outer: usize,
-        len: usize,
-        inner: usize,
-        out: &mut Vec<f32>,
-    ) -> Result<()> {
+    fn reduce(&self, spec: ReduceSpec, x: &Vec<f32>, out: &mut Vec<f32>) -> Result<()> {
         self.count_op();
+        let ReduceSpec {
+            op,
+            outer,
+            len,
+            inner,
+        } = spec;
         crate::reduce::reduce(op, x, outer, len, inner, out)
     }
 
     fn gather_rows(
         &self,
+        spec: GatherSpec,
         src: &Vec<f32>,
-        src_rows: usize,
-        cols: usize,
         index: &Vec<u32>,
-        start: usize,
-        count: usize,
         dst: &mut Vec<f32>,
     ) -> Result<()> {
         self.count_op();
+        let GatherSpec {
+            src_rows,
+            cols,
+            start,
+            count,
+        } = spec;
         crate::copy::gather_rows(src, src_rows, cols, index, start, count, dst)
     }
+}
 
+impl FusedOps for CpuBackend {
     fn bias_act(
         &self,
+        p: BiasAct<'_, Vec<f32>>,
         z: &mut Vec<f32>,
-        bias: &Vec<f32>,
-        rows: usize,
-        cols: usize,
-        act: tensor_core::Activation,
         out: &mut Vec<f32>,
     ) -> Result<()> {
         self.count_op();
-        crate::fused::bias_act(z, bias, rows, cols, act, out)
+        crate::fused::bias_act(z, p.bias, p.rows, p.cols, p.act, out)
     }
 
-    #[cfg(target_arch = "x86_64")]
     fn relu_mlp_mse_pass(
         &self,
-        pass: &tensor_core::mlp_pass::MlpPass<'_, Vec<f32>>,
-        out: tensor_core::mlp_pass::MlpPassOut<'_, '_, Vec<f32>>,
+        pass: &MlpPass<'_, Vec<f32>>,
+        out: MlpPassOut<'_, '_, Vec<f32>>,
     ) -> Result<bool> {
-        self.count_op();
-        crate::mlp_pass::relu_mlp_mse_pass(pass, out)
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.count_op();
+            crate::mlp_pass::relu_mlp_mse_pass(pass, out)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        tensor_core::mlp_pass::unfused(pass, out)
     }
 
-    fn gemm_bias_act(
-        &self,
-        spec: tensor_core::Gemm,
-        a: &Vec<f32>,
-        b: &Vec<f32>,
-        bias: &Vec<f32>,
-        act: tensor_core::Activation,
-        c: &mut Vec<f32>,
-    ) -> Result<()> {
-        use tensor_core::Activation::{Identity, Relu};
+    fn gemm_bias_act(&self, p: GemmBiasAct<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {
+        use Activation::{Identity, Relu};
         self.count_op();
+        let GemmBiasAct {
+            gemm: spec,
+            a,
+            b,
+            bias,
+            act,
+        } = p;
         let n = check_fused_gemm(self, "gemm_bias_act", &spec, ("bias", bias, spec.n), c)?;
         if let Identity | Relu = act {
             let epi = Epilogue::Bias {
@@ -273,18 +278,17 @@ impl tensor_core::Backend for CpuBackend {
         crate::fused::bias_act(&mut z, bias, spec.m, spec.n, act, c)
     }
 
-    fn gemm_act_grad(
-        &self,
-        spec: tensor_core::Gemm,
-        a: &Vec<f32>,
-        b: &Vec<f32>,
-        at: &Vec<f32>,
-        act: tensor_core::Activation,
-        c: &mut Vec<f32>,
-    ) -> Result<()> {
+    fn gemm_act_grad(&self, p: GemmActGrad<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {
         self.count_op();
+        let GemmActGrad {
+            gemm: spec,
+            a,
+            b,
+            at,
+            act,
+        } = p;
         let n = check_fused_gemm(self, "gemm_act_grad", &spec, ("at", at, c.len()), c)?;
-        if act == tensor_core::Activation::Relu {
+        if act == Activation::Relu {
             return crate::gemm::gemm_then(spec, a, b, c, Epilogue::ReluGrad { at });
         }
         let mut g = vec![0.0; n];
@@ -296,7 +300,7 @@ impl tensor_core::Backend for CpuBackend {
         &self,
         grad_out: &Vec<f32>,
         z: &Vec<f32>,
-        act: tensor_core::Activation,
+        act: Activation,
         grad_z: &mut Vec<f32>,
     ) -> Result<()> {
         self.count_op();
@@ -305,33 +309,35 @@ impl tensor_core::Backend for CpuBackend {
 
     fn loss_grad(
         &self,
-        kind: tensor_core::LossKind,
-        pred: &Vec<f32>,
-        target: &Vec<f32>,
-        rows: usize,
-        cols: usize,
+        p: LossGrad<'_, Vec<f32>>,
         grad: &mut Vec<f32>,
         loss: &mut Vec<f32>,
     ) -> Result<()> {
         self.count_op();
+        let LossGrad {
+            kind,
+            pred,
+            target,
+            rows,
+            cols,
+        } = p;
         crate::fused::loss_grad(kind, pred, target, rows, cols, grad, loss)
     }
 
     fn adam_step(
         &self,
-        step: tensor_core::AdamStep,
+        step: AdamStep,
         param: &mut Vec<f32>,
         grad: &Vec<f32>,
-        m: &mut Vec<f32>,
-        v: &mut Vec<f32>,
+        moments: AdamMoments<'_, Vec<f32>>,
     ) -> Result<()> {
         self.count_op();
-        crate::fused::adam_step(step, param, grad, m, v)
+        crate::fused::adam_step(step, param, grad, moments.m, moments.v)
     }
 
     fn sgd_step(
         &self,
-        step: tensor_core::SgdStep,
+        step: SgdStep,
         param: &mut Vec<f32>,
         grad: &Vec<f32>,
         velocity: Option<&mut Vec<f32>>,
@@ -340,44 +346,44 @@ impl tensor_core::Backend for CpuBackend {
         crate::fused::sgd_step(step, param, grad, velocity)
     }
 
-    fn fourier_features(
-        &self,
-        x: &Vec<f32>,
-        b: &Vec<f32>,
-        rows: usize,
-        d: usize,
-        m: usize,
-        out: &mut Vec<f32>,
-    ) -> Result<()> {
+    fn fourier_features(&self, p: FourierFeatures<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {
         self.count_op();
-        crate::fourier::fourier_features(x, b, rows, d, m, out)
+        let FourierFeatures {
+            x,
+            freqs,
+            rows,
+            d,
+            m,
+        } = p;
+        crate::fourier::fourier_features(x, freqs, rows, d, m, out)
     }
 
-    fn hashgrid_forward(
-        &self,
-        spec: &tensor_core::HashGridSpec,
-        layout: tensor_core::FeatureLayout,
-        points: &Vec<f32>,
-        n: usize,
-        tables: &Vec<f32>,
-        out: &mut Vec<f32>,
-    ) -> Result<()> {
+    fn hashgrid_forward(&self, p: HashGridLookup<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {
         self.count_op();
+        let HashGridLookup {
+            spec,
+            layout,
+            points,
+            n,
+            tables,
+        } = p;
         crate::hashgrid::forward(spec, layout, points, n, tables, out)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn hashgrid_backward(
         &self,
-        spec: &tensor_core::HashGridSpec,
-        layout: tensor_core::FeatureLayout,
-        points: &Vec<f32>,
-        n: usize,
-        grad_features: &Vec<f32>,
+        p: HashGridScatter<'_, Vec<f32>>,
         grad_tables: &mut Vec<f32>,
-        accumulate: bool,
     ) -> Result<()> {
         self.count_op();
+        let HashGridScatter {
+            spec,
+            layout,
+            points,
+            n,
+            grad_features,
+            accumulate,
+        } = p;
         crate::hashgrid::backward(
             spec,
             layout,

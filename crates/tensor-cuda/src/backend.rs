@@ -1,5 +1,5 @@
-//! [`CudaBackend`]: construction, device description and the [`Backend`] implementation,
-//! which forwards to the operations in `ops/`.
+//! [`CudaBackend`]: construction, device description and the [`Primitives`] implementation,
+//! which forwards to the operations in `ops/` (the fused operations are in `fused_ops.rs`).
 
 use crate::blas::Blas;
 use crate::counters::CounterCells;
@@ -13,11 +13,10 @@ use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use tensor_core::check::check_fused_gemm;
-use tensor_core::{
-    Activation, AdamStep, Backend, BinaryOp, Counters, Error, FeatureLayout, Gemm, HashGridSpec,
-    LossKind, ReduceOp, Result, SgdStep, Shape, UnaryOp, UnavailableKind,
+use tensor_core::params::{
+    BinaryAssignSpec, BinarySpec, BlockCopy, GatherSpec, ReduceSpec, SliceCopy,
 };
+use tensor_core::{Counters, Error, Gemm, Primitives, Result, UnaryOp, UnavailableKind};
 
 /// Options for [`CudaBackend::with_options`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -223,7 +222,7 @@ impl CudaBackend {
     }
 }
 
-impl Backend for CudaBackend {
+impl Primitives for CudaBackend {
     type Storage = CudaStorage;
     type Index = CudaIndex;
 
@@ -283,28 +282,14 @@ impl Backend for CudaBackend {
         self.inner.fill("fill", dst, value)
     }
 
-    fn copy_slice(
-        &self,
-        src: &CudaStorage,
-        src_offset: usize,
-        dst: &mut CudaStorage,
-        dst_offset: usize,
-        len: usize,
-    ) -> Result<()> {
-        self.inner.copy_slice(src, src_offset, dst, dst_offset, len)
+    fn copy_slice(&self, r: SliceCopy, src: &CudaStorage, dst: &mut CudaStorage) -> Result<()> {
+        self.inner
+            .copy_slice(src, r.src_offset, dst, r.dst_offset, r.len)
     }
 
-    fn copy_block(
-        &self,
-        src: &CudaStorage,
-        src_cols: usize,
-        dst: &mut CudaStorage,
-        dst_cols: usize,
-        col_offset: usize,
-        rows: usize,
-    ) -> Result<()> {
+    fn copy_block(&self, b: BlockCopy, src: &CudaStorage, dst: &mut CudaStorage) -> Result<()> {
         self.inner
-            .copy_block(src, src_cols, dst, dst_cols, col_offset, rows)
+            .copy_block(src, b.src_cols, dst, b.dst_cols, b.col_offset, b.rows)
     }
 
     fn transpose(
@@ -337,186 +322,36 @@ impl Backend for CudaBackend {
 
     fn binary(
         &self,
-        op: BinaryOp,
+        s: BinarySpec<'_>,
         a: &CudaStorage,
-        a_shape: &Shape,
         b: &CudaStorage,
-        b_shape: &Shape,
         out: &mut CudaStorage,
-        out_shape: &Shape,
     ) -> Result<()> {
         self.inner
-            .binary(op, a, a_shape, b, b_shape, out, out_shape)
+            .binary(s.op, a, s.a_shape, b, s.b_shape, out, s.out_shape)
     }
 
     fn binary_assign(
         &self,
-        op: BinaryOp,
+        s: BinaryAssignSpec<'_>,
         a: &mut CudaStorage,
-        a_shape: &Shape,
         b: &CudaStorage,
-        b_shape: &Shape,
     ) -> Result<()> {
-        self.inner.binary_assign(op, a, a_shape, b, b_shape)
+        self.inner.binary_assign(s.op, a, s.a_shape, b, s.b_shape)
     }
 
-    fn reduce(
-        &self,
-        op: ReduceOp,
-        x: &CudaStorage,
-        outer: usize,
-        len: usize,
-        inner: usize,
-        out: &mut CudaStorage,
-    ) -> Result<()> {
-        self.inner.reduce(op, x, outer, len, inner, out)
+    fn reduce(&self, s: ReduceSpec, x: &CudaStorage, out: &mut CudaStorage) -> Result<()> {
+        self.inner.reduce(s.op, x, s.outer, s.len, s.inner, out)
     }
 
     fn gather_rows(
         &self,
+        s: GatherSpec,
         src: &CudaStorage,
-        src_rows: usize,
-        cols: usize,
         index: &CudaIndex,
-        start: usize,
-        count: usize,
         dst: &mut CudaStorage,
     ) -> Result<()> {
         self.inner
-            .gather_rows(src, src_rows, cols, index, start, count, dst)
-    }
-
-    fn bias_act(
-        &self,
-        z: &mut CudaStorage,
-        bias: &CudaStorage,
-        rows: usize,
-        cols: usize,
-        act: Activation,
-        out: &mut CudaStorage,
-    ) -> Result<()> {
-        self.inner.bias_act(z, bias, rows, cols, act, out)
-    }
-
-    fn gemm_bias_act(
-        &self,
-        spec: Gemm,
-        a: &CudaStorage,
-        b: &CudaStorage,
-        bias: &CudaStorage,
-        act: Activation,
-        c: &mut CudaStorage,
-    ) -> Result<()> {
-        let op = "gemm_bias_act";
-        check_fused_gemm(self, op, &spec, ("bias", bias, spec.n), c)?;
-        self.inner.gemm(spec, self.tf32(), a, b, c)?;
-        self.inner.bias_act_in_place(c, bias, spec.m, spec.n, act)
-    }
-
-    fn gemm_act_grad(
-        &self,
-        spec: Gemm,
-        a: &CudaStorage,
-        b: &CudaStorage,
-        at: &CudaStorage,
-        act: Activation,
-        c: &mut CudaStorage,
-    ) -> Result<()> {
-        let op = "gemm_act_grad";
-        check_fused_gemm(self, op, &spec, ("at", at, c.len), c)?;
-        self.inner.gemm(spec, self.tf32(), a, b, c)?;
-        self.inner.act_grad_in_place(c, at, act)
-    }
-
-    fn act_backward(
-        &self,
-        grad_out: &CudaStorage,
-        z: &CudaStorage,
-        act: Activation,
-        grad_z: &mut CudaStorage,
-    ) -> Result<()> {
-        self.inner.act_backward(grad_out, z, act, grad_z)
-    }
-
-    fn loss_grad(
-        &self,
-        kind: LossKind,
-        pred: &CudaStorage,
-        target: &CudaStorage,
-        rows: usize,
-        cols: usize,
-        grad: &mut CudaStorage,
-        loss: &mut CudaStorage,
-    ) -> Result<()> {
-        self.inner
-            .loss_grad(kind, pred, target, rows, cols, grad, loss)
-    }
-
-    fn adam_step(
-        &self,
-        step: AdamStep,
-        param: &mut CudaStorage,
-        grad: &CudaStorage,
-        m: &mut CudaStorage,
-        v: &mut CudaStorage,
-    ) -> Result<()> {
-        self.inner.adam_step(step, param, grad, m, v)
-    }
-
-    fn sgd_step(
-        &self,
-        step: SgdStep,
-        param: &mut CudaStorage,
-        grad: &CudaStorage,
-        velocity: Option<&mut CudaStorage>,
-    ) -> Result<()> {
-        self.inner.sgd_step(step, param, grad, velocity)
-    }
-
-    fn fourier_features(
-        &self,
-        x: &CudaStorage,
-        b: &CudaStorage,
-        rows: usize,
-        d: usize,
-        m: usize,
-        out: &mut CudaStorage,
-    ) -> Result<()> {
-        self.inner.fourier_features(x, b, rows, d, m, out)
-    }
-
-    fn hashgrid_forward(
-        &self,
-        spec: &HashGridSpec,
-        layout: FeatureLayout,
-        points: &CudaStorage,
-        n: usize,
-        tables: &CudaStorage,
-        out: &mut CudaStorage,
-    ) -> Result<()> {
-        self.inner
-            .hashgrid_forward(spec, layout, points, n, tables, out)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn hashgrid_backward(
-        &self,
-        spec: &HashGridSpec,
-        layout: FeatureLayout,
-        points: &CudaStorage,
-        n: usize,
-        grad_features: &CudaStorage,
-        grad_tables: &mut CudaStorage,
-        accumulate: bool,
-    ) -> Result<()> {
-        self.inner.hashgrid_backward(
-            spec,
-            layout,
-            points,
-            n,
-            grad_features,
-            grad_tables,
-            accumulate,
-        )
+            .gather_rows(src, s.src_rows, s.cols, index, s.start, s.count, dst)
     }
 }

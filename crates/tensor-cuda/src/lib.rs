@@ -43,7 +43,7 @@
 //!   training step moves nothing to the host.
 //!
 //! ```no_run
-//! use tensor_core::{Backend, Tensor};
+//! use tensor_core::{Primitives, Tensor};
 //! use tensor_cuda::CudaBackend;
 //!
 //! let gpu = match CudaBackend::new(0) {
@@ -73,6 +73,7 @@ mod codes;
 mod counters;
 mod device;
 mod error;
+mod fused_ops;
 mod kernels;
 mod loader;
 mod manifest;

@@ -10,7 +10,7 @@ use super::options::Options;
 use super::{BenchResult, median_secs};
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
-use tensor_core::{Activation, Backend, BinaryOp, Tensor, UnaryOp};
+use tensor_core::{Activation, BiasAct, BinaryOp, FusedOps, Primitives, Tensor, UnaryOp};
 use tensor_cpu::CpuBackend;
 
 const N: usize = 10_000_000;
@@ -36,7 +36,16 @@ fn unary(d: &mut Data, op: UnaryOp) -> BenchResult {
 fn bias_act(d: &mut Data, act: Activation) -> BenchResult {
     let rows = N / COLS;
     let (z, out) = (d.y.storage_mut(), d.out.storage_mut());
-    Ok(d.cpu.bias_act(z, d.bias.storage(), rows, COLS, act, out)?)
+    Ok(d.cpu.bias_act(
+        BiasAct {
+            bias: d.bias.storage(),
+            rows,
+            cols: COLS,
+            act,
+        },
+        z,
+        out,
+    )?)
 }
 
 fn act_backward(d: &mut Data, act: Activation) -> BenchResult {

@@ -81,7 +81,7 @@ pub fn run(opts: &Options) -> BenchResult {
     let cpu = CpuBackend::new();
     let cases = cases(opts);
     let torch_version = torch::version();
-    println!("GEMM, f32, {}", tensor_core::Backend::name(&cpu));
+    println!("GEMM, f32, {}", tensor_core::Primitives::name(&cpu));
     match &torch_version {
         Some(v) => println!("PyTorch {v}, torch.set_num_threads({})", opts.threads),
         None => println!(

@@ -10,7 +10,7 @@ use super::options::Options;
 use super::{BenchResult, median_secs};
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
-use tensor_core::{Backend, FeatureLayout, HashGridConfig, HashGridScale, Tensor};
+use tensor_core::{FeatureLayout, HashGridConfig, HashGridScale, Primitives, Tensor};
 use tensor_cpu::CpuBackend;
 
 const POINTS: usize = 1 << 16;

@@ -3,6 +3,7 @@
 //! It is slow (and moves data off the device); the CPU and CUDA backends override it.
 
 use super::{Cell, FeatureLayout, HashGridSpec, LevelConsts};
+use crate::params::{HashGridLookup, HashGridScatter};
 use crate::{Backend, Result};
 
 /// Calls `f(level, consts, point, cell)` for every level and every point, points in order
@@ -69,17 +70,20 @@ fn scatter(
     });
 }
 
-/// Default [`Backend::hashgrid_forward`].
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn forward<B: Backend>(
+/// The default [`FusedOps::hashgrid_forward`](crate::FusedOps::hashgrid_forward): copies
+/// the buffers to the host, encodes there and uploads the features.
+pub fn forward<B: Backend>(
     b: &B,
-    spec: &HashGridSpec,
-    layout: FeatureLayout,
-    points: &B::Storage,
-    n: usize,
-    tables: &B::Storage,
+    p: HashGridLookup<'_, B::Storage>,
     out: &mut B::Storage,
 ) -> Result<()> {
+    let HashGridLookup {
+        spec,
+        layout,
+        points,
+        n,
+        tables,
+    } = p;
     spec.check_forward(
         n,
         b.storage_len(points),
@@ -97,18 +101,21 @@ pub(crate) fn forward<B: Backend>(
     b.upload_into(&host, out)
 }
 
-/// Default [`Backend::hashgrid_backward`].
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn backward<B: Backend>(
+/// The default [`FusedOps::hashgrid_backward`](crate::FusedOps::hashgrid_backward):
+/// copies the buffers to the host, scatters there and uploads the table gradient.
+pub fn backward<B: Backend>(
     b: &B,
-    spec: &HashGridSpec,
-    layout: FeatureLayout,
-    points: &B::Storage,
-    n: usize,
-    grad_features: &B::Storage,
+    p: HashGridScatter<'_, B::Storage>,
     grad_tables: &mut B::Storage,
-    accumulate: bool,
 ) -> Result<()> {
+    let HashGridScatter {
+        spec,
+        layout,
+        points,
+        n,
+        grad_features,
+        accumulate,
+    } = p;
     spec.check_backward(
         n,
         b.storage_len(points),

@@ -2,6 +2,7 @@
 //! and dot products accumulated on the device.
 
 use super::Tensor;
+use crate::params::{BlockCopy, ReduceSpec, SliceCopy};
 use crate::{Backend, Error, Gemm, ReduceOp, Result};
 
 impl<B: Backend> Tensor<B> {
@@ -28,13 +29,13 @@ impl<B: Backend> Tensor<B> {
         if count * row_len == 0 {
             return Ok(());
         }
-        self.backend.copy_slice(
-            &src.storage,
-            0,
-            &mut self.storage,
-            start * row_len,
-            count * row_len,
-        )
+        let range = SliceCopy {
+            src_offset: 0,
+            dst_offset: start * row_len,
+            len: count * row_len,
+        };
+        self.backend
+            .copy_slice(range, &src.storage, &mut self.storage)
     }
 
     /// Copies the matrix `src` (`[rows, k]`) into columns `col_offset..col_offset + k` of
@@ -59,14 +60,14 @@ impl<B: Backend> Tensor<B> {
         if rows == 0 || src_cols == 0 {
             return Ok(());
         }
-        self.backend.copy_block(
-            &src.storage,
-            src_cols,
-            &mut self.storage,
-            cols,
-            col_offset,
+        let block = BlockCopy {
             rows,
-        )
+            src_cols,
+            dst_cols: cols,
+            col_offset,
+        };
+        self.backend
+            .copy_block(block, &src.storage, &mut self.storage)
     }
 
     /// Reduces each group of `group` consecutive rows of `self` (`[groups * group, cols]`)
@@ -95,8 +96,16 @@ impl<B: Backend> Tensor<B> {
         if groups * cols == 0 {
             return Ok(());
         }
-        self.backend
-            .reduce(op, &self.storage, groups, group, cols, &mut out.storage)
+        self.backend.reduce(
+            ReduceSpec {
+                op,
+                outer: groups,
+                len: group,
+                inner: cols,
+            },
+            &self.storage,
+            &mut out.storage,
+        )
     }
 
     /// Writes each row of `self` (`[groups, cols]`) `times` times in a row into `out`
@@ -122,14 +131,14 @@ impl<B: Backend> Tensor<B> {
         }
         // `out` seen as `[groups, times * cols]`: copy `self` into each block of columns.
         for k in 0..times {
-            self.backend.copy_block(
-                &self.storage,
-                cols,
-                &mut out.storage,
-                times * cols,
-                k * cols,
-                groups,
-            )?;
+            let block = BlockCopy {
+                rows: groups,
+                src_cols: cols,
+                dst_cols: times * cols,
+                col_offset: k * cols,
+            };
+            self.backend
+                .copy_block(block, &self.storage, &mut out.storage)?;
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! Element-wise operations: unary functions, broadcasting binary operations, operators.
 
 use super::Tensor;
+use crate::params::{BinaryAssignSpec, BinarySpec};
 use crate::{Activation, Backend, BinaryOp, Result, UnaryOp};
 use std::ops::{Add, Div, Mul, Sub};
 
@@ -103,28 +104,27 @@ impl<B: Backend> Tensor<B> {
     pub fn binary_into(&self, op: BinaryOp, other: &Tensor<B>, out: &mut Tensor<B>) -> Result<()> {
         let shape = self.shape.broadcast(&other.shape, "binary_into")?;
         out.check_shape(&shape, "binary_into")?;
-        self.backend.binary(
+        let spec = BinarySpec {
             op,
-            &self.storage,
-            &self.shape,
-            &other.storage,
-            &other.shape,
-            &mut out.storage,
-            &out.shape,
-        )
+            a_shape: &self.shape,
+            b_shape: &other.shape,
+            out_shape: &out.shape,
+        };
+        self.backend
+            .binary(spec, &self.storage, &other.storage, &mut out.storage)
     }
 
     /// `self = op(self, other)` where `other` broadcasts to `self`'s shape.
     pub fn binary_assign(&mut self, op: BinaryOp, other: &Tensor<B>) -> Result<()> {
         let shape = self.shape.broadcast(&other.shape, "binary_assign")?;
         self.check_shape(&shape, "binary_assign")?;
-        self.backend.binary_assign(
+        let spec = BinaryAssignSpec {
             op,
-            &mut self.storage,
-            &self.shape,
-            &other.storage,
-            &other.shape,
-        )
+            a_shape: &self.shape,
+            b_shape: &other.shape,
+        };
+        self.backend
+            .binary_assign(spec, &mut self.storage, &other.storage)
     }
 
     /// `self += other` (broadcast).

@@ -5,6 +5,7 @@
 //! a wrong result or a backend error about buffer lengths.
 
 use super::Tensor;
+use crate::params::{AdamMoments, BiasAct, FourierFeatures, LossGrad};
 use crate::{Activation, AdamStep, Backend, Error, LossKind, Result, SgdStep, Shape};
 
 /// `Err(ShapeMismatch)` unless `got` is `want`; the error names `op`, `want`, then `got`.
@@ -38,14 +39,14 @@ impl<B: Backend> Tensor<B> {
             });
         }
         same_shape(&self.shape, &out.shape, "bias_act (output)")?;
-        self.backend.bias_act(
-            &mut self.storage,
-            &bias.storage,
+        let p = BiasAct {
+            bias: &bias.storage,
             rows,
             cols,
             act,
-            &mut out.storage,
-        )
+        };
+        self.backend
+            .bias_act(p, &mut self.storage, &mut out.storage)
     }
 
     /// `grad_z = self * act'(z)` element-wise, where `self` is the gradient with respect to
@@ -83,15 +84,15 @@ impl<B: Backend> Tensor<B> {
                 got: loss.numel(),
             });
         }
-        self.backend.loss_grad(
+        let p = LossGrad {
             kind,
-            &self.storage,
-            &target.storage,
+            pred: &self.storage,
+            target: &target.storage,
             rows,
             cols,
-            &mut grad.storage,
-            &mut loss.storage,
-        )
+        };
+        self.backend
+            .loss_grad(p, &mut grad.storage, &mut loss.storage)
     }
 
     /// One Adam/AdamW update of `self` (a parameter) from `grad`, updating the first and
@@ -106,13 +107,12 @@ impl<B: Backend> Tensor<B> {
         same_shape(&self.shape, &grad.shape, "adam_step (gradient)")?;
         same_shape(&self.shape, &m.shape, "adam_step (first moment)")?;
         same_shape(&self.shape, &v.shape, "adam_step (second moment)")?;
-        self.backend.adam_step(
-            step,
-            &mut self.storage,
-            &grad.storage,
-            &mut m.storage,
-            &mut v.storage,
-        )
+        let moments = AdamMoments {
+            m: &mut m.storage,
+            v: &mut v.storage,
+        };
+        self.backend
+            .adam_step(step, &mut self.storage, &grad.storage, moments)
     }
 
     /// One SGD update of `self` (a parameter) from `grad` (same shape). With momentum the
@@ -160,7 +160,15 @@ impl<B: Backend> Tensor<B> {
             &out.shape,
             "fourier_features (output)",
         )?;
-        self.backend
-            .fourier_features(&self.storage, &freqs.storage, rows, d, m, &mut out.storage)
+        self.backend.fourier_features(
+            FourierFeatures {
+                x: &self.storage,
+                freqs: &freqs.storage,
+                rows,
+                d,
+                m,
+            },
+            &mut out.storage,
+        )
     }
 }

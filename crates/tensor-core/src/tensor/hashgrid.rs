@@ -1,6 +1,7 @@
 //! The hash-grid encoding and its backward pass, with their shapes checked.
 
 use super::Tensor;
+use crate::params::{HashGridLookup, HashGridScatter};
 use crate::{Backend, Error, FeatureLayout, HashGridSpec, Result, Shape};
 
 impl<B: Backend> Tensor<B> {
@@ -32,14 +33,14 @@ impl<B: Backend> Tensor<B> {
         let n = self.hashgrid_points(spec, op)?;
         tables.check_shape(&table_shape(spec), op)?;
         out.check_shape(&layout.shape(n, spec.output_dim()).into(), op)?;
-        self.backend.hashgrid_forward(
+        let p = HashGridLookup {
             spec,
             layout,
-            &self.storage,
+            points: &self.storage,
             n,
-            &tables.storage,
-            &mut out.storage,
-        )
+            tables: &tables.storage,
+        };
+        self.backend.hashgrid_forward(p, &mut out.storage)
     }
 
     /// The backward pass of [`hashgrid_encode`](Self::hashgrid_encode) at the points `self`:
@@ -57,15 +58,15 @@ impl<B: Backend> Tensor<B> {
         let n = self.hashgrid_points(spec, op)?;
         grad_features.check_shape(&layout.shape(n, spec.output_dim()).into(), op)?;
         grad_tables.check_shape(&table_shape(spec), op)?;
-        self.backend.hashgrid_backward(
+        let p = HashGridScatter {
             spec,
             layout,
-            &self.storage,
+            points: &self.storage,
             n,
-            &grad_features.storage,
-            &mut grad_tables.storage,
+            grad_features: &grad_features.storage,
             accumulate,
-        )
+        };
+        self.backend.hashgrid_backward(p, &mut grad_tables.storage)
     }
 
     /// The number of points of a `n x d` point tensor for `spec`.

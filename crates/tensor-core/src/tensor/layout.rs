@@ -1,6 +1,7 @@
 //! Reshaping, row slicing, gathers and concatenation.
 
 use super::Tensor;
+use crate::params::{BlockCopy, GatherSpec, SliceCopy};
 use crate::{Backend, Error, Result, Shape};
 
 impl<B: Backend> Tensor<B> {
@@ -53,13 +54,13 @@ impl<B: Backend> Tensor<B> {
             });
         }
         let row_len = self.numel().checked_div(rows).unwrap_or(0);
-        self.backend.copy_slice(
-            &self.storage,
-            start * row_len,
-            &mut out.storage,
-            0,
-            count * row_len,
-        )
+        let range = SliceCopy {
+            src_offset: start * row_len,
+            dst_offset: 0,
+            len: count * row_len,
+        };
+        self.backend
+            .copy_slice(range, &self.storage, &mut out.storage)
     }
 
     /// Rows picked by `index[start..start + count]` from a rank-2 tensor.
@@ -94,15 +95,14 @@ impl<B: Backend> Tensor<B> {
                 len,
             });
         }
-        self.backend.gather_rows(
-            &self.storage,
-            rows,
+        let spec = GatherSpec {
+            src_rows: rows,
             cols,
-            index,
             start,
             count,
-            &mut out.storage,
-        )
+        };
+        self.backend
+            .gather_rows(spec, &self.storage, index, &mut out.storage)
     }
 
     /// Joins tensors along `axis`; every other dimension must agree.
@@ -136,14 +136,15 @@ impl<B: Backend> Tensor<B> {
         for t in tensors {
             let cols = t.dims()[axis] * inner;
             if cols > 0 && outer > 0 {
-                first.backend.copy_block(
-                    &t.storage,
-                    cols,
-                    &mut out.storage,
+                let block = BlockCopy {
+                    rows: outer,
+                    src_cols: cols,
                     dst_cols,
-                    offset,
-                    outer,
-                )?;
+                    col_offset: offset,
+                };
+                first
+                    .backend
+                    .copy_block(block, &t.storage, &mut out.storage)?;
             }
             offset += cols;
         }

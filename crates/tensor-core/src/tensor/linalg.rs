@@ -1,6 +1,7 @@
 //! Matrix products and transposes.
 
 use super::Tensor;
+use crate::params::{GemmActGrad, GemmBiasAct};
 use crate::{Activation, Backend, Error, Gemm, Result};
 
 impl<B: Backend> Tensor<B> {
@@ -37,7 +38,7 @@ impl<B: Backend> Tensor<B> {
 
     /// `out = act(op(a) * op(b) + bias)`, the bias (`[n]`) added to every row: a dense
     /// layer's forward pass in one call, without keeping the pre-activation (see
-    /// [`Backend::gemm_bias_act`]).
+    /// [`FusedOps::gemm_bias_act`](crate::FusedOps::gemm_bias_act)).
     pub fn matmul_bias_act_into(
         (a, trans_a): (&Tensor<B>, bool),
         (b, trans_b): (&Tensor<B>, bool),
@@ -54,19 +55,19 @@ impl<B: Backend> Tensor<B> {
                 rhs: bias.shape.clone(),
             });
         }
-        a.backend.gemm_bias_act(
-            spec,
-            &a.storage,
-            &b.storage,
-            &bias.storage,
+        let p = GemmBiasAct {
+            gemm: spec,
+            a: &a.storage,
+            b: &b.storage,
+            bias: &bias.storage,
             act,
-            &mut out.storage,
-        )
+        };
+        a.backend.gemm_bias_act(p, &mut out.storage)
     }
 
     /// `out = (op(a) * op(b)) * act'(at)` element-wise, `at` of the result's shape: the
     /// gradient through an activation fused into the product that computes the gradient with
-    /// respect to its output (see [`Backend::gemm_act_grad`]).
+    /// respect to its output (see [`FusedOps::gemm_act_grad`](crate::FusedOps::gemm_act_grad)).
     pub fn matmul_act_grad_into(
         (a, trans_a): (&Tensor<B>, bool),
         (b, trans_b): (&Tensor<B>, bool),
@@ -77,14 +78,14 @@ impl<B: Backend> Tensor<B> {
         let spec = gemm_spec(a, b, trans_a, trans_b, 1.0, 0.0)?;
         out.check_shape(&[spec.m, spec.n].into(), "matmul_act_grad_into")?;
         at.check_shape(&[spec.m, spec.n].into(), "matmul_act_grad_into (at)")?;
-        a.backend.gemm_act_grad(
-            spec,
-            &a.storage,
-            &b.storage,
-            &at.storage,
+        let p = GemmActGrad {
+            gemm: spec,
+            a: &a.storage,
+            b: &b.storage,
+            at: &at.storage,
             act,
-            &mut out.storage,
-        )
+        };
+        a.backend.gemm_act_grad(p, &mut out.storage)
     }
 
     /// The transpose of a rank-2 tensor, into a new tensor.

@@ -219,8 +219,15 @@ impl<B: Backend> Tensor<B> {
     /// Copies the contents of `src` (same number of elements) into `self`.
     pub fn copy_from(&mut self, src: &Tensor<B>) -> Result<()> {
         self.check_same_numel(src, "copy_from")?;
-        self.backend
-            .copy_slice(&src.storage, 0, &mut self.storage, 0, src.numel())
+        self.backend.copy_slice(
+            crate::SliceCopy {
+                src_offset: 0,
+                dst_offset: 0,
+                len: src.numel(),
+            },
+            &src.storage,
+            &mut self.storage,
+        )
     }
 
     /// A copy of the tensor in a new buffer.

@@ -1,6 +1,7 @@
 //! Reductions along one axis or over every element.
 
 use super::Tensor;
+use crate::params::ReduceSpec;
 use crate::{Backend, ReduceOp, Result, Shape};
 
 impl<B: Backend> Tensor<B> {
@@ -38,8 +39,16 @@ impl<B: Backend> Tensor<B> {
                 reason: format!("{op:?} of an empty axis of {} is undefined", self.shape),
             });
         }
-        self.backend
-            .reduce(op, &self.storage, outer, len, inner, &mut out.storage)
+        self.backend.reduce(
+            ReduceSpec {
+                op,
+                outer,
+                len,
+                inner,
+            },
+            &self.storage,
+            &mut out.storage,
+        )
     }
 
     fn reduced_shape(&self, axis: Option<usize>, keep_dim: bool) -> Result<Shape> {

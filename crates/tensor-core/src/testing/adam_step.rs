@@ -3,7 +3,7 @@
 use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
-use crate::{AdamStep, Backend};
+use crate::{AdamMoments, AdamStep, Backend};
 
 /// A step `t = 3` with the usual betas and the given weight decay.
 fn step(weight_decay: f32, decoupled: bool) -> AdamStep {
@@ -34,7 +34,15 @@ fn run<B: Backend>(
     let (mut dp, dg, mut dm, mut dv) = (up(b, p), up(b, g), up(b, m), up(b, v));
     ok(
         &format!("{}: adam_step", b.name()),
-        b.adam_step(s, &mut dp, &dg, &mut dm, &mut dv),
+        b.adam_step(
+            s,
+            &mut dp,
+            &dg,
+            AdamMoments {
+                m: &mut dm,
+                v: &mut dv,
+            },
+        ),
     );
     [down(b, &dp), down(b, &dm), down(b, &dv)]
 }
@@ -137,7 +145,15 @@ fn refuse<B: Backend>(b: &B) {
         assert_buffer_error(
             &what,
             "adam_step",
-            b.adam_step(step(0.0, false), &mut p, &g, &mut m, &mut v),
+            b.adam_step(
+                step(0.0, false),
+                &mut p,
+                &g,
+                AdamMoments {
+                    m: &mut m,
+                    v: &mut v,
+                },
+            ),
         );
     }
 }

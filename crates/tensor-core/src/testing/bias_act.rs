@@ -6,6 +6,7 @@ use super::data::*;
 use super::reference;
 use super::unary::ACTIVATIONS;
 use crate::Backend;
+use crate::params::BiasAct;
 
 /// (rows, cols): empty, XOR-sized, vectors, odd sizes, and past the parallel threshold.
 const MATRICES: &[(usize, usize)] = &[
@@ -33,7 +34,16 @@ fn run<B: Backend>(
     let mut out = nan_buffer(b, z.len());
     ok(
         &format!("{}: bias_act", b.name()),
-        b.bias_act(&mut dz, &db, rows, cols, act, &mut out),
+        b.bias_act(
+            BiasAct {
+                bias: &db,
+                rows,
+                cols,
+                act,
+            },
+            &mut dz,
+            &mut out,
+        ),
     );
     (down(b, &dz), down(b, &out))
 }
@@ -128,7 +138,16 @@ fn refuse<B: Backend>(b: &B) {
         assert_buffer_error(
             &what,
             "bias_act",
-            b.bias_act(&mut z, &bias, 2, 3, act, &mut out),
+            b.bias_act(
+                BiasAct {
+                    bias: &bias,
+                    rows: 2,
+                    cols: 3,
+                    act,
+                },
+                &mut z,
+                &mut out,
+            ),
         );
     }
 }

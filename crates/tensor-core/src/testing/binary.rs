@@ -4,6 +4,7 @@
 use super::compare::*;
 use super::data::*;
 use super::reference;
+use crate::params::{BinaryAssignSpec, BinarySpec};
 use crate::{Backend, BinaryOp, Error, Shape};
 
 /// Every binary operation.
@@ -88,7 +89,17 @@ fn run<B: Backend>(b: &B, op: BinaryOp, a: &[f32], sa: &Shape, bv: &[f32], sb: &
     let mut out = nan_buffer(b, so.numel());
     ok(
         &format!("{op:?} of {sa} and {sb}"),
-        b.binary(op, &da, sa, &db, sb, &mut out, &so),
+        b.binary(
+            BinarySpec {
+                op,
+                a_shape: sa,
+                b_shape: sb,
+                out_shape: &so,
+            },
+            &da,
+            &db,
+            &mut out,
+        ),
     );
     down(b, &out)
 }
@@ -145,7 +156,18 @@ pub fn in_place_matches_out_of_place<B: Backend>(b: &B) {
             let (sa, sb) = (Shape::new(ad), Shape::new(bd));
             let out = run(b, op, &a, &sa, &bv, &sb);
             let (mut da, db) = (up(b, &a), up(b, &bv));
-            ok("binary_assign", b.binary_assign(op, &mut da, &sa, &db, &sb));
+            ok(
+                "binary_assign",
+                b.binary_assign(
+                    BinaryAssignSpec {
+                        op,
+                        a_shape: &sa,
+                        b_shape: &sb,
+                    },
+                    &mut da,
+                    &db,
+                ),
+            );
             assert_same_bits(
                 &format!("{op:?}= of {ad:?} and {bd:?}"),
                 &down(b, &da),
@@ -179,9 +201,29 @@ pub fn refuses_bad_shapes_and_lengths<B: Backend>(b: &B) {
     let s23 = Shape::new([2, 3]);
     let (a, mut out) = (up(b, &[1.0; 6]), up(b, &[0.0; 6]));
     let b4 = up(b, &[1.0; 4]);
-    let r = b.binary(add, &a, &s23, &b4, &Shape::new([4]), &mut out, &s23);
+    let r = b.binary(
+        BinarySpec {
+            op: add,
+            a_shape: &s23,
+            b_shape: &Shape::new([4]),
+            out_shape: &s23,
+        },
+        &a,
+        &b4,
+        &mut out,
+    );
     assert_error("[2, 3] + [4]", r, |e| matches!(e, Error::Broadcast { .. }));
-    let r = b.binary(add, &a, &s23, &a, &s23, &mut out, &Shape::new([3, 2]));
+    let r = b.binary(
+        BinarySpec {
+            op: add,
+            a_shape: &s23,
+            b_shape: &s23,
+            out_shape: &Shape::new([3, 2]),
+        },
+        &a,
+        &a,
+        &mut out,
+    );
     assert_error("[2, 3] + [2, 3] into [3, 2]", r, |e| {
         matches!(e, Error::ShapeMismatch { .. })
     });
@@ -189,31 +231,93 @@ pub fn refuses_bad_shapes_and_lengths<B: Backend>(b: &B) {
     assert_buffer_error(
         "a of 5",
         "binary",
-        b.binary(add, &short, &s23, &a, &s23, &mut out, &s23),
+        b.binary(
+            BinarySpec {
+                op: add,
+                a_shape: &s23,
+                b_shape: &s23,
+                out_shape: &s23,
+            },
+            &short,
+            &a,
+            &mut out,
+        ),
     );
     assert_buffer_error(
         "b of 7",
         "binary",
-        b.binary(add, &a, &s23, &long, &s23, &mut out, &s23),
+        b.binary(
+            BinarySpec {
+                op: add,
+                a_shape: &s23,
+                b_shape: &s23,
+                out_shape: &s23,
+            },
+            &a,
+            &long,
+            &mut out,
+        ),
     );
     let mut out7 = up(b, &[0.0; 7]);
     assert_buffer_error(
         "out of 7",
         "binary",
-        b.binary(add, &a, &s23, &a, &s23, &mut out7, &s23),
+        b.binary(
+            BinarySpec {
+                op: add,
+                a_shape: &s23,
+                b_shape: &s23,
+                out_shape: &s23,
+            },
+            &a,
+            &a,
+            &mut out7,
+        ),
     );
 
     let mut row = up(b, &[1.0; 3]);
-    let r = b.binary_assign(add, &mut row, &Shape::new([3]), &a, &s23);
+    let r = b.binary_assign(
+        BinaryAssignSpec {
+            op: add,
+            a_shape: &Shape::new([3]),
+            b_shape: &s23,
+        },
+        &mut row,
+        &a,
+    );
     assert_error("[3] += [2, 3]", r, |e| {
         matches!(e, Error::ShapeMismatch { .. })
     });
     let mut m = up(b, &[1.0; 6]);
-    let r = b.binary_assign(add, &mut m, &s23, &b4, &Shape::new([4]));
+    let r = b.binary_assign(
+        BinaryAssignSpec {
+            op: add,
+            a_shape: &s23,
+            b_shape: &Shape::new([4]),
+        },
+        &mut m,
+        &b4,
+    );
     assert_error("[2, 3] += [4]", r, |e| matches!(e, Error::Broadcast { .. }));
-    let r = b.binary_assign(add, &mut m, &s23, &short, &s23);
+    let r = b.binary_assign(
+        BinaryAssignSpec {
+            op: add,
+            a_shape: &s23,
+            b_shape: &s23,
+        },
+        &mut m,
+        &short,
+    );
     assert_buffer_error("[2, 3] += 5 elements", "binary_assign", r);
     let mut m7 = up(b, &[1.0; 7]);
-    let r = b.binary_assign(add, &mut m7, &s23, &a, &s23);
+    let r = b.binary_assign(
+        BinaryAssignSpec {
+            op: add,
+            a_shape: &s23,
+            b_shape: &s23,
+        },
+        &mut m7,
+        &a,
+    );
     assert_buffer_error("7 elements as [2, 3]", "binary_assign", r);
 }

@@ -1,14 +1,22 @@
-//! [`Composed`]: a backend's primitives with every fused operation left to its default
+//! [`Composed`]: a backend's primitives with every fused operation given to its default
 //! composition, the second reference each fused kernel is checked against.
 
-use crate::{Backend, BinaryOp, Counters, Gemm, ReduceOp, Result, Shape, UnaryOp};
+use crate::mlp_pass::{self, MlpPass, MlpPassOut};
+use crate::params::{
+    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
+    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
+};
+use crate::{
+    Activation, AdamStep, Backend, Counters, FusedOps, Gemm, Primitives, Result, SgdStep, UnaryOp,
+    fused, hashgrid,
+};
 
-/// Runs every primitive on the wrapped backend and every fused operation through the
-/// trait's default composition of those primitives.
+/// Runs every primitive on the wrapped backend and every fused operation through its
+/// default composition of those primitives (the functions of [`fused`]).
 #[derive(Debug, Clone)]
 pub struct Composed<B>(pub B);
 
-impl<B: Backend> Backend for Composed<B> {
+impl<B: Backend> Primitives for Composed<B> {
     type Storage = B::Storage;
     type Index = B::Index;
 
@@ -47,25 +55,19 @@ impl<B: Backend> Backend for Composed<B> {
     }
     fn copy_slice(
         &self,
+        range: SliceCopy,
         src: &Self::Storage,
-        src_offset: usize,
         dst: &mut Self::Storage,
-        dst_offset: usize,
-        len: usize,
     ) -> Result<()> {
-        self.0.copy_slice(src, src_offset, dst, dst_offset, len)
+        self.0.copy_slice(range, src, dst)
     }
     fn copy_block(
         &self,
+        block: BlockCopy,
         src: &Self::Storage,
-        src_cols: usize,
         dst: &mut Self::Storage,
-        dst_cols: usize,
-        col_offset: usize,
-        rows: usize,
     ) -> Result<()> {
-        self.0
-            .copy_block(src, src_cols, dst, dst_cols, col_offset, rows)
+        self.0.copy_block(block, src, dst)
     }
     fn transpose(
         &self,
@@ -93,48 +95,119 @@ impl<B: Backend> Backend for Composed<B> {
     }
     fn binary(
         &self,
-        op: BinaryOp,
+        spec: BinarySpec<'_>,
         a: &Self::Storage,
-        a_shape: &Shape,
         b: &Self::Storage,
-        b_shape: &Shape,
         out: &mut Self::Storage,
-        out_shape: &Shape,
     ) -> Result<()> {
-        self.0.binary(op, a, a_shape, b, b_shape, out, out_shape)
+        self.0.binary(spec, a, b, out)
     }
     fn binary_assign(
         &self,
-        op: BinaryOp,
+        spec: BinaryAssignSpec<'_>,
         a: &mut Self::Storage,
-        a_shape: &Shape,
         b: &Self::Storage,
-        b_shape: &Shape,
     ) -> Result<()> {
-        self.0.binary_assign(op, a, a_shape, b, b_shape)
+        self.0.binary_assign(spec, a, b)
     }
-    fn reduce(
-        &self,
-        op: ReduceOp,
-        x: &Self::Storage,
-        outer: usize,
-        len: usize,
-        inner: usize,
-        out: &mut Self::Storage,
-    ) -> Result<()> {
-        self.0.reduce(op, x, outer, len, inner, out)
+    fn reduce(&self, spec: ReduceSpec, x: &Self::Storage, out: &mut Self::Storage) -> Result<()> {
+        self.0.reduce(spec, x, out)
     }
     fn gather_rows(
         &self,
+        spec: GatherSpec,
         src: &Self::Storage,
-        src_rows: usize,
-        cols: usize,
         index: &Self::Index,
-        start: usize,
-        count: usize,
         dst: &mut Self::Storage,
     ) -> Result<()> {
-        self.0
-            .gather_rows(src, src_rows, cols, index, start, count, dst)
+        self.0.gather_rows(spec, src, index, dst)
+    }
+}
+
+impl<B: Backend> FusedOps for Composed<B> {
+    fn bias_act(
+        &self,
+        p: BiasAct<'_, Self::Storage>,
+        z: &mut Self::Storage,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::bias_act(self, p, z, out)
+    }
+    fn gemm_bias_act(
+        &self,
+        p: GemmBiasAct<'_, Self::Storage>,
+        c: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::gemm_bias_act(self, p, c)
+    }
+    fn relu_mlp_mse_pass(
+        &self,
+        pass: &MlpPass<'_, Self::Storage>,
+        out: MlpPassOut<'_, '_, Self::Storage>,
+    ) -> Result<bool> {
+        mlp_pass::unfused(pass, out)
+    }
+    fn gemm_act_grad(
+        &self,
+        p: GemmActGrad<'_, Self::Storage>,
+        c: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::gemm_act_grad(self, p, c)
+    }
+    fn act_backward(
+        &self,
+        grad_out: &Self::Storage,
+        z: &Self::Storage,
+        act: Activation,
+        grad_z: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::act_backward(self, grad_out, z, act, grad_z)
+    }
+    fn loss_grad(
+        &self,
+        p: LossGrad<'_, Self::Storage>,
+        grad: &mut Self::Storage,
+        loss: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::loss_grad(self, p, grad, loss)
+    }
+    fn adam_step(
+        &self,
+        step: AdamStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        moments: AdamMoments<'_, Self::Storage>,
+    ) -> Result<()> {
+        fused::adam_step(self, step, param, grad, moments)
+    }
+    fn sgd_step(
+        &self,
+        step: SgdStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        velocity: Option<&mut Self::Storage>,
+    ) -> Result<()> {
+        fused::sgd_step(self, step, param, grad, velocity)
+    }
+    fn fourier_features(
+        &self,
+        p: FourierFeatures<'_, Self::Storage>,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
+        fused::fourier_features(self, p, out)
+    }
+    fn hashgrid_forward(
+        &self,
+        p: HashGridLookup<'_, Self::Storage>,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
+        hashgrid::host_forward(self, p, out)
+    }
+    fn hashgrid_backward(
+        &self,
+        p: HashGridScatter<'_, Self::Storage>,
+        grad_tables: &mut Self::Storage,
+    ) -> Result<()> {
+        hashgrid::host_backward(self, p, grad_tables)
     }
 }

@@ -4,6 +4,7 @@ use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
 use crate::Backend;
+use crate::params::FourierFeatures;
 use std::f64::consts::TAU;
 
 /// Runs `fourier_features` and returns its output.
@@ -12,7 +13,16 @@ fn run<B: Backend>(b: &B, x: &[f32], freqs: &[f32], rows: usize, d: usize, m: us
     let mut out = nan_buffer(b, rows * 2 * m);
     ok(
         &format!("{}: fourier_features", b.name()),
-        b.fourier_features(&dx, &df, rows, d, m, &mut out),
+        b.fourier_features(
+            FourierFeatures {
+                x: &dx,
+                freqs: &df,
+                rows,
+                d,
+                m,
+            },
+            &mut out,
+        ),
     );
     down(b, &out)
 }
@@ -146,7 +156,16 @@ fn refuse<B: Backend>(b: &B) {
         assert_buffer_error(
             &what,
             "fourier_features",
-            b.fourier_features(&x, &f, 3, 2, 3, &mut out),
+            b.fourier_features(
+                FourierFeatures {
+                    x: &x,
+                    freqs: &f,
+                    rows: 3,
+                    d: 2,
+                    m: 3,
+                },
+                &mut out,
+            ),
         );
     }
 }

@@ -3,6 +3,7 @@
 use super::compare::*;
 use super::data::*;
 use crate::Backend;
+use crate::params::GatherSpec;
 use rand::Rng;
 
 /// `gather_rows` copies the indexed rows (repeats and any order), from any start in the
@@ -27,7 +28,17 @@ pub fn gather_rows_picks_the_indexed_rows<B: Backend>(b: &B) {
         let mut dst = nan_buffer(b, count * cols);
         ok(
             "gather_rows",
-            b.gather_rows(&src, src_rows, cols, &idx, start, count, &mut dst),
+            b.gather_rows(
+                GatherSpec {
+                    src_rows,
+                    cols,
+                    start,
+                    count,
+                },
+                &src,
+                &idx,
+                &mut dst,
+            ),
         );
         let want: Vec<f32> = index[start..start + count]
             .iter()
@@ -45,22 +56,92 @@ pub fn gather_rows_refuses_bad_rows_and_ranges<B: Backend>(b: &B) {
     let idx = ok("upload_indices", b.upload_indices(&[0, 7, 2, 6]));
     let mut dst = up(b, &[0.0; 6]);
     let op = "gather_rows";
-    let r = b.gather_rows(&src, 7, 3, &idx, 0, 2, &mut dst);
+    let r = b.gather_rows(
+        GatherSpec {
+            src_rows: 7,
+            cols: 3,
+            start: 0,
+            count: 2,
+        },
+        &src,
+        &idx,
+        &mut dst,
+    );
     assert_bounds_error("row 7 of 7", op, r);
-    let r = b.gather_rows(&src, 7, 3, &idx, 3, 2, &mut dst);
+    let r = b.gather_rows(
+        GatherSpec {
+            src_rows: 7,
+            cols: 3,
+            start: 3,
+            count: 2,
+        },
+        &src,
+        &idx,
+        &mut dst,
+    );
     assert_bounds_error("indices 3..5 of 4", op, r);
-    let r = b.gather_rows(&src, 7, 3, &idx, usize::MAX, 2, &mut dst);
+    let r = b.gather_rows(
+        GatherSpec {
+            src_rows: 7,
+            cols: 3,
+            start: usize::MAX,
+            count: 2,
+        },
+        &src,
+        &idx,
+        &mut dst,
+    );
     assert_bounds_error("indices from usize::MAX", op, r);
     let mut empty = up(b, &[]);
-    let r = b.gather_rows(&src, 7, 3, &idx, 5, 0, &mut empty);
+    let r = b.gather_rows(
+        GatherSpec {
+            src_rows: 7,
+            cols: 3,
+            start: 5,
+            count: 0,
+        },
+        &src,
+        &idx,
+        &mut empty,
+    );
     assert_bounds_error("an empty range past the end", op, r);
-    let r = b.gather_rows(&src, 6, 3, &idx, 2, 2, &mut dst);
+    let r = b.gather_rows(
+        GatherSpec {
+            src_rows: 6,
+            cols: 3,
+            start: 2,
+            count: 2,
+        },
+        &src,
+        &idx,
+        &mut dst,
+    );
     assert_buffer_error("a source of 21 for 6x3", op, r);
     let mut long = up(b, &[0.0; 7]);
-    let r = b.gather_rows(&src, 7, 3, &idx, 2, 2, &mut long);
+    let r = b.gather_rows(
+        GatherSpec {
+            src_rows: 7,
+            cols: 3,
+            start: 2,
+            count: 2,
+        },
+        &src,
+        &idx,
+        &mut long,
+    );
     assert_buffer_error("a destination of 7 for 2x3", op, r);
     ok(
         "gather of rows 2 and 6",
-        b.gather_rows(&src, 7, 3, &idx, 2, 2, &mut dst),
+        b.gather_rows(
+            GatherSpec {
+                src_rows: 7,
+                cols: 3,
+                start: 2,
+                count: 2,
+            },
+            &src,
+            &idx,
+            &mut dst,
+        ),
     );
 }

@@ -7,6 +7,7 @@ use super::composed::Composed;
 use super::data::*;
 use super::reference;
 use super::unary::ACTIVATIONS;
+use crate::params::{GemmActGrad, GemmBiasAct};
 use crate::{Activation, Backend, Error, Gemm};
 use rand_chacha::ChaCha8Rng;
 
@@ -66,7 +67,19 @@ fn run_bias_act<B: Backend>(b: &B, s: Gemm, x: &[Vec<f32>; 4], act: Activation) 
     let (da, db, dbias) = (up(b, &x[0]), up(b, &x[1]), up(b, &x[2]));
     let mut dc = nan_buffer(b, s.m * s.n);
     let what = format!("{}: gemm_bias_act {s:?} {act:?}", b.name());
-    ok(&what, b.gemm_bias_act(s, &da, &db, &dbias, act, &mut dc));
+    ok(
+        &what,
+        b.gemm_bias_act(
+            GemmBiasAct {
+                gemm: s,
+                a: &da,
+                b: &db,
+                bias: &dbias,
+                act,
+            },
+            &mut dc,
+        ),
+    );
     down(b, &dc)
 }
 
@@ -74,7 +87,19 @@ fn run_act_grad<B: Backend>(b: &B, s: Gemm, x: &[Vec<f32>; 4], act: Activation) 
     let (da, db, dat) = (up(b, &x[0]), up(b, &x[1]), up(b, &x[3]));
     let mut dc = nan_buffer(b, s.m * s.n);
     let what = format!("{}: gemm_act_grad {s:?} {act:?}", b.name());
-    ok(&what, b.gemm_act_grad(s, &da, &db, &dat, act, &mut dc));
+    ok(
+        &what,
+        b.gemm_act_grad(
+            GemmActGrad {
+                gemm: s,
+                a: &da,
+                b: &db,
+                at: &dat,
+                act,
+            },
+            &mut dc,
+        ),
+    );
     down(b, &dc)
 }
 
@@ -187,25 +212,70 @@ pub fn refuse_bad_calls<B: Backend>(b: &B) {
     let at = up(b, &[0.0; 20]);
     assert_error(
         "gemm_bias_act with beta 1",
-        b.gemm_bias_act(s, &a, &bm, &bias, relu, &mut c),
+        b.gemm_bias_act(
+            GemmBiasAct {
+                gemm: s,
+                a: &a,
+                b: &bm,
+                bias: &bias,
+                act: relu,
+            },
+            &mut c,
+        ),
         invalid,
     );
     assert_error(
         "gemm_act_grad with beta 1",
-        b.gemm_act_grad(s, &a, &bm, &at, relu, &mut c),
+        b.gemm_act_grad(
+            GemmActGrad {
+                gemm: s,
+                a: &a,
+                b: &bm,
+                at: &at,
+                act: relu,
+            },
+            &mut c,
+        ),
         invalid,
     );
     s.beta = 0.0;
     let short_bias = up(b, &[0.0; 4]);
     let short_at = up(b, &[0.0; 19]);
     let what = "gemm_bias_act with a bias of 4 for 5 columns";
-    let got = b.gemm_bias_act(s, &a, &bm, &short_bias, relu, &mut c);
+    let got = b.gemm_bias_act(
+        GemmBiasAct {
+            gemm: s,
+            a: &a,
+            b: &bm,
+            bias: &short_bias,
+            act: relu,
+        },
+        &mut c,
+    );
     assert_buffer_error(what, "gemm_bias_act", got);
     let what = "gemm_act_grad with 19 values at 20 elements";
-    let got = b.gemm_act_grad(s, &a, &bm, &short_at, relu, &mut c);
+    let got = b.gemm_act_grad(
+        GemmActGrad {
+            gemm: s,
+            a: &a,
+            b: &bm,
+            at: &short_at,
+            act: relu,
+        },
+        &mut c,
+    );
     assert_buffer_error(what, "gemm_act_grad", got);
     let mut short_c = up(b, &[0.0; 19]);
     let what = "gemm_bias_act into 19 values";
-    let got = b.gemm_bias_act(s, &a, &bm, &bias, relu, &mut short_c);
+    let got = b.gemm_bias_act(
+        GemmBiasAct {
+            gemm: s,
+            a: &a,
+            b: &bm,
+            bias: &bias,
+            act: relu,
+        },
+        &mut short_c,
+    );
     assert_buffer_error(what, "gemm_bias_act", got);
 }

@@ -5,6 +5,7 @@ use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
 use super::reference::sigmoid;
+use crate::params::LossGrad;
 use crate::{Backend, LossKind};
 use rand_chacha::ChaCha8Rng;
 
@@ -29,7 +30,17 @@ fn run<B: Backend>(
     let mut loss = up(b, &[0.0]);
     ok(
         &format!("{}: {kind:?}", b.name()),
-        b.loss_grad(kind, &dp, &dt, rows, cols, &mut grad, &mut loss),
+        b.loss_grad(
+            LossGrad {
+                kind,
+                pred: &dp,
+                target: &dt,
+                rows,
+                cols,
+            },
+            &mut grad,
+            &mut loss,
+        ),
     );
     (down(b, &loss)[0], down(b, &grad))
 }
@@ -229,7 +240,17 @@ fn refuse<B: Backend>(b: &B) {
             assert_buffer_error(
                 &what,
                 "loss_grad",
-                b.loss_grad(kind, &p, &t, rows, cols, &mut g, &mut l),
+                b.loss_grad(
+                    LossGrad {
+                        kind,
+                        pred: &p,
+                        target: &t,
+                        rows,
+                        cols,
+                    },
+                    &mut g,
+                    &mut l,
+                ),
             );
         }
     }

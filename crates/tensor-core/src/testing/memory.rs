@@ -3,6 +3,7 @@
 use super::compare::*;
 use super::data::*;
 use crate::Backend;
+use crate::params::{BlockCopy, SliceCopy};
 
 /// Values whose bits every copy must keep: signed zeros, a subnormal, infinities, NaN.
 const KEEP_BITS: &[f32] = &[
@@ -128,7 +129,15 @@ pub fn copy_slice_copies_its_range<B: Backend>(b: &B) {
         let mut dst = up(b, &vec![-1.0; dst_len]);
         ok(
             "copy_slice",
-            b.copy_slice(&src, src_offset, &mut dst, dst_offset, len),
+            b.copy_slice(
+                SliceCopy {
+                    src_offset,
+                    dst_offset,
+                    len,
+                },
+                &src,
+                &mut dst,
+            ),
         );
         let mut want = vec![-1.0; dst_len];
         want[dst_offset..dst_offset + len].copy_from_slice(&src_data[src_offset..src_offset + len]);
@@ -146,7 +155,15 @@ pub fn copy_slice_copies_its_range<B: Backend>(b: &B) {
         (0, usize::MAX, 2),
     ] {
         let what = format!("copy_slice {src_offset}..+{len} to {dst_offset}");
-        let result = b.copy_slice(&src, src_offset, &mut dst, dst_offset, len);
+        let result = b.copy_slice(
+            SliceCopy {
+                src_offset,
+                dst_offset,
+                len,
+            },
+            &src,
+            &mut dst,
+        );
         assert_bounds_error(&what, "copy_slice", result);
     }
 }
@@ -171,7 +188,16 @@ pub fn copy_block_writes_its_columns<B: Backend>(b: &B) {
         let mut dst = up(b, &dst_data);
         ok(
             "copy_block",
-            b.copy_block(&src, src_cols, &mut dst, dst_cols, offset, rows),
+            b.copy_block(
+                BlockCopy {
+                    rows,
+                    src_cols,
+                    dst_cols,
+                    col_offset: offset,
+                },
+                &src,
+                &mut dst,
+            ),
         );
         let mut want = dst_data.clone();
         for row in 0..rows {
@@ -184,15 +210,60 @@ pub fn copy_block_writes_its_columns<B: Backend>(b: &B) {
     }
     let src = up(b, &[1.0; 6]);
     let mut dst = up(b, &[0.0; 8]);
-    let r = b.copy_block(&src, 3, &mut dst, 4, 2, 2);
+    let r = b.copy_block(
+        BlockCopy {
+            rows: 2,
+            src_cols: 3,
+            dst_cols: 4,
+            col_offset: 2,
+        },
+        &src,
+        &mut dst,
+    );
     assert_bounds_error("copy_block past the last column", "copy_block", r);
-    let r = b.copy_block(&src, 3, &mut dst, 4, usize::MAX, 2);
+    let r = b.copy_block(
+        BlockCopy {
+            rows: 2,
+            src_cols: 3,
+            dst_cols: 4,
+            col_offset: usize::MAX,
+        },
+        &src,
+        &mut dst,
+    );
     assert_bounds_error("copy_block at a huge offset", "copy_block", r);
-    let r = b.copy_block(&src, 2, &mut dst, 4, 0, 2);
+    let r = b.copy_block(
+        BlockCopy {
+            rows: 2,
+            src_cols: 2,
+            dst_cols: 4,
+            col_offset: 0,
+        },
+        &src,
+        &mut dst,
+    );
     assert_buffer_error("copy_block with a long src", "copy_block", r);
-    let r = b.copy_block(&src, 3, &mut dst, 3, 0, 2);
+    let r = b.copy_block(
+        BlockCopy {
+            rows: 2,
+            src_cols: 3,
+            dst_cols: 3,
+            col_offset: 0,
+        },
+        &src,
+        &mut dst,
+    );
     assert_buffer_error("copy_block with a long dst", "copy_block", r);
-    let r = b.copy_block(&src, 3, &mut dst, 5, 0, 2);
+    let r = b.copy_block(
+        BlockCopy {
+            rows: 2,
+            src_cols: 3,
+            dst_cols: 5,
+            col_offset: 0,
+        },
+        &src,
+        &mut dst,
+    );
     assert_buffer_error("copy_block with a short dst", "copy_block", r);
 }
 

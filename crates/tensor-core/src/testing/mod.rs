@@ -31,6 +31,7 @@ pub mod binary;
 pub mod compare;
 mod composed;
 pub mod data;
+pub mod forwarding;
 pub mod fourier;
 pub mod gather;
 pub mod gemm;

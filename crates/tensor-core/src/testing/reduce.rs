@@ -4,6 +4,7 @@
 use super::compare::*;
 use super::data::*;
 use super::reference;
+use crate::params::ReduceSpec;
 use crate::{Backend, Error, ReduceOp};
 
 /// Every reduction.
@@ -59,7 +60,16 @@ fn run<B: Backend>(b: &B, op: ReduceOp, x: &B::Storage, view: (usize, usize, usi
     let mut out = nan_buffer(b, outer * inner);
     ok(
         &format!("{op:?} of {view:?}"),
-        b.reduce(op, x, outer, len, inner, &mut out),
+        b.reduce(
+            ReduceSpec {
+                op,
+                outer,
+                len,
+                inner,
+            },
+            x,
+            &mut out,
+        ),
     );
     down(b, &out)
 }
@@ -186,7 +196,19 @@ pub fn empty_axes_and_outputs<B: Backend>(b: &B) {
     for (outer, inner) in [(1, 1), (2, 3), (1000, 1)] {
         for (op, want) in [(ReduceOp::Sum, 0.0), (ReduceOp::Mean, f32::NAN)] {
             let mut out = up(b, &vec![7.0; outer * inner]);
-            ok("reduce", b.reduce(op, &empty, outer, 0, inner, &mut out));
+            ok(
+                "reduce",
+                b.reduce(
+                    ReduceSpec {
+                        op,
+                        outer,
+                        len: 0,
+                        inner,
+                    },
+                    &empty,
+                    &mut out,
+                ),
+            );
             let what = format!("{op:?} of {outer}x0x{inner}");
             assert_same_bits(&what, &down(b, &out), &vec![want; outer * inner]);
         }
@@ -197,7 +219,16 @@ pub fn empty_axes_and_outputs<B: Backend>(b: &B) {
             ReduceOp::ArgMin,
         ] {
             let mut out = up(b, &vec![7.0; outer * inner]);
-            let result = b.reduce(op, &empty, outer, 0, inner, &mut out);
+            let result = b.reduce(
+                ReduceSpec {
+                    op,
+                    outer,
+                    len: 0,
+                    inner,
+                },
+                &empty,
+                &mut out,
+            );
             let what = format!("{op:?} of {outer}x0x{inner}");
             assert_error(&what, result, |e| {
                 matches!(e, Error::InvalidArgument { op: "reduce", .. })
@@ -208,7 +239,19 @@ pub fn empty_axes_and_outputs<B: Backend>(b: &B) {
         for (outer, len, inner) in [(0, 5, 3), (3, 5, 0), (0, 0, 0)] {
             let x = up(b, &vec![1.0; outer * len * inner]);
             let mut out = up(b, &[]);
-            ok("reduce", b.reduce(op, &x, outer, len, inner, &mut out));
+            ok(
+                "reduce",
+                b.reduce(
+                    ReduceSpec {
+                        op,
+                        outer,
+                        len,
+                        inner,
+                    },
+                    &x,
+                    &mut out,
+                ),
+            );
         }
     }
 }
@@ -241,12 +284,30 @@ pub fn refuses_wrong_lengths<B: Backend>(b: &B) {
     for (x_len, out_len) in [(23, 6), (25, 6), (24, 5), (24, 7)] {
         let x = up(b, &vec![1.0; x_len]);
         let mut out = up(b, &vec![0.0; out_len]);
-        let r = b.reduce(ReduceOp::Sum, &x, 2, 4, 3, &mut out);
+        let r = b.reduce(
+            ReduceSpec {
+                op: ReduceOp::Sum,
+                outer: 2,
+                len: 4,
+                inner: 3,
+            },
+            &x,
+            &mut out,
+        );
         assert_buffer_error(&format!("reduce of {x_len} into {out_len}"), "reduce", r);
     }
     let mut out = up(b, &[0.0; 6]);
     ok(
         "reduce 2x4x3",
-        b.reduce(ReduceOp::Max, &x, 2, 4, 3, &mut out),
+        b.reduce(
+            ReduceSpec {
+                op: ReduceOp::Max,
+                outer: 2,
+                len: 4,
+                inner: 3,
+            },
+            &x,
+            &mut out,
+        ),
     );
 }

@@ -3,7 +3,8 @@
 //! do not depend on how the work is cut.
 
 use crate::common::*;
-use tensor_core::{Activation, AdamStep, Backend, LossKind, ReduceOp, Tensor, UnaryOp};
+use tensor_core::{Activation, AdamStep, FusedOps, LossKind, ReduceOp, Tensor, UnaryOp};
+use tensor_core::{AdamMoments, BiasAct, LossGrad};
 
 /// Every output of a workload that exercises each parallel path, concatenated.
 fn workload() -> Vec<Vec<f32>> {
@@ -61,8 +62,17 @@ fn workload() -> Vec<Vec<f32>> {
     let bias = uniform(&mut r, cols, -1.0, 1.0);
     let mut out = vec![0.0; rows * cols];
     let sine = Activation::Sine { w0: 30.0 };
-    cpu.bias_act(&mut z, &bias, rows, cols, sine, &mut out)
-        .unwrap();
+    cpu.bias_act(
+        BiasAct {
+            bias: &bias,
+            rows,
+            cols,
+            act: sine,
+        },
+        &mut z,
+        &mut out,
+    )
+    .unwrap();
     outs.push(out.clone());
     let mut gz = vec![0.0; rows * cols];
     cpu.act_backward(&out, &z, sine, &mut gz).unwrap();
@@ -74,8 +84,18 @@ fn workload() -> Vec<Vec<f32>> {
     ] {
         let t = uniform(&mut r, rows * cols, 0.0, 1.0);
         let (mut grad, mut loss) = (vec![0.0; rows * cols], vec![0.0]);
-        cpu.loss_grad(kind, &out, &t, rows, cols, &mut grad, &mut loss)
-            .unwrap();
+        cpu.loss_grad(
+            LossGrad {
+                kind,
+                pred: &out,
+                target: &t,
+                rows,
+                cols,
+            },
+            &mut grad,
+            &mut loss,
+        )
+        .unwrap();
         outs.push(grad);
         outs.push(loss);
     }
@@ -90,7 +110,16 @@ fn workload() -> Vec<Vec<f32>> {
         bias_correction2: 0.001,
     };
     let (mut p, mut mo, mut ve) = (z.clone(), vec![0.0; z.len()], vec![0.0; z.len()]);
-    cpu.adam_step(s, &mut p, &out, &mut mo, &mut ve).unwrap();
+    cpu.adam_step(
+        s,
+        &mut p,
+        &out,
+        AdamMoments {
+            m: &mut mo,
+            v: &mut ve,
+        },
+    )
+    .unwrap();
     outs.extend([p, mo, ve]);
     outs
 }

@@ -2,7 +2,8 @@
 //! any number of threads, and a call that allocates nothing.
 
 use crate::common::{cpu, rng, uniform, with_threads};
-use tensor_core::{Backend, FeatureLayout, HashGridConfig, HashGridScale, Tensor};
+use tensor_core::{FeatureLayout, FusedOps, HashGridConfig, HashGridScale, Primitives, Tensor};
+use tensor_core::{HashGridLookup, HashGridScatter};
 
 /// Features and table gradients of a batch large enough for every parallel path, in 1, 2
 /// and 3 dimensions and both layouts, accumulating onto a non-zero gradient.
@@ -64,10 +65,29 @@ fn a_call_counts_one_operation_and_allocates_nothing() {
     let mut out = cpu.alloc(n * spec.output_dim()).unwrap();
     let mut grad = cpu.alloc(spec.param_count()).unwrap();
     let before = cpu.counters();
-    cpu.hashgrid_forward(&spec, layout, &points, n, &tables, &mut out)
-        .unwrap();
-    cpu.hashgrid_backward(&spec, layout, &points, n, &out, &mut grad, false)
-        .unwrap();
+    cpu.hashgrid_forward(
+        HashGridLookup {
+            spec: &spec,
+            layout,
+            points: &points,
+            n,
+            tables: &tables,
+        },
+        &mut out,
+    )
+    .unwrap();
+    cpu.hashgrid_backward(
+        HashGridScatter {
+            spec: &spec,
+            layout,
+            points: &points,
+            n,
+            grad_features: &out,
+            accumulate: false,
+        },
+        &mut grad,
+    )
+    .unwrap();
     let after = cpu.counters();
     assert_eq!(after.launches - before.launches, 2);
     assert_eq!(after.allocations, before.allocations);

@@ -5,10 +5,12 @@
 //!   (`determinism`, and `hashgrid` for the encoding), and the accuracy of its fast math
 //!   functions;
 //! - `tensor`: `Tensor`'s methods (shapes, named methods, operators, error messages) on it;
+//! - `forwarding`: the check that a wrapper backend forwards every fused operation;
 //! - property tests of broadcasting and reductions.
 
 mod common;
 mod determinism;
+mod forwarding;
 mod hashgrid;
 mod math;
 mod proptest_broadcast;

@@ -2,9 +2,10 @@
 //! clones that share one stream and workspace.
 
 use crate::common::*;
+use tensor_core::ReduceSpec;
 use tensor_core::testing::compare::assert_close;
 use tensor_core::testing::reference;
-use tensor_core::{Backend, Gemm, ReduceOp};
+use tensor_core::{Gemm, Primitives, ReduceOp};
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
@@ -64,8 +65,17 @@ fn concurrent_reductions_from_clones_do_not_mix_partials() {
                 let xs = g.upload(&x).unwrap();
                 let mut out = g.alloc(1).unwrap();
                 for _ in 0..50 {
-                    g.reduce(ReduceOp::Sum, &xs, 1, x.len(), 1, &mut out)
-                        .unwrap();
+                    g.reduce(
+                        ReduceSpec {
+                            op: ReduceOp::Sum,
+                            outer: 1,
+                            len: x.len(),
+                            inner: 1,
+                        },
+                        &xs,
+                        &mut out,
+                    )
+                    .unwrap();
                     let got = g.download(&out).unwrap()[0];
                     assert_eq!(got, 300_000.0 * (t as f32 + 1.0), "thread {t}");
                 }

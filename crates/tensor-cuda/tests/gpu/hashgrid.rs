@@ -4,7 +4,10 @@
 //! the host.
 
 use crate::common::{cpu, gpu, rng, uniform};
-use tensor_core::{Backend, FeatureLayout, HashGridConfig, HashGridScale, HashGridSpec};
+use tensor_core::{
+    Backend, FeatureLayout, FusedOps, HashGridConfig, HashGridScale, HashGridSpec, Primitives,
+};
+use tensor_core::{HashGridLookup, HashGridScatter};
 
 /// Uploads `data` to both backends.
 fn both<G: Backend, C: Backend>(g: &G, c: &C, data: &[f32]) -> (G::Storage, C::Storage) {
@@ -66,19 +69,57 @@ fn forward_matches_the_cpu_bit_for_bit_and_backward_closely() {
                 let what = format!("{:?}, {n} points, {layout:?}", spec.config());
                 let mut go = g.alloc(n * spec.output_dim()).unwrap();
                 let mut co = c.alloc(n * spec.output_dim()).unwrap();
-                g.hashgrid_forward(&spec, layout, &gp, n, &gt, &mut go)
-                    .unwrap();
-                c.hashgrid_forward(&spec, layout, &cp, n, &ct, &mut co)
-                    .unwrap();
+                g.hashgrid_forward(
+                    HashGridLookup {
+                        spec: &spec,
+                        layout,
+                        points: &gp,
+                        n,
+                        tables: &gt,
+                    },
+                    &mut go,
+                )
+                .unwrap();
+                c.hashgrid_forward(
+                    HashGridLookup {
+                        spec: &spec,
+                        layout,
+                        points: &cp,
+                        n,
+                        tables: &ct,
+                    },
+                    &mut co,
+                )
+                .unwrap();
                 let (go, co) = (g.download(&go).unwrap(), c.download(&co).unwrap());
                 let same = go.iter().zip(&co).all(|(a, b)| a.to_bits() == b.to_bits());
                 assert!(same, "{what}: forward differs from the CPU");
                 let mut gtab = g.alloc(spec.param_count()).unwrap();
                 let mut ctab = c.alloc(spec.param_count()).unwrap();
-                g.hashgrid_backward(&spec, layout, &gp, n, &gg, &mut gtab, false)
-                    .unwrap();
-                c.hashgrid_backward(&spec, layout, &cp, n, &cg, &mut ctab, false)
-                    .unwrap();
+                g.hashgrid_backward(
+                    HashGridScatter {
+                        spec: &spec,
+                        layout,
+                        points: &gp,
+                        n,
+                        grad_features: &gg,
+                        accumulate: false,
+                    },
+                    &mut gtab,
+                )
+                .unwrap();
+                c.hashgrid_backward(
+                    HashGridScatter {
+                        spec: &spec,
+                        layout,
+                        points: &cp,
+                        n,
+                        grad_features: &cg,
+                        accumulate: false,
+                    },
+                    &mut ctab,
+                )
+                .unwrap();
                 // Atomics add in any order: sums of up to n terms of at most 1.
                 let atol = 1e-6 * (n as f64).sqrt() * 8.0;
                 let ctab = c.download(&ctab).unwrap();
@@ -104,16 +145,27 @@ fn steady_state_passes_move_nothing_to_or_from_the_host() {
     g.synchronize().unwrap();
     let before = g.counters();
     for _ in 0..3 {
-        g.hashgrid_forward(&spec, layout, &points, n, &tables, &mut features)
-            .unwrap();
+        g.hashgrid_forward(
+            HashGridLookup {
+                spec: &spec,
+                layout,
+                points: &points,
+                n,
+                tables: &tables,
+            },
+            &mut features,
+        )
+        .unwrap();
         g.hashgrid_backward(
-            &spec,
-            layout,
-            &points,
-            n,
-            &features,
+            HashGridScatter {
+                spec: &spec,
+                layout,
+                points: &points,
+                n,
+                grad_features: &features,
+                accumulate: false,
+            },
             &mut grad_tables,
-            false,
         )
         .unwrap();
     }

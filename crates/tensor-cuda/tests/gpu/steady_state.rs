@@ -2,7 +2,8 @@
 //! device and allocates nothing.
 
 use crate::common::*;
-use tensor_core::{Activation, AdamStep, Backend, Counters, Gemm, LossKind, ReduceOp};
+use tensor_core::{Activation, AdamStep, Counters, FusedOps, Gemm, LossKind, Primitives, ReduceOp};
+use tensor_core::{AdamMoments, BiasAct, LossGrad, ReduceSpec};
 use tensor_cuda::{CudaBackend, CudaStorage};
 
 /// One dense layer `y = act(x W + b)` with an MSE loss and Adam, on device buffers.
@@ -72,14 +73,25 @@ impl Step {
         };
         g.gemm(mm(r, o, i, false), &self.x, &self.w, &mut self.z)
             .unwrap();
-        g.bias_act(&mut self.z, &self.b, r, o, Activation::Tanh, &mut self.y)
-            .unwrap();
+        g.bias_act(
+            BiasAct {
+                bias: &self.b,
+                rows: r,
+                cols: o,
+                act: Activation::Tanh,
+            },
+            &mut self.z,
+            &mut self.y,
+        )
+        .unwrap();
         g.loss_grad(
-            LossKind::Mse,
-            &self.y,
-            &self.target,
-            r,
-            o,
+            LossGrad {
+                kind: LossKind::Mse,
+                pred: &self.y,
+                target: &self.target,
+                rows: r,
+                cols: o,
+            },
             &mut self.grad_y,
             &mut self.loss,
         )
@@ -89,8 +101,17 @@ impl Step {
         g.gemm(mm(i, o, r, true), &self.x, &self.grad_z, &mut self.grad_w)
             .unwrap();
         // Column sums over a tall matrix: a two-pass reduction through the workspace.
-        g.reduce(ReduceOp::Sum, &self.grad_z, 1, r, o, &mut self.grad_b)
-            .unwrap();
+        g.reduce(
+            ReduceSpec {
+                op: ReduceOp::Sum,
+                outer: 1,
+                len: r,
+                inner: o,
+            },
+            &self.grad_z,
+            &mut self.grad_b,
+        )
+        .unwrap();
         self.t += 1;
         let step = AdamStep {
             lr: 1e-2,
@@ -104,10 +125,20 @@ impl Step {
         };
         let [m_w, m_b] = &mut self.m;
         let [v_w, v_b] = &mut self.v;
-        g.adam_step(step, &mut self.w, &self.grad_w, m_w, v_w)
-            .unwrap();
-        g.adam_step(step, &mut self.b, &self.grad_b, m_b, v_b)
-            .unwrap();
+        g.adam_step(
+            step,
+            &mut self.w,
+            &self.grad_w,
+            AdamMoments { m: m_w, v: v_w },
+        )
+        .unwrap();
+        g.adam_step(
+            step,
+            &mut self.b,
+            &self.grad_b,
+            AdamMoments { m: m_b, v: v_b },
+        )
+        .unwrap();
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::common::{cpu, gpu};
 use nn::prelude::*;
-use tensor_core::Backend;
+use tensor_core::{Backend, Primitives};
 
 /// A 64x64 grid of coordinates in [-1, 1] and a target with rings and a diagonal stroke.
 fn image_data() -> (Vec<f32>, Vec<f32>) {

@@ -6,6 +6,7 @@ use super::super::compare::assert_buffer_error;
 use super::reference::{self, assert_matches};
 use super::{LAYOUTS, case, configs, host, tensor, uniform};
 use crate::hashgrid::HASH_PRIMES;
+use crate::params::{HashGridLookup, HashGridScatter};
 use crate::{Backend, FeatureLayout, HashGridConfig, HashGridScale, HashGridSpec, Tensor};
 
 /// Features of `points` (`n x d`) with `tables`, through the checked tensor methods.
@@ -290,21 +291,58 @@ pub fn bad_buffers_are_errors<B: Backend>(b: &B) {
     assert_buffer_error(
         &name,
         fwd,
-        b.hashgrid_forward(&spec, fm, &pts, 6, &tab, &mut out),
+        b.hashgrid_forward(
+            HashGridLookup {
+                spec: &spec,
+                layout: fm,
+                points: &pts,
+                n: 6,
+                tables: &tab,
+            },
+            &mut out,
+        ),
     );
     assert_buffer_error(
         &name,
         fwd,
-        b.hashgrid_forward(&spec, pm, &pts, 5, &up(3), &mut out),
+        b.hashgrid_forward(
+            HashGridLookup {
+                spec: &spec,
+                layout: pm,
+                points: &pts,
+                n: 5,
+                tables: &up(3),
+            },
+            &mut out,
+        ),
     );
     assert_buffer_error(
         &name,
         fwd,
-        b.hashgrid_forward(&spec, fm, &pts, 5, &tab, &mut up(7)),
+        b.hashgrid_forward(
+            HashGridLookup {
+                spec: &spec,
+                layout: fm,
+                points: &pts,
+                n: 5,
+                tables: &tab,
+            },
+            &mut up(7),
+        ),
     );
     let mut gtab = up(rows * nf);
     let bwd = |layout, n, grad: &B::Storage, gtab: &mut B::Storage| {
-        b.hashgrid_backward(&spec, layout, &pts, n, grad, gtab, true)
+        b.hashgrid_backward(
+            HashGridScatter {
+                spec: &spec,
+                layout,
+                points: &pts,
+                n,
+                grad_features: grad,
+                accumulate: true,
+            },
+            gtab,
+        )
     };
     let op = "hashgrid_backward";
     assert_buffer_error(&name, op, bwd(pm, 4, &out, &mut gtab));
@@ -316,8 +354,17 @@ pub fn bad_buffers_are_errors<B: Backend>(b: &B) {
         "{name}: refused calls wrote"
     );
     assert!(
-        b.hashgrid_forward(&spec, fm, &pts, 5, &tab, &mut out)
-            .is_ok(),
+        b.hashgrid_forward(
+            HashGridLookup {
+                spec: &spec,
+                layout: fm,
+                points: &pts,
+                n: 5,
+                tables: &tab
+            },
+            &mut out
+        )
+        .is_ok(),
         "{name}: valid call"
     );
     assert!(bwd(fm, 5, &out, &mut gtab).is_ok(), "{name}: valid call");

@@ -2,7 +2,7 @@
 //! the shapes involved, and never a panic.
 
 use crate::common::*;
-use tensor_core::{Backend, BinaryOp, Error, ReduceOp, Tensor, UnaryOp};
+use tensor_core::{BinaryOp, Error, Primitives, ReduceOp, Tensor, UnaryOp};
 
 /// Asserts that `err`'s message mentions every one of `parts`.
 #[track_caller]

@@ -2,7 +2,7 @@
 //! constructors. These move values without arithmetic, so results must be exact.
 
 use crate::common::*;
-use tensor_core::{Backend, Shape, Tensor};
+use tensor_core::{Primitives, Shape, Tensor};
 
 #[test]
 fn reshape_keeps_the_data() {

@@ -2,7 +2,8 @@
 //! the named methods, the `_into` form, and empty axes.
 
 use crate::common::*;
-use tensor_core::{Backend, ReduceOp, Shape, Tensor};
+use tensor_core::ReduceSpec;
+use tensor_core::{Primitives, ReduceOp, Shape, Tensor};
 
 const OPS: &[ReduceOp] = &[
     ReduceOp::Sum,
@@ -38,7 +39,17 @@ fn reductions_have_their_shapes_and_the_backend_values() {
             };
             for &op in OPS {
                 let mut want = vec![0.0; outer * inner];
-                cpu.reduce(op, &xv, outer, len, inner, &mut want).unwrap();
+                cpu.reduce(
+                    ReduceSpec {
+                        op,
+                        outer,
+                        len,
+                        inner,
+                    },
+                    &xv,
+                    &mut want,
+                )
+                .unwrap();
                 for keep_dim in [false, true] {
                     let what = format!("{op:?} of {dims:?} along {axis:?}, keep_dim {keep_dim}");
                     let got = x.reduce(op, axis, keep_dim).unwrap();
