@@ -478,4 +478,8 @@ pub struct ExportArgs {
     /// The file to write.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// ONNX only: store weight matrices and hash-grid tables as float16 (cast back to
+    /// float32 inside the graph): about half the file, values rounded to 11 significant bits.
+    #[arg(long)]
+    pub half: bool,
 }

@@ -1,7 +1,7 @@
 //! A [`FittedModel`] as an ONNX graph.
 
-use io::fitted::{FittedModel, ModelInfo, Task};
-use nn::{Activation, EncodingConfig, NamedArray};
+use io::fitted::{FittedModel, ModelInfo, Network, Task};
+use nn::{Activation, EncodingConfig, Mlp, NamedArray};
 use prost::Message;
 use tensor_core::Backend;
 
@@ -9,7 +9,8 @@ use crate::graph::{Attr, Graph};
 use crate::proto::{ModelProto, OperatorSetIdProto, StringStringEntryProto};
 use crate::{Error, Result};
 
-/// The ONNX operator set the graphs use (Softmax over one axis, Clip with tensor bounds).
+/// The ONNX operator set of MLP graphs (Softmax over one axis, Clip with tensor bounds);
+/// hash-grid graphs use [`hashgrid::OPSET`](crate::hashgrid::OPSET).
 pub const OPSET: i64 = 13;
 
 /// The IR version that goes with [`OPSET`].
@@ -25,12 +26,6 @@ pub const COORDINATES: &str = "inputs (x, y): pixel i of n at -1 + 2 i / (n - 1)
 /// class) or `pixels` (in `[0, 1]`).
 pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> {
     let info = model.info();
-    let Some(network) = model.network().as_mlp() else {
-        return Err(Error::Unsupported(format!(
-            "a `{}` network (its hash-grid lookup has no ONNX operator); only MLPs export",
-            model.network().kind()
-        )));
-    };
     if info.preprocessing.is_some() {
         return Err(Error::Unsupported(
             "a model trained on a table with text, yes/no, date or missing cells (its \
@@ -39,18 +34,15 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
                 .into(),
         ));
     }
-    let config = network.config();
-    let state = network.export_state()?;
-    let tensor = |name: &str| -> Result<&NamedArray> {
-        state
-            .iter()
-            .find(|a| a.name == name)
-            .ok_or_else(|| Error::Unsupported(format!("the network has no tensor `{name}`")))
-    };
+    let network = model.network();
     let mut g = Graph::new("iron_learn");
     let image = matches!(info.task, Task::Image { .. });
     let input_name = if image { "coordinates" } else { "input" };
-    let mut h = g.input(input_name, config.input, &info.feature_names.join(","));
+    let mut h = g.input(
+        input_name,
+        network.input_dim(),
+        &info.feature_names.join(","),
+    );
 
     if let Some(s) = &info.features {
         let mean = g.constant("feature_mean", &[s.mean.len()], &s.mean);
@@ -59,6 +51,74 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
         h = g.node("Div", &[&centred, &std], &[]);
     }
 
+    let (mut h, opset, ir_version) = match network {
+        Network::Mlp(m) => (mlp(&mut g, &h, m)?, OPSET, IR_VERSION),
+        Network::HashGrid(m) => (
+            crate::hashgrid::network(&mut g, &h, m)?,
+            crate::hashgrid::OPSET,
+            crate::hashgrid::IR_VERSION,
+        ),
+    };
+
+    let (output, width) = match &info.task {
+        Task::Regression | Task::Image { .. } => {
+            if let Some(t) = &info.targets {
+                let std = g.constant("target_std", &[t.std.len()], &t.std);
+                let mean = g.constant("target_mean", &[t.mean.len()], &t.mean);
+                let scaled = g.node("Mul", &[&h, &std], &[]);
+                h = g.node("Add", &[&scaled, &mean], &[]);
+            }
+            if image {
+                let lo = g.scalar("pixel_min", 0.0);
+                let hi = g.scalar("pixel_max", 1.0);
+                h = g.node("Clip", &[&h, &lo, &hi], &[]);
+            }
+            (
+                if image { "pixels" } else { "prediction" },
+                network.output_dim(),
+            )
+        }
+        Task::Classification { classes } if classes.len() == 2 => {
+            let one = g.scalar("one", 1.0);
+            let p = g.node("Sigmoid", &[&h], &[]);
+            let q = g.node("Sub", &[&one, &p], &[]);
+            h = g.node("Concat", &[&q, &p], &[("axis", Attr::Int(1))]);
+            ("probabilities", 2)
+        }
+        Task::Classification { classes } => {
+            h = g.node("Softmax", &[&h], &[("axis", Attr::Int(1))]);
+            ("probabilities", classes.len())
+        }
+    };
+    g.output(&h, output, width, &info.output_columns().join(","));
+
+    Ok(ModelProto {
+        ir_version,
+        opset_import: vec![OperatorSetIdProto {
+            domain: String::new(),
+            version: opset,
+        }],
+        producer_name: "iron-learn".into(),
+        producer_version: env!("CARGO_PKG_VERSION").into(),
+        model_version: 1,
+        doc_string: doc(info),
+        graph: Some(g.finish()),
+        metadata_props: metadata(info, network)?,
+    })
+}
+
+/// Adds an MLP (its encoding and layers) to `g`, reading the standardised inputs `x`, and
+/// returns the name of its raw output.
+fn mlp<B: Backend>(g: &mut Graph, x: &str, network: &Mlp<B>) -> Result<String> {
+    let config = network.config();
+    let state = network.export_state()?;
+    let tensor = |name: &str| -> Result<&NamedArray> {
+        state
+            .iter()
+            .find(|a| a.name == name)
+            .ok_or_else(|| Error::Unsupported(format!("the network has no tensor `{name}`")))
+    };
+    let mut h = x.to_string();
     match config.encoding {
         EncodingConfig::None => {}
         EncodingConfig::Fourier { .. } | EncodingConfig::Positional { .. } => {
@@ -92,51 +152,9 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
         let b = g.constant(&format!("layers_{i}_bias"), &b.shape, &b.data);
         let z = g.node("MatMul", &[&h, &w], &[]);
         h = g.node("Add", &[&z, &b], &[]);
-        h = activation(&mut g, &h, act, i);
+        h = activation(g, &h, act, i);
     }
-
-    let (output, width) = match &info.task {
-        Task::Regression | Task::Image { .. } => {
-            if let Some(t) = &info.targets {
-                let std = g.constant("target_std", &[t.std.len()], &t.std);
-                let mean = g.constant("target_mean", &[t.mean.len()], &t.mean);
-                let scaled = g.node("Mul", &[&h, &std], &[]);
-                h = g.node("Add", &[&scaled, &mean], &[]);
-            }
-            if image {
-                let lo = g.scalar("pixel_min", 0.0);
-                let hi = g.scalar("pixel_max", 1.0);
-                h = g.node("Clip", &[&h, &lo, &hi], &[]);
-            }
-            (if image { "pixels" } else { "prediction" }, config.output)
-        }
-        Task::Classification { classes } if classes.len() == 2 => {
-            let one = g.scalar("one", 1.0);
-            let p = g.node("Sigmoid", &[&h], &[]);
-            let q = g.node("Sub", &[&one, &p], &[]);
-            h = g.node("Concat", &[&q, &p], &[("axis", Attr::Int(1))]);
-            ("probabilities", 2)
-        }
-        Task::Classification { classes } => {
-            h = g.node("Softmax", &[&h], &[("axis", Attr::Int(1))]);
-            ("probabilities", classes.len())
-        }
-    };
-    g.output(&h, output, width, &info.output_columns().join(","));
-
-    Ok(ModelProto {
-        ir_version: IR_VERSION,
-        opset_import: vec![OperatorSetIdProto {
-            domain: String::new(),
-            version: OPSET,
-        }],
-        producer_name: "iron-learn".into(),
-        producer_version: env!("CARGO_PKG_VERSION").into(),
-        model_version: 1,
-        doc_string: doc(info),
-        graph: Some(g.finish()),
-        metadata_props: metadata(info, config)?,
-    })
+    Ok(h)
 }
 
 /// The ONNX file's bytes for `model` (see [`to_model_proto`]).
@@ -152,7 +170,8 @@ pub fn save<B: Backend>(model: &FittedModel<B>, path: impl AsRef<std::path::Path
     Ok(())
 }
 
-fn activation(g: &mut Graph, h: &str, act: Activation, layer: usize) -> String {
+/// `act(h)` for layer `layer` (whose index names its constants).
+pub(crate) fn activation(g: &mut Graph, h: &str, act: Activation, layer: usize) -> String {
     match act {
         Activation::Identity => h.to_string(),
         Activation::Relu => g.node("Relu", &[h], &[]),
@@ -192,11 +211,18 @@ fn doc(info: &ModelInfo) -> String {
     }
 }
 
-fn metadata(info: &ModelInfo, config: &nn::MlpConfig) -> Result<Vec<StringStringEntryProto>> {
+fn metadata<B: Backend>(
+    info: &ModelInfo,
+    network: &Network<B>,
+) -> Result<Vec<StringStringEntryProto>> {
     let json = |v: serde_json::Result<String>| v.map_err(|e| Error::Unsupported(e.to_string()));
+    let architecture = network
+        .config_value()
+        .and_then(|v| serde_json::to_string(&v));
     let mut props = vec![
         ("iron_learn_model", json(serde_json::to_string(info))?),
-        ("architecture", json(serde_json::to_string(config))?),
+        ("model_kind", network.kind().to_string()),
+        ("architecture", json(architecture)?),
         (
             "feature_names",
             json(serde_json::to_string(&info.feature_names))?,

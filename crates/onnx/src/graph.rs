@@ -2,8 +2,8 @@
 //! inputs and outputs.
 
 use crate::proto::{
-    AttributeProto, Dimension, FLOAT, GraphProto, NodeProto, TensorProto, TensorShapeProto,
-    TensorTypeProto, TypeProto, ValueInfoProto, attribute_type,
+    AttributeProto, Dimension, FLOAT, GraphProto, INT64, NodeProto, TensorProto, TensorShapeProto,
+    TensorTypeProto, TypeProto, UINT64, ValueInfoProto, attribute_type,
 };
 
 /// An attribute value.
@@ -60,6 +60,28 @@ impl Graph {
             data_type: FLOAT,
             name: name.to_string(),
             raw_data: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        });
+        name.to_string()
+    }
+
+    /// Adds an `int64` constant (an initializer) and returns its name.
+    pub fn constant_i64(&mut self, name: &str, dims: &[usize], values: &[i64]) -> String {
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.constant_raw(name, dims, INT64, raw)
+    }
+
+    /// Adds a `uint64` constant (an initializer) and returns its name.
+    pub fn constant_u64(&mut self, name: &str, dims: &[usize], values: &[u64]) -> String {
+        let raw = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.constant_raw(name, dims, UINT64, raw)
+    }
+
+    fn constant_raw(&mut self, name: &str, dims: &[usize], data_type: i32, raw: Vec<u8>) -> String {
+        self.proto.initializer.push(TensorProto {
+            dims: dims.iter().map(|&d| d as i64).collect(),
+            data_type,
+            name: name.to_string(),
+            raw_data: raw,
         });
         name.to_string()
     }

@@ -7,8 +7,11 @@
 //! column per class) or `pixels` (clamped to `[0, 1]`). The feature names, class labels and
 //! the coordinate convention are in the file's metadata (`metadata_props`).
 //!
-//! MLPs with any activation, SIREN (sine) networks, and Gaussian Fourier-feature and
-//! positional encodings are supported.
+//! Every model type exports: MLPs with any activation, SIREN (sine) networks, Gaussian
+//! Fourier-feature and positional encodings (operator set 13), and hash-grid networks, whose
+//! table lookups become `Gather`s and whose spatial hash is computed in `int64` with
+//! `BitwiseXor` and `BitwiseAnd` (operator set 18, see [`hashgrid`]). [`export_with`] can
+//! store the weights and tables as `float16` ([`Precision`]), halving the file.
 //!
 //! The protobuf messages are declared with `prost`'s derive ([`proto`]), so exporting needs
 //! neither `protoc` nor an inference runtime; the tests run every exported graph in `tract`.
@@ -31,9 +34,12 @@
 
 mod export;
 mod graph;
+pub mod hashgrid;
+pub mod precision;
 pub mod proto;
 
 pub use export::{COORDINATES, IR_VERSION, OPSET, export, save, to_model_proto};
+pub use precision::{Precision, export_with, save_with};
 
 /// What can go wrong while exporting.
 #[derive(Debug, thiserror::Error)]

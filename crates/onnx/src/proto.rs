@@ -7,6 +7,18 @@
 /// `TensorProto.DataType.FLOAT`.
 pub const FLOAT: i32 = 1;
 
+/// `TensorProto.DataType.INT64`.
+pub const INT64: i32 = 7;
+
+/// `TensorProto.DataType.FLOAT16`.
+pub const FLOAT16: i32 = 10;
+
+/// `TensorProto.DataType.INT32`.
+pub const INT32: i32 = 6;
+
+/// `TensorProto.DataType.UINT64`.
+pub const UINT64: i32 = 13;
+
 /// `AttributeProto.AttributeType` values used here.
 pub mod attribute_type {
     /// A single float (`f`).
@@ -184,7 +196,7 @@ pub struct TensorProto {
     /// Dimensions.
     #[prost(int64, repeated, tag = "1")]
     pub dims: Vec<i64>,
-    /// Element type ([`FLOAT`]).
+    /// Element type ([`FLOAT`], [`FLOAT16`], [`INT64`] or [`UINT64`]).
     #[prost(int32, tag = "2")]
     pub data_type: i32,
     /// Name (referenced by node inputs).

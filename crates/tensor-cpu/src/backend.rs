@@ -259,13 +259,8 @@ impl FusedOps for CpuBackend {
         pass: &MlpPass<'_, Vec<f32>>,
         out: MlpPassOut<'_, '_, Vec<f32>>,
     ) -> Result<bool> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            self.count_op();
-            crate::mlp_pass::relu_mlp_mse_pass(pass, out)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        tensor_core::mlp_pass::unfused(pass, out)
+        self.count_op();
+        crate::mlp_pass::relu_mlp_mse_pass(pass, out)
     }
 
     fn gemm_bias_act(&self, p: GemmBiasAct<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {

@@ -2,16 +2,23 @@
 //! safetensors without the optimizer and trainer state.
 
 use crate::cli::{ExportArgs, ExportFormat};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use io::FittedModel;
 use tensor_cpu::CpuBackend;
 
 /// Writes the model of a run folder or checkpoint in the asked format.
 pub fn export(args: &ExportArgs) -> Result<()> {
+    if args.half && args.format != ExportFormat::Onnx {
+        bail!("--half applies to --format onnx only");
+    }
     let source = io::fitted::model_file(&args.model);
     io::output::refuse_own_input(&args.output, &[&source])?;
     let model = FittedModel::load(&source, &CpuBackend::new())?;
     let what = match args.format {
+        ExportFormat::Onnx if args.half => {
+            onnx::save_with(&model, &args.output, onnx::Precision::Float16)?;
+            "ONNX graph (float16 weights)"
+        }
         ExportFormat::Onnx => {
             onnx::save(&model, &args.output)?;
             "ONNX graph"

@@ -6,7 +6,7 @@ use crate::common::*;
 use std::path::{Path, PathBuf};
 
 /// A smooth colour test photo of `w x h` pixels.
-fn write_photo(dir: &Path, w: u32, h: u32) -> PathBuf {
+pub fn write_photo(dir: &Path, w: u32, h: u32) -> PathBuf {
     let mut bytes = Vec::new();
     for y in 0..h {
         for x in 0..w {
@@ -65,19 +65,23 @@ fn a_photo_fits_on_sampled_pixels_resumes_and_renders_larger() {
     assert_success(&o);
     let img = image::open(&big).unwrap();
     assert_eq!((img.width(), img.height()), (96, 80));
-    // `predict` reads the hash-grid run and points to `image render`; ONNX export says why
-    // it cannot write one.
+    // `predict` reads the hash-grid run and points to `image render`; it exports to ONNX
+    // (checked against the render in `onnx_runtime`), `--half` only to ONNX.
     let r = out.to_str().unwrap();
     assert_one_line_error(
         &run(["predict", r, "--x", "1"]),
         &["image model", "image render"],
     );
     let onnx = tmp.path().join("grid.onnx");
+    assert_success(&run(["export", r, "-o", onnx.to_str().unwrap()]));
+    assert!(onnx.is_file());
+    let st = tmp.path().join("grid.safetensors");
+    let half = ["export", r, "--format", "safetensors", "--half", "-o"];
     assert_one_line_error(
-        &run(["export", r, "-o", onnx.to_str().unwrap()]),
-        &["ONNX", "hash_grid_mlp", "only MLPs"],
+        &run(half.iter().copied().chain([st.to_str().unwrap()])),
+        &["--half", "onnx"],
     );
-    assert!(!onnx.exists());
+    assert!(!st.exists());
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod image;
 mod image_color;
 mod limits;
 mod log;
+mod onnx_runtime;
 mod outputs;
 mod predict;
 mod python;

@@ -14,6 +14,8 @@ use prost::Message;
 use tensor_cpu::CpuBackend;
 use tract_onnx::prelude::*;
 
+mod hashgrid;
+
 /// Runs ONNX bytes in tract on `x` (`rows x features`), returning the output's values and
 /// shape.
 fn run_tract(bytes: &[u8], x: &[f32], features: usize) -> (Vec<f32>, Vec<usize>) {
