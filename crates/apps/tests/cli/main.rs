@@ -25,3 +25,4 @@ mod small;
 mod special_outputs;
 mod tables;
 mod tabular;
+mod tabular_parquet;
