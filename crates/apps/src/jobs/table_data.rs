@@ -28,7 +28,12 @@ pub struct RawData {
 pub fn read_any(path: &Path) -> Result<RawData> {
     let name = path.display().to_string();
     if is_parquet(path) {
-        bail!("`{name}`: Parquet files are not read yet; save the table as CSV");
+        let bytes = io::table::read_bytes(path)?;
+        return Ok(RawData {
+            rows: io::table::read_parquet(bytes, &name)?,
+            test: None,
+            unlabeled: None,
+        });
     }
     let bytes = io::table::read_bytes(path)?;
     match detect_format(path, &bytes)? {

@@ -25,4 +25,5 @@ mod small;
 mod special_outputs;
 mod tables;
 mod tabular;
+mod tabular_parquet;
 mod words;

@@ -25,6 +25,7 @@
 mod cells;
 mod encode;
 mod infer;
+mod parquet;
 mod parts;
 mod read;
 mod target;
@@ -38,6 +39,7 @@ pub use infer::{
     ColumnInfo, ColumnKind, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE, MOSTLY_NUMBERS, TypeOverrides,
     infer_schema,
 };
+pub use parquet::{load_parquet, read_parquet};
 pub use read::{DELIMITERS, load_table, read_bytes, read_table, sniff_delimiter};
 pub use target::{
     class_indices, class_labels, looks_categorical, regression_targets, rows_with_target,

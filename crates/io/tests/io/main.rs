@@ -13,3 +13,4 @@ mod output;
 mod streamed;
 mod table;
 mod table_encoding;
+mod table_parquet;
