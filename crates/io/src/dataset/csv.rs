@@ -1,5 +1,6 @@
 //! CSV datasets: a header row, numeric cells, target columns chosen by name.
 
+use crate::table::read::csv_error;
 use std::io::Read;
 use std::path::Path;
 
@@ -298,32 +299,4 @@ fn choose_columns(
         )));
     }
     Ok((features, targets))
-}
-
-/// Converts a `csv` crate error into this crate's error, keeping the line number.
-fn csv_error(e: ::csv::Error, source_name: &str) -> Error {
-    let line = e.position().map_or(0, ::csv::Position::line);
-    match e.into_kind() {
-        ::csv::ErrorKind::UnequalLengths {
-            pos,
-            expected_len,
-            len,
-        } => Error::RaggedRow {
-            source_name: source_name.to_string(),
-            line: pos.map_or(line, |p| p.line()),
-            found: len as usize,
-            expected: expected_len as usize,
-        },
-        ::csv::ErrorKind::Io(err) => Error::io("read", Path::new(source_name), err),
-        ::csv::ErrorKind::Utf8 { pos, err } => Error::CsvSyntax {
-            source_name: source_name.to_string(),
-            line: pos.map_or(line, |p| p.line()),
-            message: format!("invalid UTF-8 ({err})"),
-        },
-        other => Error::CsvSyntax {
-            source_name: source_name.to_string(),
-            line,
-            message: format!("{other:?}"),
-        },
-    }
 }

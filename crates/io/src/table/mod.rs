@@ -27,7 +27,7 @@ mod encode;
 mod infer;
 mod parquet;
 mod parts;
-mod read;
+pub(crate) mod read;
 mod target;
 mod text;
 
