@@ -12,9 +12,12 @@
 //! Both are monomorphised over the dimension `D` and the features per level `F`; the
 //! per-level constants live on the stack, so a call allocates nothing.
 
-#[cfg(target_arch = "x86_64")]
-mod simd;
+mod blocks;
+mod lanes;
+#[cfg(test)]
+mod tests;
 
+use crate::simd::SimdPath;
 use rayon::prelude::*;
 use tensor_core::hashgrid::{Cell, LevelConsts, MAX_LEVELS};
 use tensor_core::{FeatureLayout, HashGridSpec, Result};
@@ -38,7 +41,16 @@ fn prefetch(table: *const f32, at: usize) {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         _mm_prefetch::<_MM_HINT_T0>(table.wrapping_add(at).cast());
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: a prefetch reads nothing and cannot fault, whatever the address.
+    unsafe {
+        std::arch::asm!(
+            "prfm pldl1keep, [{p}]",
+            p = in(reg) table.wrapping_add(at),
+            options(nostack, readonly, preserves_flags)
+        );
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let _ = (table, at);
 }
 
@@ -183,44 +195,28 @@ fn encode_level<const D: usize, const F: usize>(
     point_step: usize,
     feature_step: usize,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if F == 2 && point_step == 1 && simd::available() {
-        // SAFETY: the CPU has AVX2 and FMA; the spec was checked against the buffers.
-        let done = unsafe { encode_pairs::<D>(c, points, tables, out, feature_step) };
-        let (points, out) = (&points[done * D..], &mut out[done..]);
-        return encode_level_scalar::<D, F>(c, points, tables, out, point_step, feature_step);
-    }
-    encode_level_scalar::<D, F>(c, points, tables, out, point_step, feature_step)
+    let path = crate::simd::active();
+    encode_level_on::<D, F>(path, c, points, tables, out, point_step, feature_step)
 }
 
-/// [`encode_level`] for two features in the feature-major layout, 8 points at a time;
-/// returns how many points it encoded (all but the last `n % 8`).
-///
-/// # Safety
-/// The CPU must have AVX2 and FMA; `tables` must hold the level and `out` its two rows of
-/// `feature_step` values.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn encode_pairs<const D: usize>(
+/// [`encode_level`] on `path` (the scalar path where the CPU lacks it): two features in the
+/// feature-major layout run 8 points at a time on the vector paths, the rest one at a time.
+fn encode_level_on<const D: usize, const F: usize>(
+    path: SimdPath,
     c: &LevelConsts,
     points: &[f32],
     tables: &[f32],
     out: &mut [f32],
+    point_step: usize,
     feature_step: usize,
-) -> usize {
-    let blocks = points.len() / D / simd::LANES;
-    let mut block = simd::Block::new();
-    let lanes = simd::LANES;
-    assert!(tables.len() >= 2 * (c.offset + 1) && out.len() >= feature_step + blocks * lanes);
-    for b in 0..blocks {
-        // SAFETY: block b's 8 points lie inside `points`; the output rows were checked.
-        unsafe {
-            simd::cells::<D>(c, points.as_ptr().add(b * lanes * D), &mut block);
-            let out = out.as_mut_ptr().add(b * lanes);
-            simd::interpolate_pairs::<D>(c, &block, tables.as_ptr(), out, feature_step);
-        }
-    }
-    blocks * lanes
+) {
+    let done = if F == 2 && point_step == 1 {
+        blocks::encode_pairs_on::<D>(path, c, points, tables, out, feature_step)
+    } else {
+        0
+    };
+    let (points, out) = (&points[done * D..], &mut out[done * point_step..]);
+    encode_level_scalar::<D, F>(c, points, tables, out, point_step, feature_step)
 }
 
 /// [`encode_level`], one point at a time.
@@ -296,22 +292,33 @@ fn scatter_level<const D: usize, const F: usize>(
     c: &LevelConsts,
     points: &[f32],
     grad: &[f32],
+    steps: (usize, usize),
+    part: &mut [f32],
+) {
+    let path = crate::simd::active();
+    scatter_level_on::<D, F>(path, l, c, points, grad, steps, part)
+}
+
+/// [`scatter_level`] on `path` (the scalar path where the CPU lacks it).
+fn scatter_level_on<const D: usize, const F: usize>(
+    path: SimdPath,
+    l: usize,
+    c: &LevelConsts,
+    points: &[f32],
+    grad: &[f32],
     (point_step, feature_step): (usize, usize),
     part: &mut [f32],
 ) {
-    let base = l * F * feature_step;
-    #[cfg(target_arch = "x86_64")]
-    let done = if simd::available() {
-        // SAFETY: the path that runs has AVX2 and FMA.
-        unsafe { scatter_blocks::<D, F>(c, points, grad, base, point_step, feature_step, part) }
-    } else {
-        0
+    let at = blocks::GradAt {
+        grad,
+        base: l * F * feature_step,
+        point_step,
+        feature_step,
     };
-    #[cfg(not(target_arch = "x86_64"))]
-    let done = 0;
+    let done = blocks::scatter_blocks_on::<D, F>(path, c, points, at, part);
     let table = part.as_ptr();
     let points = &points[done * D..];
-    let base = base + done * point_step;
+    let base = at.base + done * point_step;
     for_each_cell::<D, F>(c, points, table, 0, |p, cell| {
         let g = point_grad::<F>(grad, base + p * point_step, feature_step);
         add_point::<D, F>(cell.entries, cell.weights, g, part);
@@ -346,94 +353,4 @@ fn add_corner<const F: usize>(entry: u32, weight: f32, g: [f32; F], part: &mut [
             dst[f] += weight * g[f];
         }
     }
-}
-
-/// [`add_point`] for two features on a level indexed directly, where corners `2j` and
-/// `2j + 1` differ along the first axis only and so are neighbouring entries: each pair of
-/// corners is one 4-lane update, the same multiplications and additions as the scalar
-/// path's (a pair that is not adjacent, which only clamped entries could give, takes the
-/// scalar path).
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn add_point_pairs<const D: usize>(
-    entries: [u32; 8],
-    weights: [f32; 8],
-    g: [f32; 2],
-    part: &mut [f32],
-) {
-    use std::arch::x86_64::*;
-    let gg = _mm_setr_ps(g[0], g[1], g[0], g[1]);
-    for j in 0..1 << (D - 1) {
-        let (k0, k1) = (2 * j, 2 * j + 1);
-        let at = entries[k0] as usize * 2;
-        if entries[k1] == entries[k0].wrapping_add(1) && at + 4 <= part.len() {
-            let (w0, w1) = (weights[k0], weights[k1]);
-            let w = _mm_setr_ps(w0, w0, w1, w1);
-            // SAFETY: values at..at + 4 lie inside `part` (checked above).
-            unsafe {
-                let dst = part.as_mut_ptr().add(at);
-                _mm_storeu_ps(dst, _mm_add_ps(_mm_loadu_ps(dst), _mm_mul_ps(w, gg)));
-            }
-        } else {
-            add_corner(entries[k0], weights[k0], g, part);
-            add_corner(entries[k1], weights[k1], g, part);
-        }
-    }
-}
-
-/// [`scatter_level`] with the cells computed 8 points at a time (the next block's corners
-/// prefetched while this block's are updated, in point order); returns how many points it
-/// handled (all but the last `n % 8`).
-///
-/// # Safety
-/// The CPU must have AVX2 and FMA.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn scatter_blocks<const D: usize, const F: usize>(
-    c: &LevelConsts,
-    points: &[f32],
-    grad: &[f32],
-    base: usize,
-    point_step: usize,
-    feature_step: usize,
-    part: &mut [f32],
-) -> usize {
-    let lanes = simd::LANES;
-    let blocks = points.len() / D / lanes;
-    let (mut now, mut next) = (simd::Block::new(), simd::Block::new());
-    let block_at = |b: usize| points[b * lanes * D..(b + 1) * lanes * D].as_ptr();
-    if blocks > 0 {
-        // SAFETY: block 0's 8 points lie inside `points`.
-        unsafe { simd::cells::<D>(c, block_at(0), &mut now) };
-    }
-    for b in 0..blocks {
-        if b + 1 < blocks {
-            // SAFETY: block b + 1's 8 points lie inside `points`.
-            unsafe { simd::cells::<D>(c, block_at(b + 1), &mut next) };
-            for corner in &next.entries[..1 << D] {
-                for &e in corner {
-                    prefetch(part.as_ptr(), e as usize * F);
-                }
-            }
-        }
-        for p in 0..lanes {
-            let at = base + (b * lanes + p) * point_step;
-            let g = point_grad::<F>(grad, at, feature_step);
-            let entries = std::array::from_fn(|k| now.entries[k][p]);
-            let weights = std::array::from_fn(|k| now.weights[k][p]);
-            if F == 2 && !c.hashed {
-                // SAFETY: the CPU has AVX2 (this function's contract).
-                unsafe { add_point_pairs::<D>(entries, weights, [g[0], g[F - 1]], part) };
-            } else {
-                add_point::<D, F>(entries, weights, g, part);
-            }
-        }
-        std::mem::swap(&mut now, &mut next);
-    }
-    blocks * lanes
 }

@@ -1,0 +1,345 @@
+//! The hash-grid encoding 8 points at a time, written once over [`GridLanes`] and compiled
+//! for each vector path (AVX2, also run on AVX-512 CPUs, and NEON): the cells of a block of
+//! points (corner entries and weights), and with two features per level the gathers and
+//! the interpolation (forward) or the corner updates (backward).
+//!
+//! Each lane performs the operations of [`LevelConsts::cell`] and of the scalar
+//! interpolation in the same order, with the same roundings (no fused multiply-adds), so the
+//! results are bit-identical to the scalar path's, which handles the last `n % 8` points.
+
+use super::lanes::{GridLanes, LANES};
+use super::{add_corner, add_point, point_grad, prefetch};
+use crate::simd::SimdPath;
+use tensor_core::hashgrid::{HASH_PRIMES, LevelConsts};
+
+/// The cells of a block of points, corner by corner: `entries[c][p]` and `weights[c][p]`
+/// are corner `c`'s entry within the level and weight for point `p` of the block.
+#[derive(Clone, Copy)]
+struct Block {
+    entries: [[u32; LANES]; 8],
+    weights: [[f32; LANES]; 8],
+}
+
+impl Block {
+    /// An empty block.
+    fn new() -> Self {
+        Block {
+            entries: [[0; LANES]; 8],
+            weights: [[0.0; LANES]; 8],
+        }
+    }
+}
+
+/// Where the backward pass reads a point's gradient: feature `f` of point `p` of the level
+/// is at `grad[base + p * point_step + f * feature_step]`.
+#[derive(Clone, Copy)]
+pub(super) struct GradAt<'a> {
+    pub grad: &'a [f32],
+    pub base: usize,
+    pub point_step: usize,
+    pub feature_step: usize,
+}
+
+/// The last entry of a level in `D` dimensions: every corner entry is at most this.
+fn last_entry<const D: usize>(c: &LevelConsts) -> u32 {
+    if c.hashed {
+        c.mask
+    } else {
+        (c.last_cell + 2).wrapping_pow(D as u32).wrapping_sub(1)
+    }
+}
+
+/// Encodes the points of `points` (all but the last `n % 8`) at level `c` with two features
+/// on `path`, feature 0 of point `p` to `out[p]` and feature 1 to `out[feature_step + p]`;
+/// returns how many points it encoded (0 on the scalar path, or a path this CPU lacks).
+///
+/// # Panics
+/// When `tables` does not hold the level or `out` the two rows.
+pub(super) fn encode_pairs_on<const D: usize>(
+    path: SimdPath,
+    c: &LevelConsts,
+    points: &[f32],
+    tables: &[f32],
+    out: &mut [f32],
+    feature_step: usize,
+) -> usize {
+    if !path.supported() {
+        return 0;
+    }
+    // SAFETY: the CPU has the path's instructions (checked above).
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        SimdPath::Avx2 | SimdPath::Avx512 => unsafe {
+            entry::encode_avx2::<D>(c, points, tables, out, feature_step)
+        },
+        #[cfg(target_arch = "aarch64")]
+        SimdPath::Neon => unsafe { entry::encode_neon::<D>(c, points, tables, out, feature_step) },
+        _ => 0,
+    }
+}
+
+/// Adds the contributions of the points of `points` (all but the last `n % 8`, in point
+/// order) to `part`, level `c`'s table gradient, on `path`; returns how many points it
+/// handled (0 on the scalar path, or a path this CPU lacks).
+pub(super) fn scatter_blocks_on<const D: usize, const F: usize>(
+    path: SimdPath,
+    c: &LevelConsts,
+    points: &[f32],
+    grad: GradAt<'_>,
+    part: &mut [f32],
+) -> usize {
+    if !path.supported() {
+        return 0;
+    }
+    // SAFETY: the CPU has the path's instructions (checked above).
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        SimdPath::Avx2 | SimdPath::Avx512 => unsafe {
+            entry::scatter_avx2::<D, F>(c, points, grad, part)
+        },
+        #[cfg(target_arch = "aarch64")]
+        SimdPath::Neon => unsafe { entry::scatter_neon::<D, F>(c, points, grad, part) },
+        _ => 0,
+    }
+}
+
+/// The kernels below compiled for each path: the one place a body meets an instruction set.
+mod entry {
+    #[cfg(target_arch = "x86_64")]
+    use super::super::lanes::Avx2Grid;
+    #[cfg(target_arch = "aarch64")]
+    use super::super::lanes::NeonGrid;
+    use super::{GradAt, LevelConsts, encode_pairs, scatter_blocks};
+
+    /// Defines `$encode` and `$scatter`, [`encode_pairs`] and [`scatter_blocks`] over
+    /// `$lanes` compiled with `$features`.
+    macro_rules! entries {
+        ($arch:literal, $features:literal, $lanes:ty, $encode:ident, $scatter:ident) => {
+            /// [`encode_pairs`] for this path.
+            ///
+            /// # Safety
+            /// The CPU must have the instructions named.
+            #[cfg(target_arch = $arch)]
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn $encode<const D: usize>(
+                c: &LevelConsts,
+                points: &[f32],
+                tables: &[f32],
+                out: &mut [f32],
+                feature_step: usize,
+            ) -> usize {
+                // SAFETY: forwarded from the caller.
+                unsafe { encode_pairs::<$lanes, D>(c, points, tables, out, feature_step) }
+            }
+
+            /// [`scatter_blocks`] for this path.
+            ///
+            /// # Safety
+            /// The CPU must have the instructions named.
+            #[cfg(target_arch = $arch)]
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn $scatter<const D: usize, const F: usize>(
+                c: &LevelConsts,
+                points: &[f32],
+                grad: GradAt<'_>,
+                part: &mut [f32],
+            ) -> usize {
+                // SAFETY: forwarded from the caller.
+                unsafe { scatter_blocks::<$lanes, D, F>(c, points, grad, part) }
+            }
+        };
+    }
+
+    entries!("x86_64", "avx2,fma", Avx2Grid, encode_avx2, scatter_avx2);
+    entries!("aarch64", "neon", NeonGrid, encode_neon, scatter_neon);
+}
+
+/// Fills `out` with the cells of the 8 points at `x` at level `c`.
+///
+/// # Safety
+/// The CPU must run `G`; `x` must point to `8 D` readable values.
+#[inline(always)]
+unsafe fn cells<G: GridLanes, const D: usize>(c: &LevelConsts, x: *const f32, out: &mut Block) {
+    // SAFETY: the CPU runs `G` (the caller's contract); `x` holds the block's coordinates
+    // and each row of `out` 8 values.
+    unsafe {
+        let (zero, one) = (G::splat(0.0), G::splat(1.0));
+        let (scale, last) = (G::splat(c.scale), G::splat_u(c.last_cell));
+        let xs = G::coords::<D>(x);
+        let mut lo = [G::splat_u(0); 3];
+        let mut w = [zero; 3];
+        for k in 0..D {
+            let p = G::mul(G::clamp01(xs[k]), scale);
+            lo[k] = G::cell_index(p, last);
+            w[k] = G::sub(p, G::to_f32(lo[k]));
+        }
+        // Entries are in range by construction; the bound keeps a lookup in the level
+        // whatever happens.
+        let bound = G::splat_u(last_entry::<D>(c));
+        for corner in 0..1 << D {
+            let mut weight = one;
+            let mut entry = G::splat_u(0);
+            for k in 0..D {
+                let up = (corner >> k) & 1 == 1;
+                let ik = if up {
+                    G::add_u(lo[k], G::splat_u(1))
+                } else {
+                    lo[k]
+                };
+                let factor = if up { w[k] } else { G::sub(one, w[k]) };
+                weight = if k == 0 {
+                    factor
+                } else {
+                    G::mul(weight, factor)
+                };
+                entry = if c.hashed {
+                    G::xor_u(entry, G::mul_u(ik, G::splat_u(HASH_PRIMES[k])))
+                } else {
+                    G::add_u(entry, G::mul_u(ik, G::splat_u(c.strides[k])))
+                };
+            }
+            if c.hashed {
+                entry = G::and_u(entry, G::splat_u(c.mask));
+            }
+            G::store_u(G::min_u(entry, bound), &mut out.entries[corner]);
+            G::store(weight, out.weights[corner].as_mut_ptr());
+        }
+    }
+}
+
+/// The two features of level `c` of 8 points whose cells are `block`, written to
+/// `out[p]` (feature 0) and `out[feature_step + p]` (feature 1).
+///
+/// # Safety
+/// The CPU must run `G`; `tables` must hold the level's rows up to its last entry
+/// ([`last_entry`]) from `2 c.offset` on, and `out` must have `feature_step + 8` writable
+/// values.
+#[inline(always)]
+unsafe fn interpolate_pairs<G: GridLanes, const D: usize>(
+    c: &LevelConsts,
+    block: &Block,
+    tables: *const f32,
+    out: *mut f32,
+    feature_step: usize,
+) {
+    // SAFETY: every entry is at most the level's last one (see `cells`).
+    unsafe {
+        let pairs = tables.add(2 * c.offset);
+        let (mut f0, mut f1) = (G::splat(0.0), G::splat(0.0));
+        for corner in 0..1 << D {
+            let (t0, t1) = G::gather_pairs(pairs, &block.entries[corner]);
+            let w = G::load(block.weights[corner].as_ptr());
+            f0 = G::add(f0, G::mul(w, t0));
+            f1 = G::add(f1, G::mul(w, t1));
+        }
+        G::store(f0, out);
+        G::store(f1, out.add(feature_step));
+    }
+}
+
+/// [`encode_pairs_on`] over `G`.
+///
+/// # Safety
+/// The CPU must run `G`.
+#[inline(always)]
+unsafe fn encode_pairs<G: GridLanes, const D: usize>(
+    c: &LevelConsts,
+    points: &[f32],
+    tables: &[f32],
+    out: &mut [f32],
+    feature_step: usize,
+) -> usize {
+    let blocks = points.len() / D / LANES;
+    let mut block = Block::new();
+    let rows_end = 2 * (c.offset + last_entry::<D>(c) as usize + 1);
+    assert!(
+        tables.len() >= rows_end && out.len() >= feature_step + blocks * LANES,
+        "the level's table rows and the two output rows"
+    );
+    for b in 0..blocks {
+        // SAFETY: block b's 8 points lie inside `points`; the table and output rows were
+        // checked above; the CPU runs `G` (the caller's contract).
+        unsafe {
+            cells::<G, D>(c, points.as_ptr().add(b * LANES * D), &mut block);
+            let out = out.as_mut_ptr().add(b * LANES);
+            interpolate_pairs::<G, D>(c, &block, tables.as_ptr(), out, feature_step);
+        }
+    }
+    blocks * LANES
+}
+
+/// [`add_point`](super::add_point) for two features on a level indexed directly, where
+/// corners `2j` and `2j + 1` differ along the first axis only and so are neighbouring
+/// entries: each pair of corners is one 4-lane update, the same multiplications and
+/// additions as the scalar path's (a pair that is not adjacent, which only clamped entries
+/// could give, takes the scalar path).
+///
+/// # Safety
+/// The CPU must run `G`.
+#[inline(always)]
+unsafe fn add_point_pairs<G: GridLanes, const D: usize>(
+    entries: [u32; 8],
+    weights: [f32; 8],
+    g: [f32; 2],
+    part: &mut [f32],
+) {
+    for j in 0..1 << (D - 1) {
+        let (k0, k1) = (2 * j, 2 * j + 1);
+        let at = entries[k0] as usize * 2;
+        if entries[k1] == entries[k0].wrapping_add(1) && at + 4 <= part.len() {
+            // SAFETY: values at..at + 4 lie inside `part` (checked above); the CPU runs `G`.
+            unsafe {
+                G::add_two_corners(part.as_mut_ptr().add(at), weights[k0], weights[k1], g);
+            }
+        } else {
+            add_corner(entries[k0], weights[k0], g, part);
+            add_corner(entries[k1], weights[k1], g, part);
+        }
+    }
+}
+
+/// [`scatter_blocks_on`] over `G`: the cells computed 8 points at a time (the next block's
+/// corners prefetched while this block's are updated, in point order).
+///
+/// # Safety
+/// The CPU must run `G`.
+#[inline(always)]
+unsafe fn scatter_blocks<G: GridLanes, const D: usize, const F: usize>(
+    c: &LevelConsts,
+    points: &[f32],
+    grad: GradAt<'_>,
+    part: &mut [f32],
+) -> usize {
+    let blocks = points.len() / D / LANES;
+    let (mut now, mut next) = (Block::new(), Block::new());
+    let block_at = |b: usize| points[b * LANES * D..(b + 1) * LANES * D].as_ptr();
+    if blocks > 0 {
+        // SAFETY: block 0's 8 points lie inside `points`; the CPU runs `G`.
+        unsafe { cells::<G, D>(c, block_at(0), &mut now) };
+    }
+    for b in 0..blocks {
+        if b + 1 < blocks {
+            // SAFETY: block b + 1's 8 points lie inside `points`; the CPU runs `G`.
+            unsafe { cells::<G, D>(c, block_at(b + 1), &mut next) };
+            for corner in &next.entries[..1 << D] {
+                for &e in corner {
+                    prefetch(part.as_ptr(), e as usize * F);
+                }
+            }
+        }
+        for p in 0..LANES {
+            let at = grad.base + (b * LANES + p) * grad.point_step;
+            let g = point_grad::<F>(grad.grad, at, grad.feature_step);
+            let entries = std::array::from_fn(|k| now.entries[k][p]);
+            let weights = std::array::from_fn(|k| now.weights[k][p]);
+            if F == 2 && !c.hashed {
+                // SAFETY: the CPU runs `G` (this function's contract).
+                unsafe { add_point_pairs::<G, D>(entries, weights, [g[0], g[F - 1]], part) };
+            } else {
+                add_point::<D, F>(entries, weights, g, part);
+            }
+        }
+        std::mem::swap(&mut now, &mut next);
+    }
+    blocks * LANES
+}
