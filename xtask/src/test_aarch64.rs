@@ -2,6 +2,11 @@
 //! 64-bit ARM Linux and run under qemu's user-mode emulator, so that the NEON kernels are
 //! checked on an x86-64 machine.
 //!
+//! A test that trains a network for a second or two natively takes minutes under emulation;
+//! the few listed in [`SLOW_UNDER_EMULATION`] are skipped, by name, unless `--all` is given
+//! (each is a training-quality test whose kernels the other tests check under qemu too, and
+//! which the x86 runs execute in full).
+//!
 //! Needs the Rust target (`rustup target add aarch64-unknown-linux-gnu`), a cross linker
 //! (Debian's `gcc-aarch64-linux-gnu`) and qemu (Debian's `qemu-user`); says which is missing
 //! and how to install it otherwise.
@@ -9,8 +14,8 @@
 use std::process::Command;
 
 /// The one-line description shown by `cargo xtask help`.
-pub const ABOUT: &str =
-    "run the tensor-cpu and nn tests for aarch64 under qemu (options: -p PACKAGE, -- TEST ARGS)";
+pub const ABOUT: &str = "run the tensor-cpu and nn tests for aarch64 under qemu \
+     (options: -p PACKAGE, --all to include the tests too slow for emulation, -- TEST ARGS)";
 
 /// The Rust target.
 const TARGET: &str = "aarch64-unknown-linux-gnu";
@@ -21,10 +26,39 @@ const QEMU: &str = "qemu-aarch64";
 const SYSROOT: &str = "/usr/aarch64-linux-gnu";
 /// The packages tested when none is named.
 const PACKAGES: [&str; 2] = ["iron-learn-tensor-cpu", "iron-learn-nn"];
+/// Tests skipped under emulation unless `--all`: their names and why.
+const SLOW_UNDER_EMULATION: [(&str, &str); 1] = [(
+    "siren::siren_fits_a_drawing_far_better_than_relu",
+    "trains two 3x64 networks for 300 steps on 4096 pixels: over 5 minutes under qemu",
+)];
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+struct Request {
+    /// The packages to test.
+    packages: Vec<String>,
+    /// Whether the tests of [`SLOW_UNDER_EMULATION`] run too.
+    all: bool,
+    /// Arguments for the test binaries.
+    test_args: Vec<String>,
+}
+
+impl Request {
+    /// The test binaries' arguments: the user's, then a `--skip` per slow test unless `all`.
+    fn binary_args(&self) -> Vec<String> {
+        let mut args = self.test_args.clone();
+        if !self.all {
+            for (name, _) in SLOW_UNDER_EMULATION {
+                args.extend(["--skip".to_string(), name.to_string()]);
+            }
+        }
+        args
+    }
+}
 
 /// Runs the task.
 pub fn run(args: &[String]) -> crate::TaskResult {
-    let (packages, test_args) = parse(args)?;
+    let request = parse(args)?;
     check_tools()?;
     let runner = format!("{QEMU} -L {SYSROOT}");
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
@@ -32,16 +66,22 @@ pub fn run(args: &[String]) -> crate::TaskResult {
         .args(["test", "--profile", "ci", "--target", TARGET])
         .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", LINKER)
         .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER", &runner);
-    for p in &packages {
+    for p in &request.packages {
         cargo.args(["-p", p]);
     }
-    if !test_args.is_empty() {
-        cargo.arg("--").args(&test_args);
+    let binary_args = request.binary_args();
+    if !binary_args.is_empty() {
+        cargo.arg("--").args(&binary_args);
     }
     println!(
         "testing {} for {TARGET} under {runner}",
-        packages.join(", ")
+        request.packages.join(", ")
     );
+    if !request.all {
+        for (name, why) in SLOW_UNDER_EMULATION {
+            println!("skipped under emulation (--all runs it): {name} ({why})");
+        }
+    }
     let status = cargo.status()?;
     if !status.success() {
         return Err(format!("the aarch64 tests failed ({status})").into());
@@ -49,27 +89,37 @@ pub fn run(args: &[String]) -> crate::TaskResult {
     Ok(())
 }
 
-/// The packages (`-p NAME`, repeatable; [`PACKAGES`] when none) and the arguments after
-/// `--`, passed to the test binaries.
-fn parse(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
+/// The request: packages (`-p NAME`, repeatable; [`PACKAGES`] when none), `--all`, and the
+/// arguments after `--`, passed to the test binaries.
+fn parse(args: &[String]) -> Result<Request, String> {
     let mut packages = Vec::new();
+    let mut all = false;
     let mut it = args.iter();
+    let mut test_args = Vec::new();
     while let Some(a) = it.next() {
         match a.as_str() {
             "-p" | "--package" => match it.next() {
                 Some(p) => packages.push(p.clone()),
                 None => return Err(format!("{a} needs a package name")),
             },
-            "--" => return Ok((or_default(packages), it.cloned().collect())),
+            "--all" => all = true,
+            "--" => {
+                test_args = it.cloned().collect();
+                break;
+            }
             "-h" | "--help" => {
                 return Err(format!(
-                    "usage: cargo xtask test-aarch64 [-p PACKAGE]... [-- TEST ARGS]; {ABOUT}"
+                    "usage: cargo xtask test-aarch64 [-p PACKAGE]... [--all] [-- TEST ARGS]; {ABOUT}"
                 ));
             }
             other => return Err(format!("unknown option `{other}` (see --help)")),
         }
     }
-    Ok((or_default(packages), Vec::new()))
+    Ok(Request {
+        packages: or_default(packages),
+        all,
+        test_args,
+    })
 }
 
 fn or_default(packages: Vec<String>) -> Vec<String> {
@@ -117,10 +167,10 @@ mod tests {
 
     #[test]
     fn packages_default_to_the_backend_and_nn_and_test_args_pass_through() {
-        let (p, t) = parse(&[]).unwrap();
-        assert_eq!(p, strings(&PACKAGES));
-        assert!(t.is_empty());
-        let (p, t) = parse(&strings(&[
+        let r = parse(&[]).unwrap();
+        assert_eq!(r.packages, strings(&PACKAGES));
+        assert!(r.test_args.is_empty() && !r.all);
+        let r = parse(&strings(&[
             "-p",
             "iron-learn-nn",
             "--",
@@ -128,8 +178,22 @@ mod tests {
             "--nocapture",
         ]))
         .unwrap();
-        assert_eq!(p, strings(&["iron-learn-nn"]));
-        assert_eq!(t, strings(&["mlp", "--nocapture"]));
+        assert_eq!(r.packages, strings(&["iron-learn-nn"]));
+        assert_eq!(r.test_args, strings(&["mlp", "--nocapture"]));
+    }
+
+    #[test]
+    fn slow_tests_are_skipped_by_name_unless_all() {
+        let r = parse(&strings(&["--", "--nocapture"])).unwrap();
+        let args = r.binary_args();
+        assert_eq!(args[0], "--nocapture");
+        for (name, _) in SLOW_UNDER_EMULATION {
+            let at = args.iter().position(|a| a == name).expect("skipped");
+            assert_eq!(args[at - 1], "--skip");
+        }
+        let r = parse(&strings(&["--all", "--", "--nocapture"])).unwrap();
+        assert!(r.all);
+        assert_eq!(r.binary_args(), strings(&["--nocapture"]));
     }
 
     #[test]
