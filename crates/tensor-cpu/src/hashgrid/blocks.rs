@@ -66,13 +66,14 @@ pub(super) fn encode_pairs_on<const D: usize>(
     if !path.supported() {
         return 0;
     }
-    // SAFETY: the CPU has the path's instructions (checked above).
     match path {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has the path's instructions (checked above).
         SimdPath::Avx2 | SimdPath::Avx512 => unsafe {
             entry::encode_avx2::<D>(c, points, tables, out, feature_step)
         },
         #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above.
         SimdPath::Neon => unsafe { entry::encode_neon::<D>(c, points, tables, out, feature_step) },
         _ => 0,
     }
@@ -91,13 +92,14 @@ pub(super) fn scatter_blocks_on<const D: usize, const F: usize>(
     if !path.supported() {
         return 0;
     }
-    // SAFETY: the CPU has the path's instructions (checked above).
     match path {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has the path's instructions (checked above).
         SimdPath::Avx2 | SimdPath::Avx512 => unsafe {
             entry::scatter_avx2::<D, F>(c, points, grad, part)
         },
         #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above.
         SimdPath::Neon => unsafe { entry::scatter_neon::<D, F>(c, points, grad, part) },
         _ => 0,
     }
