@@ -99,7 +99,10 @@ awk -v first="${paths[0]}" '
         split(key, kv, " ")
         if (kv[1] != works[w]) continue
         m = median(vals[key])
-        printf "| %s | %s | %.1f | %s | %.2f |\n", kv[1], kv[2], m, vals[key], m / base
+        k = split(vals[key], r, " ")
+        rs = sprintf("%.1f", r[1])
+        for (i = 2; i <= k; i++) rs = rs sprintf(" / %.1f", r[i])
+        printf "| %s | %s | %.1f | %s | %.2f |\n", kv[1], kv[2], m, rs, m / base
       }
     }
   }' "$out/all" | sort -t'|' -k2,2 -k6,6n
