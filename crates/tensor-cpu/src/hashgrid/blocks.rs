@@ -34,9 +34,13 @@ impl Block {
 /// is at `grad[base + p * point_step + f * feature_step]`.
 #[derive(Clone, Copy)]
 pub(super) struct GradAt<'a> {
+    /// The gradient of the features, all levels.
     pub grad: &'a [f32],
+    /// Where feature 0 of point 0 of this level is.
     pub base: usize,
+    /// The step from one point to the next.
     pub point_step: usize,
+    /// The step from one feature to the next.
     pub feature_step: usize,
 }
 
