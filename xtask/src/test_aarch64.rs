@@ -26,8 +26,9 @@ const QEMU: &str = "qemu-aarch64";
 const SYSROOT: &str = "/usr/aarch64-linux-gnu";
 /// The packages tested when none is named.
 const PACKAGES: [&str; 2] = ["iron-learn-tensor-cpu", "iron-learn-nn"];
-/// Tests skipped under emulation unless `--all`: their names and why.
-const SLOW_UNDER_EMULATION: [(&str, &str); 1] = [(
+/// Tests skipped under emulation unless `--all`: their package, names and why.
+const SLOW_UNDER_EMULATION: [(&str, &str, &str); 1] = [(
+    "iron-learn-nn",
     "siren::siren_fits_a_drawing_far_better_than_relu",
     "trains two 3x64 networks for 300 steps on 4096 pixels: over 5 minutes under qemu",
 )];
@@ -44,13 +45,20 @@ struct Request {
 }
 
 impl Request {
-    /// The test binaries' arguments: the user's, then a `--skip` per slow test unless `all`.
+    /// The slow tests of the packages tested, unless `all`: names and why.
+    fn skipped(&self) -> Vec<(&'static str, &'static str)> {
+        SLOW_UNDER_EMULATION
+            .into_iter()
+            .filter(|(package, ..)| !self.all && self.packages.iter().any(|p| p == package))
+            .map(|(_, name, why)| (name, why))
+            .collect()
+    }
+
+    /// The test binaries' arguments: the user's, then a `--skip` per skipped test.
     fn binary_args(&self) -> Vec<String> {
         let mut args = self.test_args.clone();
-        if !self.all {
-            for (name, _) in SLOW_UNDER_EMULATION {
-                args.extend(["--skip".to_string(), name.to_string()]);
-            }
+        for (name, _) in self.skipped() {
+            args.extend(["--skip".to_string(), name.to_string()]);
         }
         args
     }
@@ -77,10 +85,8 @@ pub fn run(args: &[String]) -> crate::TaskResult {
         "testing {} for {TARGET} under {runner}",
         request.packages.join(", ")
     );
-    if !request.all {
-        for (name, why) in SLOW_UNDER_EMULATION {
-            println!("skipped under emulation (--all runs it): {name} ({why})");
-        }
+    for (name, why) in request.skipped() {
+        println!("skipped under emulation (--all runs it): {name} ({why})");
     }
     let status = cargo.status()?;
     if !status.success() {
@@ -187,13 +193,15 @@ mod tests {
         let r = parse(&strings(&["--", "--nocapture"])).unwrap();
         let args = r.binary_args();
         assert_eq!(args[0], "--nocapture");
-        for (name, _) in SLOW_UNDER_EMULATION {
+        for (_, name, _) in SLOW_UNDER_EMULATION {
             let at = args.iter().position(|a| a == name).expect("skipped");
             assert_eq!(args[at - 1], "--skip");
         }
         let r = parse(&strings(&["--all", "--", "--nocapture"])).unwrap();
         assert!(r.all);
         assert_eq!(r.binary_args(), strings(&["--nocapture"]));
+        let r = parse(&strings(&["-p", "iron-learn-tensor-cpu"])).unwrap();
+        assert!(r.skipped().is_empty() && r.binary_args().is_empty());
     }
 
     #[test]
