@@ -7,7 +7,7 @@ use crate::expr::{Function, parse_range, written};
 use crate::memory_budget::Estimate;
 use crate::report::output::write_file;
 use crate::report::plot::{Chart, Series, line_chart};
-use crate::report::{metrics, run_dir};
+use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
@@ -16,6 +16,7 @@ use serde_json::{Map, json};
 use tensor_core::Backend;
 use train::LossUnits;
 use train::history::number;
+use train::metrics;
 
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);

@@ -81,25 +81,14 @@ impl Job for ImageRender {
 /// Loads the image model of a checkpoint, refusing one with non-finite weights or one that
 /// another job wrote, naming it.
 fn load_image_model<B: Backend>(backend: &B, source: &Path) -> Result<FittedModel<B>> {
-    let checkpoint = io::Checkpoint::load(source)?;
-    let prefix = io::fitted::TENSOR_PREFIX;
-    if let Some((name, index, value)) = checkpoint.first_non_finite(prefix) {
-        bail!(
-            "{} holds non-finite weights ({}[{index}] is {value}): the run diverged before it was \
-             saved; train afresh, with a lower --lr",
-            source.display(),
-            name.trim_start_matches(prefix)
-        );
-    }
-    if let Some(job) = checkpoint.metadata.get("job").and_then(|v| v.as_str())
-        && job != "image-fit"
-    {
+    let (model, job) = train::checkpoint::load_fitted(backend, source)?;
+    if !job.is_empty() && job != "image-fit" {
         bail!(
             "{} was written by `{job}`, not by `image fit`",
             source.display()
         );
     }
-    Ok(FittedModel::from_checkpoint(&checkpoint, backend, source)?)
+    Ok(model)
 }
 
 /// Refuses, before drawing, a whole picture (another format than PNG, or a render to score)

@@ -8,7 +8,8 @@ use io::FittedModel;
 use io::Standardizer;
 use io::table::Table;
 use nn::NamedArray;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use std::collections::BTreeMap;
 use tensor_core::Backend;
 
 use crate::report::output::write_file;
@@ -55,18 +56,15 @@ pub fn predictions_csv(
 /// regression coefficients are in the target's units, logistic ones in log-odds of the
 /// positive class.
 pub fn print_coefficients(
-    m: &mut Map<String, Value>,
     state: &[NamedArray],
     names: &[String],
     targets: Option<&Standardizer>,
     labels: &Option<Vec<String>>,
-) {
+) -> Option<Coefficients> {
     let find = |suffix: &str| state.iter().find(|a| a.name.ends_with(suffix));
-    let (Some(w), Some(b)) = (find("weight"), find("bias")) else {
-        return;
-    };
+    let (w, b) = (find("weight")?, find("bias")?);
     if w.data.len() != names.len() || b.data.len() != 1 {
-        return;
+        return None;
     }
     let (scale, shift) = targets.map_or((1.0, 0.0), |t| (t.std[0], t.mean[0]));
     let coefficients: Vec<f32> = w.data.iter().map(|v| v * scale).collect();
@@ -86,11 +84,18 @@ pub fn print_coefficients(
     if names.len() > SHOWN {
         println!("  ... {} more in metrics.json", names.len() - SHOWN);
     }
-    let by_name: Map<String, Value> = names
-        .iter()
-        .zip(&coefficients)
-        .map(|(n, c)| (n.clone(), json!(c)))
-        .collect();
-    m.insert("intercept".into(), json!(intercept));
-    m.insert("coefficients".into(), Value::Object(by_name));
+    Some(Coefficients {
+        intercept,
+        coefficients: names.iter().cloned().zip(coefficients).collect(),
+    })
+}
+
+/// The coefficients of a linear model in `metrics.json`: the intercept, and one coefficient
+/// per feature name.
+#[derive(Debug, Serialize)]
+pub struct Coefficients {
+    /// The output for features at their mean (and no level).
+    pub intercept: f32,
+    /// By feature name.
+    pub coefficients: BTreeMap<String, f32>,
 }

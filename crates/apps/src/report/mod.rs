@@ -2,8 +2,6 @@
 
 pub mod axis;
 pub mod comparison;
-pub mod lstsq;
-pub mod metrics;
 pub mod output;
 pub mod plot;
 pub mod run_dir;

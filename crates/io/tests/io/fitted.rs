@@ -25,7 +25,7 @@ fn act(a: Activation, x: f64) -> f64 {
 
 /// The network's raw outputs in f64, from its exported tensors and the formulas of
 /// docs/FORMAT.md: `h = act(h W + b)` per layer, after the optional sin/cos encoding.
-fn reference_raw(net: &Network<CpuBackend>, x: &[f64]) -> Vec<f64> {
+fn reference_raw(net: &dyn Network<CpuBackend>, x: &[f64]) -> Vec<f64> {
     let net = net.as_mlp().expect("an MLP");
     let c: &MlpConfig = net.config();
     let state = net.export_state().unwrap();
