@@ -3,7 +3,6 @@
 use super::matrix;
 use crate::cli::ApproxArgs;
 use crate::device::Job;
-use crate::expr::{Function, parse_range, written};
 use crate::memory_budget::Estimate;
 use crate::report::output::write_file;
 use crate::report::plot::{Chart, Series, line_chart};
@@ -11,6 +10,7 @@ use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
+use io::expr::{Function, parse_range, written};
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
