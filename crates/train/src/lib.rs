@@ -63,6 +63,7 @@ pub mod report;
 mod resume;
 mod run;
 mod settings;
+pub mod table;
 
 pub use checkpoint::{Loaded, RunMeta, RunModel};
 pub use data::{DataSummary, RunData};

@@ -1,6 +1,5 @@
 //! `iron-learn predict`: new rows through a trained model, answers in the user's units.
 
-use super::table_data::read_any;
 use super::tabular_out::predictions_csv;
 use crate::cli::PredictArgs;
 use crate::device::Job;
@@ -9,6 +8,7 @@ use anyhow::{Result, bail};
 use io::fitted::{FittedModel, Task, load_inputs};
 use io::table::Table;
 use tensor_core::Backend;
+use train::table::read_any;
 
 /// Predicts the rows of a file, or points given on the command line.
 pub struct Predict(pub PredictArgs);

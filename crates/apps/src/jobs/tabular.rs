@@ -3,8 +3,9 @@
 use super::class_report::print_classification;
 use super::matrix;
 use super::regression_report::print_regression;
-use super::tabular_out::{Coefficients, print_coefficients, write_table_predictions};
-use super::tabular_prepare::{Prepared, prepare};
+use super::tabular_out::{
+    Coefficients, prepare_table, print_coefficients, write_table_predictions,
+};
 use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
 use crate::report::{run_dir, run_record};
@@ -16,6 +17,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
 use train::metrics::{ClassReport, RegressionReport, predicted_classes};
+use train::table::Prepared;
 use train::{LossUnits, Outcome};
 
 /// Which model of the data to train.
@@ -344,7 +346,7 @@ impl Job for Tabular {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         self.check_args()?;
         let a = &self.data;
-        let p = prepare(a, self.task())?;
+        let p = prepare_table(a, self.task())?;
         let classes = self.check_target(&p)?;
         let train = match a.class_weight {
             Some(ClassWeightArg::Balanced) => balance(&p.train, classes)?,
@@ -375,7 +377,7 @@ impl Tabular {
         let coefficients = linear.then(|| out.model.export_state()).transpose()?;
         crate::report::output::write_file(
             &dir.join("schema.json"),
-            serde_json::to_string_pretty(&p.schema_json)?.as_bytes(),
+            serde_json::to_string_pretty(&serde_json::to_value(&p.schema)?)?.as_bytes(),
         )?;
         let summary = out.summary();
         let parameters = out.model.num_params();

@@ -1,5 +1,5 @@
-//! What the tabular jobs write and print after training: predictions beside the raw rows,
-//! and the coefficients of linear models by feature name.
+//! What the tabular jobs print and write: the table as read and encoded, predictions beside
+//! the raw rows, and the coefficients of linear models by feature name.
 
 use std::path::Path;
 
@@ -12,7 +12,80 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use tensor_core::Backend;
 
+use crate::cli::RegressionArgs;
 use crate::report::output::write_file;
+use train::table::{Prepared, SchemaReport, TableOptions, prepare};
+
+/// Reads, splits, types and encodes the data of a tabular job ([`prepare`]), printing what
+/// was done to the rows, each column's type and encoding, and the time it took.
+pub fn prepare_table(a: &RegressionArgs, classify: Option<bool>) -> Result<Prepared> {
+    let started = std::time::Instant::now();
+    let options = TableOptions {
+        data: a.data.clone(),
+        target: a.target.clone(),
+        test_data: a.test_data.clone(),
+        test_fraction: a.test_fraction,
+        val_fraction: a
+            .val_fraction
+            .unwrap_or(if a.patience.is_some() { 0.1 } else { 0.0 }),
+        drop_missing: a.drop_missing,
+        overrides: io::table::TypeOverrides {
+            categorical: a.categorical.clone(),
+            numeric: a.numeric.clone(),
+            ignore: a.ignore.clone(),
+        },
+        seed: a.train.seed,
+    };
+    let p = prepare(&options, classify)?;
+    for note in &p.notes {
+        println!("note: {note}");
+    }
+    println!(
+        "columns of {} ({} training rows; target `{}`, {}):",
+        a.data.display(),
+        p.train.rows,
+        p.target,
+        if p.classify { "classes" } else { "a number" }
+    );
+    print_schema(&p.schema);
+    println!(
+        "read and encoded {} rows into {} columns in {:.2} s",
+        p.train.rows + p.test.rows + p.val.as_ref().map_or(0, |v| v.rows),
+        p.train.n_features,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(p)
+}
+
+/// Prints the columns as a short table.
+fn print_schema(schema: &SchemaReport) {
+    println!(
+        "  {:<24} {:<11} {:>8} {:>9}  encoding",
+        "column", "type", "missing", "distinct"
+    );
+    for c in &schema.columns {
+        println!(
+            "  {:<24} {:<11} {:>7.1}% {:>9}  {}",
+            truncate(&c.name, 24),
+            c.kind,
+            c.missing_percent(),
+            c.distinct,
+            c.encoding
+        );
+    }
+}
+
+/// `name` cut to `n` characters, the last one an ellipsis when cut.
+fn truncate(name: &str, n: usize) -> String {
+    if name.chars().count() <= n {
+        name.to_string()
+    } else {
+        name.chars()
+            .take(n - 1)
+            .chain(std::iter::once('…'))
+            .collect()
+    }
+}
 
 /// Predicts the rows of `table` and writes, atomically, their input columns as read, the
 /// `target` column when given, then the predictions.
