@@ -58,6 +58,7 @@ pub mod metrics;
 pub mod monitor;
 pub mod outcome;
 mod plan;
+pub mod plot;
 pub mod record;
 pub mod report;
 mod resume;

@@ -5,7 +5,6 @@ use crate::cli::ApproxArgs;
 use crate::device::Job;
 use crate::memory_budget::Estimate;
 use crate::report::output::write_file;
-use crate::report::plot::{Chart, Series, line_chart};
 use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
@@ -17,6 +16,7 @@ use tensor_core::Backend;
 use train::LossUnits;
 use train::history::number;
 use train::metrics;
+use train::plot::{Chart, Series, line_chart};
 
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
@@ -424,7 +424,7 @@ impl FittedCurve<'_> {
             integer_x: false,
             wide_first: true,
         };
-        line_chart(&dir.join("fit.png"), &chart, &series)
+        Ok(line_chart(&dir.join("fit.png"), &chart, &series)?)
     }
 }
 

@@ -3,7 +3,6 @@
 use super::image_arch::{Plan, check_memory, resolve_arch};
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
-use crate::report::comparison::write_comparison;
 use crate::report::{run_dir, run_record};
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
@@ -14,6 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
 use train::history::still_improving;
+use train::plot::write_comparison;
 use train::{LossUnits, RunMetrics, RunModel};
 
 /// Training size of the bundled drawing.
