@@ -10,7 +10,6 @@ mod jobs;
 mod memory_budget;
 mod progress;
 mod report;
-mod run_lock;
 mod session;
 mod signals;
 mod stdout_errors;

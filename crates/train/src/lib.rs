@@ -54,6 +54,7 @@ pub mod data;
 pub mod divergence;
 mod error;
 pub mod history;
+pub mod lock;
 pub mod metrics;
 pub mod monitor;
 pub mod outcome;

@@ -9,7 +9,7 @@ use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
-use io::expr::{Function, parse_range, written};
+use io::expr::{Function, Samples, parse_range, written};
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
@@ -21,80 +21,10 @@ use train::plot::{Chart, Series, line_chart};
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
 
-/// Samples of the function: inputs and values, with the count of points left out.
-struct Samples {
-    x: Vec<f64>,
-    y: Vec<f64>,
-    /// The sample index of each kept point (0..n).
-    index: Vec<usize>,
-    undefined: usize,
-    /// Points where |f(x)| is beyond the largest 32-bit float (or infinite).
-    overflow: usize,
-    /// The first such x.
-    first_overflow: Option<f64>,
-    outliers: usize,
-}
-
-fn median(sorted: &[f64]) -> f64 {
-    sorted[sorted.len() / 2]
-}
-
-/// Evaluates `f` on `n` evenly spaced points of [a, b], leaving out points where it is
-/// undefined and (for regression) values far outside the bulk, as near a pole.
-fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result<Samples> {
-    let mut s = Samples {
-        x: Vec::new(),
-        y: Vec::new(),
-        index: Vec::new(),
-        undefined: 0,
-        overflow: 0,
-        first_overflow: None,
-        outliers: 0,
-    };
-    // The count comes from the user: reserve fallibly.
-    let fail = |_| anyhow::anyhow!("cannot allocate {n} samples; use fewer --samples");
-    s.x.try_reserve_exact(n).map_err(fail)?;
-    s.y.try_reserve_exact(n).map_err(fail)?;
-    s.index.try_reserve_exact(n).map_err(fail)?;
-    for i in 0..n {
-        let x = a + (b - a) * i as f64 / (n - 1) as f64;
-        let y = f.eval(x);
-        if y.is_nan() {
-            s.undefined += 1;
-        } else if y.abs() > f64::from(f32::MAX) {
-            s.overflow += 1;
-            s.first_overflow.get_or_insert(x);
-        } else {
-            s.x.push(x);
-            s.y.push(y);
-            s.index.push(i);
-        }
-    }
-    if keep_outliers || s.y.len() < 8 {
-        return Ok(s);
-    }
-    let mut sorted = s.y.clone();
-    sorted.sort_by(f64::total_cmp);
-    let (q1, q3) = (sorted[sorted.len() / 4], sorted[3 * sorted.len() / 4]);
-    let (mid, spread) = (median(&sorted), (q3 - q1).max(1e-9 * median(&sorted).abs()));
-    let keep: Vec<bool> =
-        s.y.iter()
-            .map(|y| (y - mid).abs() <= 10.0 * spread.max(1e-12))
-            .collect();
-    s.outliers = keep.iter().filter(|k| !**k).count();
-    let mut it = keep.iter();
-    s.x.retain(|_| *it.next().unwrap_or(&true));
-    let mut it = keep.iter();
-    s.y.retain(|_| *it.next().unwrap_or(&true));
-    let mut it = keep.iter();
-    s.index.retain(|_| *it.next().unwrap_or(&true));
-    Ok(s)
-}
-
 /// The samples of `f` on `[a, b]`, refused in one line when too few are usable (overflow,
 /// undefined, constant); says how many were left out.
 fn checked_samples(args: &ApproxArgs, f: &Function, (a, b): (f64, f64)) -> Result<Samples> {
-    let s = sample(f, a, b, args.samples, args.classify)?;
+    let s = f.sample(a, b, args.samples, args.classify)?;
     let (sa, sb) = (written(a), written(b));
     // A few infinite points are poles (1/x at 0); more are a function too large for
     // 32-bit floats, which no network here can fit.

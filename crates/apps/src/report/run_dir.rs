@@ -1,11 +1,11 @@
 //! The output folder of a run and its `metrics.json`.
 
 use crate::cli::TrainArgs;
-use crate::run_lock::RunLock;
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use train::lock::RunLock;
 use train::record::utc_fields;
 
 /// The folder a run writes into, ready for writing: created (a default name is a fresh
@@ -32,7 +32,7 @@ pub fn prepare(args: &TrainArgs, job: &str) -> Result<PathBuf> {
             if created {
                 let _ = std::fs::remove_dir(&dir);
             }
-            return Err(e);
+            return Err(e.into());
         }
     };
     HELD.lock().unwrap_or_else(|e| e.into_inner()).push(Held {

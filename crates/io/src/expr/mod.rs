@@ -20,6 +20,9 @@
 mod functions;
 mod lexer;
 mod parser;
+mod sample;
+
+pub use sample::Samples;
 
 use crate::error::{Error, Result};
 use parser::Op;

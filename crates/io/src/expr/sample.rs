@@ -1,0 +1,112 @@
+//! [`Function::sample`]: a function evaluated on a grid, undefined points and poles left out.
+
+use super::Function;
+use crate::error::{Error, Result};
+
+/// Samples of a function ([`Function::sample`]): inputs and values, with the count of points
+/// left out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Samples {
+    /// The inputs kept.
+    pub x: Vec<f64>,
+    /// The function's values there.
+    pub y: Vec<f64>,
+    /// The sample index of each kept point (0..n).
+    pub index: Vec<usize>,
+    /// Points where the function is undefined (NaN).
+    pub undefined: usize,
+    /// Points where |f(x)| is beyond the largest 32-bit float (or infinite).
+    pub overflow: usize,
+    /// The first such x.
+    pub first_overflow: Option<f64>,
+    /// Values left out far outside the bulk (near a pole).
+    pub outliers: usize,
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    sorted[sorted.len() / 2]
+}
+
+impl Function {
+    /// Evaluates the function on `n` (at least 2) evenly spaced points of `[a, b]`, leaving
+    /// out points where it is undefined or beyond 32-bit floats, and, unless
+    /// `keep_outliers`, values far outside the bulk (ten interquartile ranges from the
+    /// median), as near a pole.
+    pub fn sample(&self, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result<Samples> {
+        sample(self, a, b, n, keep_outliers)
+    }
+}
+
+fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result<Samples> {
+    if n < 2 {
+        return Err(Error::invalid(format!(
+            "sampling needs at least 2 points, got {n}"
+        )));
+    }
+    let mut s = Samples::default();
+    // The count comes from the user: reserve fallibly.
+    let fail = |_| Error::invalid(format!("cannot allocate {n} samples; use fewer --samples"));
+    s.x.try_reserve_exact(n).map_err(fail)?;
+    s.y.try_reserve_exact(n).map_err(fail)?;
+    s.index.try_reserve_exact(n).map_err(fail)?;
+    for i in 0..n {
+        let x = a + (b - a) * i as f64 / (n - 1) as f64;
+        let y = f.eval(x);
+        if y.is_nan() {
+            s.undefined += 1;
+        } else if y.abs() > f64::from(f32::MAX) {
+            s.overflow += 1;
+            s.first_overflow.get_or_insert(x);
+        } else {
+            s.x.push(x);
+            s.y.push(y);
+            s.index.push(i);
+        }
+    }
+    if keep_outliers || s.y.len() < 8 {
+        return Ok(s);
+    }
+    let mut sorted = s.y.clone();
+    sorted.sort_by(f64::total_cmp);
+    let (q1, q3) = (sorted[sorted.len() / 4], sorted[3 * sorted.len() / 4]);
+    let (mid, spread) = (median(&sorted), (q3 - q1).max(1e-9 * median(&sorted).abs()));
+    let keep: Vec<bool> =
+        s.y.iter()
+            .map(|y| (y - mid).abs() <= 10.0 * spread.max(1e-12))
+            .collect();
+    s.outliers = keep.iter().filter(|k| !**k).count();
+    let mut it = keep.iter();
+    s.x.retain(|_| *it.next().unwrap_or(&true));
+    let mut it = keep.iter();
+    s.y.retain(|_| *it.next().unwrap_or(&true));
+    let mut it = keep.iter();
+    s.index.retain(|_| *it.next().unwrap_or(&true));
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undefined_points_and_poles_are_left_out_and_counted() {
+        let f = Function::parse("sqrt(x)").unwrap();
+        let s = f.sample(-1.0, 1.0, 5, false).unwrap();
+        assert_eq!((s.undefined, s.x.len()), (2, 3));
+        assert_eq!(s.index, [2, 3, 4]);
+        assert_eq!(s.y, [0.0, 0.5f64.sqrt(), 1.0]);
+
+        // 1/x on 101 points: x = 0 is infinite, its neighbours far outside the bulk.
+        let f = Function::parse("1/x").unwrap();
+        let s = f.sample(-1.0, 1.0, 101, false).unwrap();
+        assert_eq!((s.overflow, s.first_overflow), (1, Some(0.0)));
+        assert!(
+            s.outliers > 0 && s.y.iter().all(|y| y.abs() < 50.0),
+            "{s:?}"
+        );
+        let kept = f.sample(-1.0, 1.0, 101, true).unwrap();
+        assert_eq!((kept.outliers, kept.x.len()), (0, 100));
+
+        assert!(f.sample(0.0, 1.0, 1, false).is_err());
+    }
+}
