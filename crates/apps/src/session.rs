@@ -14,18 +14,7 @@ use std::path::PathBuf;
 use tensor_core::Backend;
 pub use train::{DataSummary, LossUnits, Outcome, RunData, RunModel};
 
-/// Per-job defaults for the common training options.
-#[derive(Debug, Clone, Copy)]
-pub struct Defaults {
-    /// Learning rate.
-    pub lr: f32,
-    /// Length when neither --epochs nor --steps is given.
-    pub length: TrainLength,
-    /// Mini-batch size (`None`: full batch).
-    pub batch: Option<usize>,
-    /// Schedule.
-    pub schedule: ScheduleArg,
-}
+pub use train::defaults::Defaults;
 
 /// A training run a job asks for, of a network with configuration `C` (an MLP's by default).
 pub struct Run<'a, C = MlpConfig> {
@@ -86,7 +75,7 @@ pub fn settings(args: &TrainArgs, defaults: &Defaults) -> train::Settings {
         lr: args.lr.unwrap_or(defaults.lr),
         length,
         batch,
-        schedule: schedule(args.schedule.unwrap_or(defaults.schedule)),
+        schedule: args.schedule.map_or(defaults.schedule, schedule),
         seed: args.seed,
         checkpoint_every: args.checkpoint_every as u64,
         log_every: args.log_every.filter(|&n| n > 0),

@@ -51,6 +51,7 @@
 mod builder;
 pub mod checkpoint;
 pub mod data;
+pub mod defaults;
 pub mod divergence;
 mod error;
 pub mod history;
