@@ -6,13 +6,13 @@ use crate::device::Job;
 use crate::report::{run_dir, run_record};
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
-use io::image::{ColorMode, fit_longest_side, flat_area_noise, psnr, save_png, ssim};
+use io::image::{ColorMode, fit_longest_side, flat_area_noise, save_png};
 use io::{Picture, default_drawing};
 use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler, PixelValues};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
-use train::history::still_improving;
+use train::metrics::{PictureScores, under_trained};
 use train::plot::write_comparison;
 use train::{LossUnits, RunMetrics, RunModel};
 
@@ -21,17 +21,6 @@ pub const DEFAULT_SIZE: u32 = 200;
 
 /// Largest `--size`, for user images as for the bundled drawing.
 pub const MAX_SIZE: u32 = 16_384;
-
-/// A fit whose loss still fell by more than this share over the last tenth of its steps is
-/// called under-trained.
-const UNDER_TRAINED: f64 = 0.05;
-
-/// A fit whose reconstruction differs from the image's flat areas (blank paper, clear sky) by
-/// more than this many 8-bit levels (RMS) shows speckle there, and is called under-trained
-/// too: a SIREN fit of the bundled drawing scores 28 dB after 300 steps with 2.9 levels of
-/// visible speckle on the paper, and 36.7 dB after 900 steps with 2.0 levels, barely seen;
-/// hash-grid fits of it have 0.3 to 0.4.
-const SPECKLE_LEVELS: f64 = 2.5;
 
 /// Fits an image.
 pub struct ImageFit(pub ImageFitArgs);
@@ -322,12 +311,8 @@ impl Job for ImageFit {
 /// The figures of an image fit's `metrics.json`.
 #[derive(Serialize)]
 struct ImageFitMetrics {
-    psnr: f64,
-    ssim: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pixel_accuracy: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ink_iou: Option<f64>,
+    #[serde(flatten)]
+    scores: PictureScores,
     width: usize,
     height: usize,
     channels: usize,
@@ -366,22 +351,11 @@ impl Fit<'_> {
             &[("original", picture), ("reconstruction", &recon)],
         )?;
         let r = &out.report;
-        let (psnr, ssim) = (psnr(&recon, picture)?, ssim(&recon, picture)?);
-        let mut summary = format!("PSNR {psnr:.2} dB, SSIM {ssim:.4}");
-        let (mut pixel_accuracy, mut ink_iou) = (None, None);
-        if self.line_art {
-            let acc = io::image::pixel_accuracy(&recon, picture)?;
-            let iou = io::image::ink_iou(&recon, picture)?;
-            summary += &format!(", pixel accuracy {:.2}%, ink IoU {iou:.4}", acc * 100.0);
-            (pixel_accuracy, ink_iou) = (Some(acc), Some(iou));
-        }
+        let scores = PictureScores::new(&recon, picture, self.line_art)?;
         let noise = flat_area_noise(&recon, picture)?;
         let note = under_trained(&out.history, noise, r.steps);
         let m = ImageFitMetrics {
-            psnr,
-            ssim,
-            pixel_accuracy,
-            ink_iou,
+            scores,
             width: w,
             height: h,
             channels: c,
@@ -390,72 +364,17 @@ impl Fit<'_> {
             under_trained: note.is_some(),
         };
         run_dir::write_metrics(dir, &m)?;
-        println!("{}: {summary}; results in {}", out.summary(), dir.display());
+        println!(
+            "{}: {}; results in {}",
+            out.summary(),
+            scores.summary(),
+            dir.display()
+        );
         if let Some(note) = note
             && r.stop_reason == nn::StopReason::Completed
         {
             println!("note: under-trained: {note}");
         }
         Ok(())
-    }
-}
-
-/// Why a fit of `steps` steps is under-trained, if it is: its loss still fell by more than
-/// [`UNDER_TRAINED`] over the last tenth of the run, or its flat areas show more than
-/// [`SPECKLE_LEVELS`] of speckle.
-fn under_trained(
-    history: &[train::history::Row],
-    flat_noise: Option<f64>,
-    steps: u64,
-) -> Option<String> {
-    let advice = format!(
-        "more steps would improve the fit (e.g. --steps {})",
-        steps * 2
-    );
-    if let Some(drop) = still_improving(history, 0.1).filter(|&d| d > UNDER_TRAINED) {
-        return Some(format!(
-            "the loss still fell {:.0}% over the last tenth of the run; {advice}",
-            drop * 100.0
-        ));
-    }
-    flat_noise.filter(|&n| n > SPECKLE_LEVELS).map(|n| {
-        format!(
-            "its flat areas (blank paper, clear sky) are {n:.1} levels of 255 off (RMS), seen as speckle; {advice}"
-        )
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use train::history::Row;
-
-    fn flat_history() -> Vec<Row> {
-        (1..=100)
-            .map(|step| Row {
-                step,
-                epoch: 0.0,
-                train_loss: Some(1e-3),
-                val_loss: None,
-                lr: 1e-4,
-                elapsed: 0.0,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn speckle_alone_makes_a_fit_under_trained() {
-        let rows = flat_history();
-        assert_eq!(under_trained(&rows, Some(0.4), 100), None);
-        assert_eq!(under_trained(&rows, None, 100), None);
-        let note = under_trained(&rows, Some(2.9), 100).expect("speckle is named");
-        assert!(
-            note.contains("2.9 levels") && note.contains("--steps 200"),
-            "{note}"
-        );
-        let mut falling = rows;
-        falling[99].train_loss = Some(5e-4);
-        let note = under_trained(&falling, Some(0.4), 100).expect("a falling loss is named");
-        assert!(note.contains("fell 50%"), "{note}");
     }
 }

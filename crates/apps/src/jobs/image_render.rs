@@ -9,8 +9,7 @@ use crate::memory_budget;
 use crate::report::output::write_picture;
 use anyhow::{Result, bail};
 use io::image::{
-    ColorMode, ImageFileFormat, RenderSettings, ink_iou, load_picture_within, pixel_accuracy, psnr,
-    render_picture, render_png, ssim,
+    ColorMode, ImageFileFormat, RenderSettings, load_picture_within, render_picture, render_png,
 };
 use io::{FittedModel, Picture};
 use std::path::Path;
@@ -147,15 +146,7 @@ fn score_against(args: &ImageRenderArgs, reference: &Path, picture: &Picture) ->
     // Ink scores mean something for black-and-white line art only.
     let line_art = r.is_line_art();
     let score = |p: &Picture| -> Result<String> {
-        let mut s = format!("PSNR {:.2} dB, SSIM {:.4}", psnr(p, &r)?, ssim(p, &r)?);
-        if line_art {
-            s += &format!(
-                ", pixel accuracy {:.2}%, ink IoU {:.4}",
-                pixel_accuracy(p, &r)? * 100.0,
-                ink_iou(p, &r)?
-            );
-        }
-        Ok(s)
+        Ok(train::metrics::PictureScores::new(p, &r, line_art)?.summary())
     };
     println!(
         "against {} at {w}x{h}: {}",

@@ -6,9 +6,11 @@
 
 mod classes;
 pub mod lstsq;
+mod picture;
 mod regression_report;
 
 pub use classes::{ClassFigures, ClassReport, predicted_classes};
+pub use picture::{PictureScores, SPECKLE_LEVELS, UNDER_TRAINED, under_trained};
 pub use regression_report::{Reference, RegressionReport};
 
 use serde::Serialize;
