@@ -11,13 +11,13 @@ use crate::device::Job;
 use crate::report::{run_dir, run_record};
 use crate::session::Run;
 use anyhow::{Result, bail};
-use io::{ModelInfo, Standardizer};
+use io::Standardizer;
 use nn::{Activation, Data, Loss, Mlp};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
 use train::metrics::{ClassReport, RegressionReport, predicted_classes};
-use train::table::Prepared;
+use train::table::{Prepared, balance, network_targets};
 use train::{LossUnits, Outcome};
 
 /// Which model of the data to train.
@@ -105,43 +105,6 @@ fn hidden_activation(a: ActivationArg) -> Activation {
         ActivationArg::Sigmoid => Activation::Sigmoid,
         ActivationArg::Sine => Activation::Sine { w0: 1.0 },
     }
-}
-
-/// Targets as the network learns them: 0/1 (two classes), one-hot rows, or standardised
-/// values.
-fn network_targets(y: &[f32], classes: usize, targets: Option<&Standardizer>) -> Result<Vec<f32>> {
-    if let Some(t) = targets {
-        return Ok(t.transform(y)?);
-    }
-    if classes == 2 {
-        return Ok(y.to_vec());
-    }
-    let mut out = vec![0f32; y.len() * classes];
-    for (r, &i) in y.iter().enumerate() {
-        out[r * classes + i as usize] = 1.0;
-    }
-    Ok(out)
-}
-
-/// The training rows with each class repeated up to the size of the largest
-/// (`--class-weight balanced`): the same expected gradient as weighing class `c` by
-/// `rows / (classes * rows_c)`, up to a common factor.
-fn balance(train: &io::Dataset, classes: usize) -> Result<io::Dataset> {
-    let mut by_class: Vec<Vec<usize>> = vec![Vec::new(); classes];
-    for r in 0..train.rows {
-        by_class[train.row_y(r)[0] as usize].push(r);
-    }
-    let most = by_class.iter().map(Vec::len).max().unwrap_or(0);
-    let mut rows = Vec::with_capacity(most * classes);
-    for members in by_class.iter().filter(|m| !m.is_empty()) {
-        rows.extend((0..most).map(|i| members[i % members.len()]));
-    }
-    rows.sort_unstable();
-    println!(
-        "note: --class-weight balanced: each class repeated to {most} training rows ({} in all)",
-        rows.len()
-    );
-    Ok(train.select_rows(&rows)?)
 }
 
 /// The network a tabular job trains, from its options and the target.
@@ -324,7 +287,7 @@ impl Tabular {
                 "feature_names": train.feature_names,
                 "target_name": p.target,
             }),
-            info: model_info(p, targets),
+            info: p.model_info(targets),
             early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
             pool: 1,
             output_bias: None,
@@ -349,7 +312,14 @@ impl Job for Tabular {
         let p = prepare_table(a, self.task())?;
         let classes = self.check_target(&p)?;
         let train = match a.class_weight {
-            Some(ClassWeightArg::Balanced) => balance(&p.train, classes)?,
+            Some(ClassWeightArg::Balanced) => {
+                let (rows, most) = balance(&p.train, classes)?;
+                println!(
+                    "note: --class-weight balanced: each class repeated to {most} training rows ({} in all)",
+                    rows.rows
+                );
+                rows
+            }
             None => p.train.clone(),
         };
         let targets = (classes == 0)
@@ -382,7 +352,7 @@ impl Tabular {
         let summary = out.summary();
         let parameters = out.model.num_params();
         let final_train_loss = out.final_loss();
-        let fitted = io::FittedModel::new(out.model, model_info(p, targets))?;
+        let fitted = io::FittedModel::new(out.model, p.model_info(targets))?;
         // The test figures come from the fitted model on the raw test rows: exactly what
         // `predict` gives for them.
         let raw = fitted.table_outputs(&p.test_table)?;
@@ -446,30 +416,5 @@ impl Tabular {
             );
         }
         Ok(())
-    }
-}
-
-/// The fitted model's description: a plain standardisation when every column is a number
-/// without gaps (the model file then reads as before tables had types), the whole encoding
-/// otherwise.
-fn model_info(p: &Prepared, targets: Option<&Standardizer>) -> ModelInfo {
-    let names = p.encoding.output_names();
-    let target = p.target.as_str();
-    let info = match (&p.labels, targets) {
-        (Some(labels), _) => {
-            let numeric: Option<Vec<f32>> = labels.iter().map(|l| l.parse::<f32>().ok()).collect();
-            match numeric {
-                Some(values) => ModelInfo::classification(&names, target, values),
-                None => ModelInfo::classification_labels(&names, target, labels.clone()),
-            }
-        }
-        (None, Some(t)) => {
-            ModelInfo::regression(&names, &[target.to_string()]).with_targets(t.clone())
-        }
-        (None, None) => ModelInfo::regression(&names, &[target.to_string()]),
-    };
-    match p.encoding.as_standardizer() {
-        Some(s) => info.with_features(s),
-        None => info.with_preprocessing(p.encoding.clone()),
     }
 }

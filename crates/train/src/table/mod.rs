@@ -4,6 +4,7 @@
 
 mod read;
 mod schema;
+mod targets;
 
 use std::path::PathBuf;
 
@@ -19,6 +20,7 @@ pub use read::{
     target_name,
 };
 pub use schema::{SchemaColumn, SchemaReport};
+pub use targets::{balance, network_targets};
 
 /// How to read and split the table of a job.
 #[derive(Debug, Clone, Default)]
