@@ -67,6 +67,7 @@ mod resume;
 mod run;
 mod settings;
 pub mod table;
+pub mod timing;
 
 pub use checkpoint::{Loaded, RunMeta, RunModel};
 pub use data::{DataSummary, RunData};

@@ -5,20 +5,15 @@ use crate::cli::BenchTrainArgs;
 use crate::device::Job;
 use crate::memory_budget::Estimate;
 use anyhow::Result;
-use nn::{
-    Activation, Adam, AdamConfig, GridScale, HashGridMlp, HashGridMlpConfig, Init, Loss, Mlp,
-    Model, Optimizer,
-};
+use nn::{Activation, AdamConfig, GridScale, HashGridMlp, HashGridMlpConfig, Init, Mlp, Model};
 use serde_json::json;
-use std::time::Instant;
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
 use tensor_core::{Backend, Tensor};
+use train::timing::{StepTimes, time_steps};
 
 /// Times training steps of SIRENs.
 pub struct BenchTrain(pub BenchTrainArgs);
-
-const WARM_UP: usize = 3;
 
 impl Job for BenchTrain {
     type Output = ();
@@ -54,7 +49,11 @@ impl Job for BenchTrain {
         for spec in &args.hidden {
             let parsed = crate::hidden::hidden_arg(spec)?;
             let hidden = parsed.widths();
-            let (median, min, params) = match args.hashgrid {
+            let StepTimes {
+                median_ms: median,
+                min_ms: min,
+                parameters: params,
+            } = match args.hashgrid {
                 Some(log2) => {
                     let config = HashGridMlpConfig {
                         log2_table_size: log2,
@@ -65,7 +64,7 @@ impl Job for BenchTrain {
                     };
                     let model = HashGridMlp::from_config(backend, &config, 0)?;
                     let adam = AdamConfig::hash_grid(1e-2);
-                    time_steps(backend, model, adam, &x, &y, args.reps, false)?
+                    time_steps(backend, model, adam, (&x, &y), args.reps, false)?
                 }
                 None => {
                     let model = Mlp::builder()
@@ -78,8 +77,7 @@ impl Job for BenchTrain {
                         backend,
                         model,
                         AdamConfig::new(1e-4),
-                        &x,
-                        &y,
+                        (&x, &y),
                         args.reps,
                         true,
                     )?
@@ -96,39 +94,4 @@ impl Job for BenchTrain {
         }
         Ok(())
     }
-}
-
-/// Median and fastest milliseconds of `reps` training steps of `model` (after warm-up),
-/// and its parameter count; `input_grad` also computes the gradient of the inputs (what
-/// the SIREN timing always did).
-fn time_steps<B: Backend, M: Model<B>>(
-    backend: &B,
-    mut model: M,
-    adam: AdamConfig,
-    x: &Tensor<B>,
-    y: &Tensor<B>,
-    reps: usize,
-    input_grad: bool,
-) -> Result<(f64, f64, usize)> {
-    let mut opt = Adam::<B>::new(adam)?;
-    let mut grad = Tensor::zeros(backend, y.shape().clone())?;
-    let mut loss = Tensor::zeros(backend, [1])?;
-    let mut times = Vec::with_capacity(reps);
-    for rep in 0..WARM_UP + reps.max(1) {
-        let started = Instant::now();
-        if input_grad {
-            let pred = model.forward(x)?;
-            Loss::Mse.compute_into(pred, y, &mut grad, &mut loss)?;
-            model.backward(x, &grad)?;
-        } else {
-            model.train_pass(x, y, Loss::Mse, &mut grad, &mut loss)?;
-        }
-        opt.step(&mut model)?;
-        backend.synchronize()?;
-        if rep >= WARM_UP {
-            times.push(started.elapsed().as_secs_f64() * 1e3);
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    Ok((times[times.len() / 2], times[0], model.num_params()))
 }

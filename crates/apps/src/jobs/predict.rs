@@ -1,6 +1,5 @@
 //! `iron-learn predict`: new rows through a trained model, answers in the user's units.
 
-use super::tabular_out::predictions_csv;
 use crate::cli::PredictArgs;
 use crate::device::Job;
 use crate::report::output::write_file;
@@ -126,8 +125,5 @@ fn predict_table<B: Backend>(
         );
     }
     let predictions = model.predict_table(table)?;
-    Ok((
-        predictions_csv(&predictions, table, keep)?,
-        predictions.rows,
-    ))
+    Ok((predictions.csv_beside(table, keep)?, predictions.rows))
 }

@@ -3,9 +3,7 @@
 use super::class_report::print_classification;
 use super::matrix;
 use super::regression_report::print_regression;
-use super::tabular_out::{
-    Coefficients, prepare_table, print_coefficients, write_table_predictions,
-};
+use super::tabular_out::{prepare_table, print_coefficients, write_table_predictions};
 use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
 use crate::report::{run_dir, run_record};
@@ -16,7 +14,7 @@ use nn::{Activation, Data, Loss, Mlp};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
-use train::metrics::{ClassReport, RegressionReport, predicted_classes};
+use train::metrics::{ClassReport, Coefficients, RegressionReport, predicted_classes};
 use train::table::{Prepared, balance, network_targets};
 use train::{LossUnits, Outcome};
 
@@ -371,9 +369,12 @@ impl Tabular {
             }
             _ => bail!("a tabular model has classes or target statistics"),
         };
-        let coefficients = coefficients.as_deref().and_then(|state| {
-            print_coefficients(state, &p.train.feature_names, targets, &p.labels)
-        });
+        let coefficients = coefficients
+            .as_deref()
+            .and_then(|state| Coefficients::of_linear(state, &p.train.feature_names, targets));
+        if let Some(c) = &coefficients {
+            print_coefficients(c, &p.labels);
+        }
         println!("{summary}; results in {}", dir.display());
         self.write_predictions(p, &fitted, dir)?;
         let r = &out.report;

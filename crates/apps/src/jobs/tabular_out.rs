@@ -5,12 +5,9 @@ use std::path::Path;
 
 use anyhow::Result;
 use io::FittedModel;
-use io::Standardizer;
 use io::table::Table;
-use nn::NamedArray;
-use serde::Serialize;
-use std::collections::BTreeMap;
 use tensor_core::Backend;
+use train::metrics::Coefficients;
 
 use crate::cli::RegressionArgs;
 use crate::report::output::write_file;
@@ -100,75 +97,27 @@ pub fn write_table_predictions<B: Backend>(
     if let Some(t) = target {
         names.push(t.to_string());
     }
-    let bytes = predictions_csv(&predictions, table, &names)?;
+    let bytes = predictions.csv_beside(table, &names)?;
     write_file(path, &bytes)
 }
 
-/// The predictions as CSV, after the `leading` columns of `table` (copied as read).
-pub fn predictions_csv(
-    predictions: &io::Predictions,
-    table: &Table,
-    leading: &[String],
-) -> Result<Vec<u8>> {
-    let columns: Vec<usize> = leading
-        .iter()
-        .map(|n| table.require(n))
-        .collect::<io::Result<_>>()?;
-    let mut cells = Vec::with_capacity(table.rows() * columns.len());
-    for r in 0..table.rows() {
-        cells.extend(columns.iter().map(|&c| table.column(c).get(r).to_string()));
-    }
-    let mut bytes = Vec::new();
-    predictions.write_csv_text(&mut bytes, leading, &cells)?;
-    Ok(bytes)
-}
-
-/// Prints and records the coefficients of a linear model by feature name, with the
-/// intercept. The features are the encoded (standardised) ones, so a coefficient is the
-/// change of the output per standard deviation of a number, or for a level against none;
-/// regression coefficients are in the target's units, logistic ones in log-odds of the
-/// positive class.
-pub fn print_coefficients(
-    state: &[NamedArray],
-    names: &[String],
-    targets: Option<&Standardizer>,
-    labels: &Option<Vec<String>>,
-) -> Option<Coefficients> {
-    let find = |suffix: &str| state.iter().find(|a| a.name.ends_with(suffix));
-    let (w, b) = (find("weight")?, find("bias")?);
-    if w.data.len() != names.len() || b.data.len() != 1 {
-        return None;
-    }
-    let (scale, shift) = targets.map_or((1.0, 0.0), |t| (t.std[0], t.mean[0]));
-    let coefficients: Vec<f32> = w.data.iter().map(|v| v * scale).collect();
-    let intercept = b.data[0] * scale + shift;
+/// Prints the coefficients of a linear model by feature name, largest first, with the
+/// intercept ([`Coefficients`] says what they mean).
+pub fn print_coefficients(c: &Coefficients, labels: &Option<Vec<String>>) {
     let unit = match labels {
         Some(l) => format!("log-odds of `{}`", l.get(1).map_or("", String::as_str)),
         None => "target units".to_string(),
     };
     println!("coefficients ({unit}, per standard deviation of each number or per level):");
-    println!("  {:<32} {:>12.6}", "(intercept)", intercept);
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by(|&i, &j| coefficients[j].abs().total_cmp(&coefficients[i].abs()));
+    println!("  {:<32} {:>12.6}", "(intercept)", c.intercept);
     const SHOWN: usize = 20;
-    for &i in order.iter().take(SHOWN) {
-        println!("  {:<32} {:>12.6}", names[i], coefficients[i]);
+    for (name, value) in c.by_size().into_iter().take(SHOWN) {
+        println!("  {name:<32} {value:>12.6}");
     }
-    if names.len() > SHOWN {
-        println!("  ... {} more in metrics.json", names.len() - SHOWN);
+    if c.coefficients.len() > SHOWN {
+        println!(
+            "  ... {} more in metrics.json",
+            c.coefficients.len() - SHOWN
+        );
     }
-    Some(Coefficients {
-        intercept,
-        coefficients: names.iter().cloned().zip(coefficients).collect(),
-    })
-}
-
-/// The coefficients of a linear model in `metrics.json`: the intercept, and one coefficient
-/// per feature name.
-#[derive(Debug, Serialize)]
-pub struct Coefficients {
-    /// The output for features at their mean (and no level).
-    pub intercept: f32,
-    /// By feature name.
-    pub coefficients: BTreeMap<String, f32>,
 }

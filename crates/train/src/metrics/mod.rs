@@ -5,11 +5,13 @@
 //! ([`ClassReport`]).
 
 mod classes;
+mod coefficients;
 pub mod lstsq;
 mod picture;
 mod regression_report;
 
 pub use classes::{ClassFigures, ClassReport, predicted_classes};
+pub use coefficients::Coefficients;
 pub use picture::{PictureScores, SPECKLE_LEVELS, UNDER_TRAINED, under_trained};
 pub use regression_report::{Reference, RegressionReport};
 
