@@ -67,16 +67,25 @@ mod tests {
     #[test]
     fn steps_are_timed_and_the_model_counted() {
         let cpu = CpuBackend::new();
-        let model = Mlp::builder()
-            .input(2)
-            .hidden(&[4], Activation::Tanh)
-            .output(1, Activation::Identity)
-            .build(&cpu, 1)
-            .unwrap();
+        let model = || {
+            Mlp::builder()
+                .input(2)
+                .hidden(&[4], Activation::Tanh)
+                .output(1, Activation::Identity)
+                .build(&cpu, 1)
+                .unwrap()
+        };
         let x = Tensor::from_slice(&cpu, &[0.0, 1.0, 1.0, 0.0], [2, 2]).unwrap();
         let y = Tensor::from_slice(&cpu, &[1.0, 0.0], [2, 1]).unwrap();
         for input_grad in [false, true] {
-            let t = time_steps(&cpu, model.clone(), AdamConfig::new(1e-2), (&x, &y), 5, input_grad);
+            let t = time_steps(
+                &cpu,
+                model(),
+                AdamConfig::new(1e-2),
+                (&x, &y),
+                5,
+                input_grad,
+            );
             let t = t.unwrap();
             assert!(t.min_ms <= t.median_ms && t.min_ms >= 0.0, "{t:?}");
             assert_eq!(t.parameters, 2 * 4 + 4 + 4 + 1);

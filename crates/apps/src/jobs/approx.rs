@@ -9,7 +9,7 @@ use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
-use io::expr::{Function, Samples, parse_range, written};
+use io::expr::{Function, Samples, ScaledSamples, parse_range, written};
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
@@ -87,13 +87,13 @@ impl Job for Approx {
         Estimate::training(&architecture, args.samples, args.samples, None, 0).check("approx")?;
         let s = checked_samples(args, &f, (a, b))?;
         let dir = run_dir::prepare(&args.train, "approx")?;
-        let Scaled {
+        let ScaledSamples {
             inputs,
             xs,
             raw,
             stats,
             ys,
-        } = Scaled::new(&s, (a, b), args.classify)?;
+        } = s.scaled((a, b), args.classify)?;
         let n = xs.len();
         let xt = matrix(backend, &xs, n, 1)?;
         let yt = matrix(backend, &ys, n, 1)?;
@@ -146,43 +146,6 @@ impl Job for Approx {
         m.insert("points_left_out".into(), json!(left_out));
         m.extend(out.metrics(out.model.num_params()).entries());
         run_dir::write_metrics(&dir, &m)
-    }
-}
-
-/// The samples as the network sees them: inputs mapped from `[a, b]` onto `[-1, 1]` (a
-/// standardisation with centre and half-width, stored with the model so that predictions
-/// apply the same transform), and targets standardised (or their sign classes).
-struct Scaled {
-    inputs: Standardizer,
-    xs: Vec<f32>,
-    raw: Vec<f32>,
-    stats: Standardizer,
-    ys: Vec<f32>,
-}
-
-impl Scaled {
-    fn new(s: &Samples, (a, b): (f64, f64), classify: bool) -> Result<Self> {
-        let inputs = Standardizer {
-            mean: vec![((a + b) / 2.0) as f32],
-            std: vec![((b - a) / 2.0) as f32],
-        };
-        let xs = inputs.transform(&s.x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
-        let raw: Vec<f32> = s.y.iter().map(|&y| y as f32).collect();
-        let stats = Standardizer::fit(&raw, 1)?;
-        let ys = if classify {
-            raw.iter()
-                .map(|&y| if y > 0.0 { 1.0 } else { 0.0 })
-                .collect()
-        } else {
-            stats.transform(&raw)?
-        };
-        Ok(Scaled {
-            inputs,
-            xs,
-            raw,
-            stats,
-            ys,
-        })
     }
 }
 

@@ -110,21 +110,6 @@ fn target(
     Ok((picture, path.display().to_string()))
 }
 
-/// Predicts every pixel of a `width x height` grid with the library's renderer, adding back
-/// the per-channel `offset` the network was trained without.
-pub fn predict_picture<B: Backend, M: nn::Model<B>>(
-    backend: &B,
-    model: &M,
-    width: usize,
-    height: usize,
-    offset: &[f32],
-) -> Result<Picture> {
-    let mut settings = io::image::RenderSettings::new(width, height, offset.len());
-    settings.offset = offset.to_vec();
-    let network = io::image::ModelPixels(model);
-    Ok(io::image::render_picture(backend, &network, &settings)?)
-}
-
 /// What is fitted to: point supervision learns `value - mean` through an identity output;
 /// area supervision (`supersample` above 1) learns coverage through a sigmoid whose bias
 /// starts at the logit of the mean, and matches each pixel with the mean of its samples.
@@ -344,7 +329,10 @@ impl Fit<'_> {
         drop(self.sampler);
         let (picture, dir) = (self.picture, self.dir);
         let (w, h, c) = (picture.width, picture.height, picture.channels);
-        let recon = predict_picture(backend, &out.model, w, h, self.offset)?;
+        let mut settings = io::image::RenderSettings::new(w, h, c);
+        settings.offset = self.offset.to_vec();
+        let pixels = io::image::ModelPixels(&out.model);
+        let recon = io::image::render_picture(backend, &pixels, &settings)?;
         save_png(&recon, dir.join("reconstruction.png"))?;
         write_comparison(
             &dir.join("comparison.png"),

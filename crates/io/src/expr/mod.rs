@@ -22,7 +22,7 @@ mod lexer;
 mod parser;
 mod sample;
 
-pub use sample::Samples;
+pub use sample::{Samples, ScaledSamples};
 
 use crate::error::{Error, Result};
 use parser::Op;

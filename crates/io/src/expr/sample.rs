@@ -1,6 +1,7 @@
 //! [`Function::sample`]: a function evaluated on a grid, undefined points and poles left out.
 
 use super::Function;
+use crate::Standardizer;
 use crate::error::{Error, Result};
 
 /// Samples of a function ([`Function::sample`]): inputs and values, with the count of points
@@ -84,6 +85,51 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result
     Ok(s)
 }
 
+/// Samples as a network learns them ([`Samples::scaled`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScaledSamples {
+    /// The map of `[a, b]` onto `[-1, 1]`: a standardisation with the centre and the
+    /// half-width, to store with the model so that predictions apply the same transform.
+    pub inputs: Standardizer,
+    /// The inputs, mapped.
+    pub xs: Vec<f32>,
+    /// The values, as they are.
+    pub raw: Vec<f32>,
+    /// The standardisation of the values.
+    pub stats: Standardizer,
+    /// The targets: the values standardised, or their sign classes (1 above 0).
+    pub ys: Vec<f32>,
+}
+
+impl Samples {
+    /// The samples of `[a, b]` as a network learns them: inputs mapped onto `[-1, 1]`,
+    /// targets standardised, or with `classify` the sign classes of the values.
+    pub fn scaled(&self, (a, b): (f64, f64), classify: bool) -> Result<ScaledSamples> {
+        let s = self;
+        let inputs = Standardizer {
+            mean: vec![((a + b) / 2.0) as f32],
+            std: vec![((b - a) / 2.0) as f32],
+        };
+        let xs = inputs.transform(&s.x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
+        let raw: Vec<f32> = s.y.iter().map(|&y| y as f32).collect();
+        let stats = Standardizer::fit(&raw, 1)?;
+        let ys = if classify {
+            raw.iter()
+                .map(|&y| if y > 0.0 { 1.0 } else { 0.0 })
+                .collect()
+        } else {
+            stats.transform(&raw)?
+        };
+        Ok(ScaledSamples {
+            inputs,
+            xs,
+            raw,
+            stats,
+            ys,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +154,18 @@ mod tests {
         assert_eq!((kept.outliers, kept.x.len()), (0, 100));
 
         assert!(f.sample(0.0, 1.0, 1, false).is_err());
+    }
+
+    #[test]
+    fn scaled_samples_map_the_range_onto_minus_one_to_one() {
+        let f = Function::parse("x - 1").unwrap();
+        let s = f.sample(-2.0, 4.0, 3, false).unwrap();
+        let r = s.scaled((-2.0, 4.0), false).unwrap();
+        assert_eq!(r.xs, [-1.0, 0.0, 1.0]);
+        assert_eq!(r.raw, [-3.0, 0.0, 3.0]);
+        let back = r.stats.inverse_transform(&r.ys).unwrap();
+        assert!(back.iter().zip(&r.raw).all(|(a, b)| (a - b).abs() < 1e-6));
+        let c = s.scaled((-2.0, 4.0), true).unwrap();
+        assert_eq!(c.ys, [0.0, 0.0, 1.0]);
     }
 }
