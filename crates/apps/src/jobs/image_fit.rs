@@ -3,7 +3,7 @@
 use super::image_arch::{Plan, check_memory, resolve_arch};
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
-use crate::report::{run_dir, run_record};
+use crate::report::run_dir;
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
 use io::image::{ColorMode, fit_longest_side, flat_area_noise, save_png};
@@ -44,14 +44,6 @@ pub fn architecture<B: Backend>(
         ArchArg::Relu | ArchArg::Hashgrid => builder.hidden(hidden, Activation::Relu),
     };
     Ok(builder.config(seed)?)
-}
-
-/// Loss units of image fits: pixel values run from 0 (black) to 1 (white).
-pub fn pixel_loss_units() -> LossUnits {
-    LossUnits {
-        scale: 1.0,
-        label: "MSE (pixel values 0-1)".into(),
-    }
 }
 
 /// Loads the image to fit (or renders the bundled drawing) at the requested size, in colour
@@ -137,7 +129,7 @@ fn record(
 ) -> Result<Map<String, Value>> {
     let (w, h, c) = (picture.width, picture.height, picture.channels);
     let mut data = match &args.image {
-        Some(path) => run_record::data_file(path)?,
+        Some(path) => serde_json::to_value(train::record::DataFile::read(path)?)?,
         None => json!({ "source": "bundled drawing" }),
     };
     data["width"] = json!(w);
@@ -213,7 +205,7 @@ impl<'a> RunParts<'a> {
             pool: s * s,
             output_bias: self.output_bias,
             record: self.record,
-            loss_units: pixel_loss_units(),
+            loss_units: LossUnits::pixels(),
             weight_decay: 0.0,
         }
     }

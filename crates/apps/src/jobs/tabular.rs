@@ -6,7 +6,7 @@ use super::regression_report::print_regression;
 use super::tabular_out::{prepare_table, print_coefficients, write_table_predictions};
 use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
-use crate::report::{run_dir, run_record};
+use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
@@ -160,19 +160,7 @@ impl Tabular {
                 if classes > 6 { ", ..." } else { "" }
             );
         }
-        if classes > 100 {
-            bail!(
-                "the target column `{column}` has {classes} distinct values; is this a regression target? (use --task regression)"
-            );
-        }
-        if classes == 0
-            && let Some(&first) = p.train.y.first()
-            && p.train.y.iter().all(|&v| v == first)
-        {
-            bail!(
-                "the target column `{column}` is constant (every training row holds {first}); there is nothing to learn"
-            );
-        }
+        p.refuse_unlearnable()?;
         if self.data.class_weight.is_some() && classes == 0 {
             bail!("--class-weight applies to classes, but `{column}` is a regression target");
         }
@@ -222,7 +210,7 @@ impl Tabular {
     fn record(&self, p: &Prepared, net: &Network, classes: usize) -> Result<Map<String, Value>> {
         let a = &self.data;
         let val_rows = p.val.as_ref().map_or(0, |v| v.rows);
-        let mut data = run_record::data_file(&a.data)?;
+        let mut data = serde_json::to_value(train::record::DataFile::read(&a.data)?)?;
         data["rows"] =
             json!({ "train": p.train.rows, "validation": val_rows, "test": p.test.rows });
         data["target"] = json!(p.target);

@@ -2,4 +2,3 @@
 
 pub mod output;
 pub mod run_dir;
-pub mod run_record;

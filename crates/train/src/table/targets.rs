@@ -2,7 +2,7 @@
 //! network learns them, class balancing, and the fitted model's description.
 
 use super::Prepared;
-use crate::Result;
+use crate::{Error, Result};
 use io::{Dataset, ModelInfo, Standardizer};
 
 /// Targets as the network learns them: 0/1 (two classes), one-hot rows (more classes), or
@@ -44,6 +44,27 @@ pub fn balance(train: &Dataset, classes: usize) -> Result<(Dataset, usize)> {
 }
 
 impl Prepared {
+    /// Refuses a target that no model here can learn: more than 100 classes (a regression
+    /// target read as classes) or a constant value.
+    pub fn refuse_unlearnable(&self) -> Result<()> {
+        let column = &self.target;
+        let classes = self.labels.as_ref().map_or(0, Vec::len);
+        if classes > 100 {
+            return Err(Error::Refused(format!(
+                "the target column `{column}` has {classes} distinct values; is this a regression target? (use --task regression)"
+            )));
+        }
+        if classes == 0
+            && let Some(&first) = self.train.y.first()
+            && self.train.y.iter().all(|&v| v == first)
+        {
+            return Err(Error::Refused(format!(
+                "the target column `{column}` is constant (every training row holds {first}); there is nothing to learn"
+            )));
+        }
+        Ok(())
+    }
+
     /// The fitted model's description: a plain standardisation when every column is a
     /// number without gaps (the model file then reads as before tables had types), the
     /// whole encoding otherwise; regression targets standardised by `targets`.
