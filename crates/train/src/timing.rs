@@ -9,20 +9,27 @@ use tensor_core::{Backend, Tensor};
 /// Untimed steps before the timed ones (allocations, caches, clocks).
 pub const WARM_UP: usize = 3;
 
-/// The times of a model's training steps.
+/// What [`time_steps`] measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepTimes {
     /// Median milliseconds of a step.
-    pub median_ms: f64,
-    /// Fastest milliseconds of a step.
-    pub min_ms: f64,
-    /// Trainable parameters of the model.
-    pub parameters: usize,
+    pub median: f64,
+    /// Fastest step, milliseconds.
+    pub min: f64,
+    /// The model's parameter count.
+    pub params: usize,
+    /// "device" when the steps were timed on the device's clock (CUDA events), "host" when
+    /// on the host's (the CPU).
+    pub clock: &'static str,
+    /// Per timed step: kernel launches (and cuBLAS calls), pool allocations, bytes
+    /// uploaded and downloaded.
+    pub per_step: [f64; 4],
 }
 
 /// Times `reps` training steps (forward, MSE loss, backward, Adam) of `model` on the rows
-/// `(x, y)`, after [`WARM_UP`] untimed ones; `input_grad` also computes the gradient of the
-/// inputs (the full backward pass, where the fused training pass may skip it).
+/// `(x, y)`, after [`WARM_UP`] untimed ones, on the device's clock where it has one;
+/// `input_grad` also computes the gradient of the inputs (the full backward pass, where the
+/// fused training pass may skip it).
 pub fn time_steps<B: Backend, M: Model<B>>(
     backend: &B,
     mut model: M,
@@ -34,9 +41,7 @@ pub fn time_steps<B: Backend, M: Model<B>>(
     let mut opt = Adam::<B>::new(adam)?;
     let mut grad = Tensor::zeros(backend, y.shape().clone())?;
     let mut loss = Tensor::zeros(backend, [1])?;
-    let mut times = Vec::with_capacity(reps);
-    for rep in 0..WARM_UP + reps.max(1) {
-        let started = Instant::now();
+    let mut step = || -> nn::Result<()> {
         if input_grad {
             let pred = model.forward(x)?;
             Loss::Mse.compute_into(pred, y, &mut grad, &mut loss)?;
@@ -44,17 +49,51 @@ pub fn time_steps<B: Backend, M: Model<B>>(
         } else {
             model.train_pass(x, y, Loss::Mse, &mut grad, &mut loss)?;
         }
-        opt.step(&mut model)?;
-        backend.synchronize()?;
-        if rep >= WARM_UP {
-            times.push(started.elapsed().as_secs_f64() * 1e3);
-        }
+        opt.step(&mut model)
+    };
+    for _ in 0..WARM_UP {
+        step()?;
     }
+    backend.synchronize()?;
+    let reps = reps.max(1);
+    let before = backend.counters();
+    let mut times = Vec::with_capacity(reps);
+    let mut clock = "host";
+    for _ in 0..reps {
+        let mut failed = None;
+        let started = Instant::now();
+        let device_ms = backend.device_time_ms(&mut || {
+            if let Err(e) = step() {
+                failed = Some(e);
+            }
+            Ok(())
+        })?;
+        backend.synchronize()?;
+        let host_ms = started.elapsed().as_secs_f64() * 1e3;
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        clock = if device_ms.is_some() {
+            "device"
+        } else {
+            "host"
+        };
+        times.push(device_ms.unwrap_or(host_ms));
+    }
+    let after = backend.counters();
+    let per = |a: u64, b: u64| (a - b) as f64 / reps as f64;
     times.sort_by(f64::total_cmp);
     Ok(StepTimes {
-        median_ms: times[times.len() / 2],
-        min_ms: times[0],
-        parameters: model.num_params(),
+        median: times[times.len() / 2],
+        min: times[0],
+        params: model.num_params(),
+        clock,
+        per_step: [
+            per(after.launches, before.launches),
+            per(after.allocations, before.allocations),
+            per(after.bytes_uploaded, before.bytes_uploaded),
+            per(after.bytes_downloaded, before.bytes_downloaded),
+        ],
     })
 }
 
@@ -87,8 +126,9 @@ mod tests {
                 input_grad,
             );
             let t = t.unwrap();
-            assert!(t.min_ms <= t.median_ms && t.min_ms >= 0.0, "{t:?}");
-            assert_eq!(t.parameters, 2 * 4 + 4 + 4 + 1);
+            assert!(t.min <= t.median && t.min >= 0.0, "{t:?}");
+            assert_eq!(t.clock, "host");
+            assert_eq!(t.params, 2 * 4 + 4 + 4 + 1);
         }
     }
 }

@@ -10,7 +10,7 @@ use serde_json::json;
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
 use tensor_core::{Backend, Tensor};
-use train::timing::{StepTimes, time_steps};
+use train::timing::time_steps;
 
 /// Times training steps of SIRENs.
 pub struct BenchTrain(pub BenchTrainArgs);
@@ -42,18 +42,30 @@ impl Job for BenchTrain {
         if !args.json {
             println!("device: {}", backend.name());
             println!(
-                "{:<10} {:>9} {:>12} {:>12} {:>12}",
-                "network", "points", "median ms", "min ms", "parameters"
+                "(per step: milliseconds on the {} clock; kernel launches, pool allocations and bytes moved)",
+                if backend.device_time_ms(&mut || Ok(()))?.is_some() {
+                    "device's (CUDA events)"
+                } else {
+                    "host's"
+                }
+            );
+            println!(
+                "{:<10} {:>9} {:>12} {:>12} {:>12} {:>9} {:>7} {:>6} {:>6}",
+                "network",
+                "points",
+                "median ms",
+                "min ms",
+                "parameters",
+                "launches",
+                "allocs",
+                "up B",
+                "down B"
             );
         }
         for spec in &args.hidden {
             let parsed = crate::hidden::hidden_arg(spec)?;
             let hidden = parsed.widths();
-            let StepTimes {
-                median_ms: median,
-                min_ms: min,
-                parameters: params,
-            } = match args.hashgrid {
+            let t = match args.hashgrid {
                 Some(log2) => {
                     let config = HashGridMlpConfig {
                         log2_table_size: log2,
@@ -83,13 +95,17 @@ impl Job for BenchTrain {
                     )?
                 }
             };
+            let [launches, allocs, up, down] = t.per_step;
             if args.json {
                 println!(
                     "{}",
-                    json!({"network": spec, "points": n, "device": backend.name(), "median_ms": median, "min_ms": min, "parameters": params, "reps": args.reps.max(1), "hashgrid_log2_table": args.hashgrid})
+                    json!({"network": spec, "points": n, "device": backend.name(), "median_ms": t.median, "min_ms": t.min, "parameters": t.params, "reps": args.reps.max(1), "hashgrid_log2_table": args.hashgrid, "clock": t.clock, "launches_per_step": launches, "allocations_per_step": allocs, "bytes_up_per_step": up, "bytes_down_per_step": down})
                 );
             } else {
-                println!("{spec:<10} {n:>9} {median:>12.2} {min:>12.2} {params:>12}");
+                println!(
+                    "{spec:<10} {n:>9} {:>12.3} {:>12.3} {:>12} {launches:>9.1} {allocs:>7.1} {up:>6.0} {down:>6.0}",
+                    t.median, t.min, t.params
+                );
             }
         }
         Ok(())
