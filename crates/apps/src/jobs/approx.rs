@@ -9,7 +9,7 @@ use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
-use io::expr::{Function, Samples, ScaledSamples, parse_range, written};
+use io::expr::{Function, Samples, ScaledSamples, parse_range};
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
@@ -21,43 +21,10 @@ use train::plot::{Chart, Series, line_chart};
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
 
-/// The samples of `f` on `[a, b]`, refused in one line when too few are usable (overflow,
-/// undefined, constant); says how many were left out.
+/// The samples of `f` on `[a, b]` ([`Function::fittable_samples`]); says how many were
+/// left out.
 fn checked_samples(args: &ApproxArgs, f: &Function, (a, b): (f64, f64)) -> Result<Samples> {
-    let s = f.sample(a, b, args.samples, args.classify)?;
-    let (sa, sb) = (written(a), written(b));
-    // A few infinite points are poles (1/x at 0); more are a function too large for
-    // 32-bit floats, which no network here can fit.
-    if s.overflow > (args.samples / 100).max(2) {
-        let x0 = s.first_overflow.unwrap_or(a);
-        let x0 = if x0.abs() < 1e6 {
-            format!("{x0:.4}")
-        } else {
-            format!("{x0:.4e}")
-        };
-        bail!(
-            "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {} points in [{sa}, {sb}], from x = {x0}; narrow --range or scale the function down",
-            f.text(),
-            f32::MAX,
-            s.overflow,
-            args.samples,
-        );
-    }
-    if s.x.len() < 10 {
-        bail!(
-            "{:?} is defined at only {} of {} points in [{sa}, {sb}]",
-            f.text(),
-            s.x.len(),
-            args.samples
-        );
-    }
-    if !args.classify && s.y.iter().all(|&y| y == s.y[0]) {
-        bail!(
-            "{:?} is constant on [{sa}, {sb}] (every value is {}); there is nothing to fit",
-            f.text(),
-            s.y[0]
-        );
-    }
+    let s = f.fittable_samples((a, b), args.samples, args.classify)?;
     if s.undefined + s.overflow + s.outliers > 0 {
         eprintln!(
             "note: left out {} points where the function is undefined, {} where it is infinite (poles) and {} near-pole values far outside the rest",

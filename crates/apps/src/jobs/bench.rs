@@ -10,7 +10,7 @@ use serde_json::json;
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
 use tensor_core::{Backend, Tensor};
-use train::timing::time_steps;
+use train::timing::{StepTimes, time_steps};
 
 /// Times training steps of SIRENs.
 pub struct BenchTrain(pub BenchTrainArgs);
@@ -40,61 +40,11 @@ impl Job for BenchTrain {
         let x = Tensor::rand_uniform(backend, [n, 2], lo, 1.0, &mut rng)?;
         let y = Tensor::rand_uniform(backend, [n, outputs], 0.0, 1.0, &mut rng)?;
         if !args.json {
-            println!("device: {}", backend.name());
-            println!(
-                "(per step: milliseconds on the {} clock; kernel launches, pool allocations and bytes moved)",
-                if backend.device_time_ms(&mut || Ok(()))?.is_some() {
-                    "device's (CUDA events)"
-                } else {
-                    "host's"
-                }
-            );
-            println!(
-                "{:<10} {:>9} {:>12} {:>12} {:>12} {:>9} {:>7} {:>6} {:>6}",
-                "network",
-                "points",
-                "median ms",
-                "min ms",
-                "parameters",
-                "launches",
-                "allocs",
-                "up B",
-                "down B"
-            );
+            print_header(backend)?;
         }
         for spec in &args.hidden {
-            let parsed = crate::hidden::hidden_arg(spec)?;
-            let hidden = parsed.widths();
-            let t = match args.hashgrid {
-                Some(log2) => {
-                    let config = HashGridMlpConfig {
-                        log2_table_size: log2,
-                        scale: GridScale::Finest(512),
-                        hidden: hidden.to_vec(),
-                        input_range: [0.0, 1.0],
-                        ..HashGridMlpConfig::new(y.dims()[1], 512)
-                    };
-                    let model = HashGridMlp::from_config(backend, &config, 0)?;
-                    let adam = AdamConfig::hash_grid(1e-2);
-                    time_steps(backend, model, adam, (&x, &y), args.reps, false)?
-                }
-                None => {
-                    let model = Mlp::builder()
-                        .input(2)
-                        .hidden(hidden, Activation::Sine { w0: 30.0 })
-                        .output(1, Activation::Identity)
-                        .init(Init::Siren)
-                        .build(backend, 0)?;
-                    time_steps(
-                        backend,
-                        model,
-                        AdamConfig::new(1e-4),
-                        (&x, &y),
-                        args.reps,
-                        true,
-                    )?
-                }
-            };
+            let hidden = crate::hidden::hidden_arg(spec)?;
+            let t = time_network(backend, args, hidden.widths(), (&x, &y))?;
             let [launches, allocs, up, down] = t.per_step;
             if args.json {
                 println!(
@@ -110,4 +60,64 @@ impl Job for BenchTrain {
         }
         Ok(())
     }
+}
+
+/// The device, the clock and the columns of the table of timings.
+fn print_header<B: Backend>(backend: &B) -> Result<()> {
+    println!("device: {}", backend.name());
+    println!(
+        "(per step: milliseconds on the {} clock; kernel launches, pool allocations and bytes moved)",
+        if backend.device_time_ms(&mut || Ok(()))?.is_some() {
+            "device's (CUDA events)"
+        } else {
+            "host's"
+        }
+    );
+    println!(
+        "{:<10} {:>9} {:>12} {:>12} {:>12} {:>9} {:>7} {:>6} {:>6}",
+        "network",
+        "points",
+        "median ms",
+        "min ms",
+        "parameters",
+        "launches",
+        "allocs",
+        "up B",
+        "down B"
+    );
+    Ok(())
+}
+
+/// Times the training steps of the network of `hidden` layers the options ask for: a
+/// hash-grid model (`--hashgrid`) or a SIREN.
+fn time_network<B: Backend>(
+    backend: &B,
+    args: &BenchTrainArgs,
+    hidden: &[usize],
+    (x, y): (&Tensor<B>, &Tensor<B>),
+) -> Result<StepTimes> {
+    Ok(match args.hashgrid {
+        Some(log2) => {
+            let config = HashGridMlpConfig {
+                log2_table_size: log2,
+                scale: GridScale::Finest(512),
+                hidden: hidden.to_vec(),
+                input_range: [0.0, 1.0],
+                ..HashGridMlpConfig::new(y.dims()[1], 512)
+            };
+            let model = HashGridMlp::from_config(backend, &config, 0)?;
+            let adam = AdamConfig::hash_grid(1e-2);
+            time_steps(backend, model, adam, (x, y), args.reps, false)?
+        }
+        None => {
+            let model = Mlp::builder()
+                .input(2)
+                .hidden(hidden, Activation::Sine { w0: 30.0 })
+                .output(1, Activation::Identity)
+                .init(Init::Siren)
+                .build(backend, 0)?;
+            let adam = AdamConfig::new(1e-4);
+            time_steps(backend, model, adam, (x, y), args.reps, true)?
+        }
+    })
 }

@@ -1,6 +1,6 @@
 //! [`Function::sample`]: a function evaluated on a grid, undefined points and poles left out.
 
-use super::Function;
+use super::{Function, written};
 use crate::Standardizer;
 use crate::error::{Error, Result};
 
@@ -35,6 +35,51 @@ impl Function {
     /// median), as near a pole.
     pub fn sample(&self, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result<Samples> {
         sample(self, a, b, n, keep_outliers)
+    }
+}
+
+impl Function {
+    /// [`sample`](Self::sample), refusing in one line samples no network could fit: more
+    /// than a few points beyond 32-bit floats (a few are poles, such as 1/x at 0), fewer
+    /// than 10 defined points, or (unless `classify`, which fits the sign) a constant.
+    pub fn fittable_samples(
+        &self,
+        (a, b): (f64, f64),
+        n: usize,
+        classify: bool,
+    ) -> Result<Samples> {
+        let s = self.sample(a, b, n, classify)?;
+        let (sa, sb) = (written(a), written(b));
+        let refuse = |m: String| Err(Error::invalid(m));
+        if s.overflow > (n / 100).max(2) {
+            let x0 = s.first_overflow.unwrap_or(a);
+            let x0 = if x0.abs() < 1e6 {
+                format!("{x0:.4}")
+            } else {
+                format!("{x0:.4e}")
+            };
+            return refuse(format!(
+                "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {n} points in [{sa}, {sb}], from x = {x0}; narrow --range or scale the function down",
+                self.text(),
+                f32::MAX,
+                s.overflow,
+            ));
+        }
+        if s.x.len() < 10 {
+            return refuse(format!(
+                "{:?} is defined at only {} of {n} points in [{sa}, {sb}]",
+                self.text(),
+                s.x.len(),
+            ));
+        }
+        if !classify && s.y.iter().all(|&y| y == s.y[0]) {
+            return refuse(format!(
+                "{:?} is constant on [{sa}, {sb}] (every value is {}); there is nothing to fit",
+                self.text(),
+                s.y[0]
+            ));
+        }
+        Ok(s)
     }
 }
 
@@ -167,5 +212,23 @@ mod tests {
         assert!(back.iter().zip(&r.raw).all(|(a, b)| (a - b).abs() < 1e-6));
         let c = s.scaled((-2.0, 4.0), true).unwrap();
         assert_eq!(c.ys, [0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn samples_no_network_could_fit_are_refused_in_one_line() {
+        let f = |t: &str| Function::parse(t).unwrap();
+        let e = f("exp(x)").fittable_samples((0.0, 1000.0), 100, false);
+        let e = e.unwrap_err().to_string();
+        assert!(
+            e.contains("overflows 32-bit floats") && e.contains("of 100 points"),
+            "{e}"
+        );
+        let e = f("sqrt(x)").fittable_samples((-10.0, 0.05), 100, false);
+        assert!(e.unwrap_err().to_string().contains("defined at only"));
+        let e = f("2 + 0*x").fittable_samples((0.0, 1.0), 100, false);
+        assert!(e.unwrap_err().to_string().contains("is constant"));
+        // The sign of a constant is a class, and one pole is a pole.
+        assert!(f("2 + 0*x").fittable_samples((0.0, 1.0), 100, true).is_ok());
+        assert!(f("1/x").fittable_samples((-1.0, 1.0), 101, false).is_ok());
     }
 }
