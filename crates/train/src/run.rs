@@ -10,7 +10,7 @@ use crate::outcome::{Outcome, length_text};
 use crate::plan::{Plan, TrainingSize};
 use crate::record::{self, EarlyStoppingRecord, ResumeRecord, RunRecord, ScheduleRecord};
 use crate::record::{Tool, TrainingRecord};
-use crate::report::Reporter;
+use crate::report::{Reporter, StopAt};
 use crate::{Error, Result, Settings};
 use nn::{
     Control, Data, EarlyStopping, Loss, Mlp, MlpConfig, Model, Optimizer, OptimizerConfig,
@@ -64,6 +64,7 @@ pub struct Run<'a, C = MlpConfig> {
     pub(crate) loss_units: LossUnits,
     pub(crate) weight_decay: f32,
     pub(crate) stop: Option<Arc<AtomicBool>>,
+    pub(crate) stop_at: Option<u64>,
     pub(crate) reporter: Box<dyn Reporter + 'a>,
     pub(crate) memory_check: Option<MemoryCheck<'a, C>>,
 }
@@ -89,6 +90,12 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         let first_step = trainer.state().step;
         self.write_record(backend, &plan, optimizer.config(), first_step)?;
         let earlier = self.announce(backend, &plan, first_step);
+        if let Some(step) = self.stop_at {
+            // A stop at a step is the stop flag raised by a reporter.
+            let flag = Arc::clone(self.stop.get_or_insert_with(Default::default));
+            let inner = std::mem::replace(&mut self.reporter, Box::new(crate::Silent));
+            self.reporter = Box::new(StopAt { inner, step, flag });
+        }
         if let Some(flag) = &self.stop {
             trainer.set_stop_flag(Arc::clone(flag));
         }

@@ -5,6 +5,7 @@
 mod read;
 mod schema;
 mod targets;
+mod tensors;
 
 use std::path::PathBuf;
 
@@ -21,6 +22,7 @@ pub use read::{
 };
 pub use schema::{SchemaColumn, SchemaReport};
 pub use targets::{balance, network_targets};
+pub use tensors::TableTensors;
 
 /// How to read and split the table of a job.
 #[derive(Debug, Clone, Default)]
