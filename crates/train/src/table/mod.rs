@@ -73,7 +73,7 @@ pub struct Prepared {
 
 /// Reads, splits, types and encodes the data of a table job. `classify` is the task when
 /// the job knows it (`None`: decided from the target, see
-/// [`looks_categorical`](io::table::looks_categorical)).
+/// [`looks_categorical`]).
 pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let mut notes = Vec::new();
     let raw = read_any(&a.data)?;
