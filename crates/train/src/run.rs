@@ -90,14 +90,8 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         let first_step = trainer.state().step;
         self.write_record(backend, &plan, optimizer.config(), first_step)?;
         let earlier = self.announce(backend, &plan, first_step);
-        if let Some(step) = self.stop_at {
-            // A stop at a step is the stop flag raised by a reporter.
-            let flag = Arc::clone(self.stop.get_or_insert_with(Default::default));
-            let inner = std::mem::replace(&mut self.reporter, Box::new(crate::Silent));
-            self.reporter = Box::new(StopAt { inner, step, flag });
-        }
-        if let Some(flag) = &self.stop {
-            trainer.set_stop_flag(Arc::clone(flag));
+        if let Some(flag) = self.armed_stop_flag() {
+            trainer.set_stop_flag(flag);
         }
         let watch = summary.watch(self.loss, self.settings.lr);
         let path = self.dir.join(checkpoint::FILE_NAME);
@@ -455,5 +449,18 @@ pub(crate) mod tests {
             )]),
             resumes: Vec::new(),
         }
+    }
+}
+
+impl<C> Run<'_, C> {
+    /// The run's stop flag, with a stop at [`stop_at_step`](Run::stop_at_step) wired in: a
+    /// reporter around the program's that raises the flag at that step.
+    fn armed_stop_flag(&mut self) -> Option<Arc<AtomicBool>> {
+        if let Some(step) = self.stop_at {
+            let flag = Arc::clone(self.stop.get_or_insert_with(Default::default));
+            let inner = std::mem::replace(&mut self.reporter, Box::new(crate::Silent));
+            self.reporter = Box::new(StopAt { inner, step, flag });
+        }
+        self.stop.clone()
     }
 }
