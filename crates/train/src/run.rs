@@ -400,6 +400,19 @@ fn set_output_bias<B: Backend, M: Model<B>>(model: &mut M, bias: &[f32]) -> Resu
     Ok(())
 }
 
+impl<C> Run<'_, C> {
+    /// The run's stop flag, with a stop at [`stop_at_step`](Run::stop_at_step) wired in: a
+    /// reporter around the program's that raises the flag at that step.
+    fn armed_stop_flag(&mut self) -> Option<Arc<AtomicBool>> {
+        if let Some(step) = self.stop_at {
+            let flag = Arc::clone(self.stop.get_or_insert_with(Default::default));
+            let inner = std::mem::replace(&mut self.reporter, Box::new(crate::Silent));
+            self.reporter = Box::new(StopAt { inner, step, flag });
+        }
+        self.stop.clone()
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -449,18 +462,5 @@ pub(crate) mod tests {
             )]),
             resumes: Vec::new(),
         }
-    }
-}
-
-impl<C> Run<'_, C> {
-    /// The run's stop flag, with a stop at [`stop_at_step`](Run::stop_at_step) wired in: a
-    /// reporter around the program's that raises the flag at that step.
-    fn armed_stop_flag(&mut self) -> Option<Arc<AtomicBool>> {
-        if let Some(step) = self.stop_at {
-            let flag = Arc::clone(self.stop.get_or_insert_with(Default::default));
-            let inner = std::mem::replace(&mut self.reporter, Box::new(crate::Silent));
-            self.reporter = Box::new(StopAt { inner, step, flag });
-        }
-        self.stop.clone()
     }
 }
