@@ -41,7 +41,7 @@ fn training_csv(target: &str) -> String {
 /// Rows to predict, columns in another order plus an unused one: unknown levels, every
 /// missing spelling, a yes/no word in upper case, an infinite size, dates across
 /// 1970 and on leap days.
-const NEW_ROWS: &str = "\
+pub(super) const NEW_ROWS: &str = "\
 rooms,note,listed,colour,garden,size
 3,a,2024-02-29T23:00,red,YES,55
 1,b,1969-12-31T00:00,blue,f,
@@ -53,7 +53,7 @@ rooms,note,listed,colour,garden,size
 7,h,2012-07-15T08:00,purple,NO,120
 ";
 
-fn fitted(target: &str, classes: bool) -> (FittedModel<CpuBackend>, Table) {
+pub(super) fn fitted(target: &str, classes: bool) -> (FittedModel<CpuBackend>, Table) {
     let table = read_table(training_csv(target).as_bytes(), "train.csv", None).unwrap();
     let schema = infer_schema(&table, Some(target), &TypeOverrides::default()).unwrap();
     let options = EncodeOptions {
