@@ -35,6 +35,7 @@ pub fn read_any(path: &Path) -> Result<RawData> {
             unlabeled: None,
         });
     }
+    refuse_beyond_budget(path)?;
     let bytes = io::table::read_bytes(path)?;
     match detect_format(path, &bytes)? {
         DatasetFormat::Json => {
@@ -68,6 +69,33 @@ pub fn read_any(path: &Path) -> Result<RawData> {
             })
         }
     }
+}
+
+/// Refuses, in one line saying what would fit and before reading it, a text table whose
+/// reading would not fit in the memory budget ([`io::table::estimate_text_table`]).
+fn refuse_beyond_budget(path: &Path) -> Result<()> {
+    let Some(estimate) = io::table::estimate_text_table(path) else {
+        return Ok(());
+    };
+    let Some((budget, source)) = crate::memory_budget::budget()? else {
+        return Ok(());
+    };
+    let need = estimate.bytes();
+    if need as f64 > budget {
+        let bytes = crate::memory_budget::bytes;
+        bail!(
+            "`{}` ({}, about {} rows x {} columns) takes about {} to read, over the memory \
+             budget of {} ({source}); about {} rows of it would fit",
+            path.display(),
+            bytes(estimate.file_bytes as f64),
+            estimate.rows,
+            estimate.columns,
+            bytes(need as f64),
+            bytes(budget),
+            estimate.rows_within(budget as u64)
+        );
+    }
+    Ok(())
 }
 
 /// Whether a path names a Parquet file (by extension).
