@@ -4,6 +4,7 @@
 
 mod checkpoint;
 mod crash;
+mod custom_model;
 mod dataset;
 mod drawing;
 mod fitted;
