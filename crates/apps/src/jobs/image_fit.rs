@@ -7,11 +7,13 @@ use crate::report::comparison::write_comparison;
 use crate::report::{run_dir, run_record};
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
+use super::image_arch::PictureBytes;
+use crate::report::comparison::COMPARISON_SIDE;
 use io::image::{
-    ColorMode, fit_longest_side, flat_area_noise, ink_iou, pixel_accuracy, psnr, save_png, ssim,
+    ColorMode, CompactPicture, ModelPixels, RenderSettings, fit_longest_side, render_scored,
 };
 use io::{Picture, default_drawing};
-use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler, PixelValues};
+use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler};
 use serde_json::{Map, json};
 use tensor_core::Backend;
 use train::LossUnits;
@@ -68,13 +70,13 @@ pub fn pixel_loss_units() -> LossUnits {
 }
 
 /// Loads the image to fit (or renders the bundled drawing) at the requested size, in colour
-/// when it has colour (unless --gray), with a name for messages.
+/// when it has colour (unless --gray), as a compact copy, with a name for messages.
 ///
-/// `fits(width, height)` is asked before a picture of that size is made.
+/// `fits(width, height, bytes)` is asked before a picture of that size is made.
 fn target(
     args: &ImageFitArgs,
-    fits: &dyn Fn(usize, usize) -> Result<()>,
-) -> Result<(Picture, String)> {
+    fits: &dyn Fn(usize, usize, PictureBytes) -> Result<()>,
+) -> Result<(CompactPicture, String)> {
     if let Some(n) = args.size
         && !(2..=MAX_SIZE).contains(&n)
     {
@@ -87,55 +89,66 @@ fn target(
     }
     let Some(path) = &args.image else {
         let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
-        fits(n, n)?;
+        fits(n, n, PictureBytes::values(n * n, 1))?;
         let mut picture = default_drawing().render(n)?;
         if let Some(t) = args.threshold {
             picture = picture.threshold(t);
         }
-        return Ok((picture, "bundled drawing".into()));
+        return Ok((CompactPicture::from_picture(picture)?, "bundled drawing".into()));
     };
     let mode = if args.gray || args.threshold.is_some() {
         ColorMode::Grayscale
     } else {
         ColorMode::Rgb
     };
-    // From the header alone: the decoding (at the image's own size, whatever --size asks),
-    // then the fit, must fit in memory.
+    let c = if mode == ColorMode::Rgb { 3 } else { 1 };
+    // From the header alone: loading the image (at its own size, whatever --size asks), then
+    // the fit, must fit in memory.
     let header = io::image::read_image_header(path)?;
-    if let Some(budget) = crate::memory_budget::image_budget()? {
-        header.check_decode(mode, &budget, path)?;
-    }
+    let budget = crate::memory_budget::image_budget()?;
     let (w, h) = match args.size {
         Some(n) => fit_longest_side(header.width, header.height, n as usize),
         None => (header.width, header.height),
     };
-    fits(w, h)?;
-    let mut picture = super::image_render::load_within_budget(path, mode)?;
-    if !args.color && !picture.has_color() && picture.channels == 3 {
-        picture = picture.to_grayscale();
-    }
-    if (picture.width, picture.height) != (w, h) {
-        picture = picture.resize_bicubic(w, h)?;
-    }
+    let gray_if_no_colour = |picture: &CompactPicture| -> Result<Option<CompactPicture>> {
+        if args.color || picture.channels() != 3 || picture.has_color() {
+            return Ok(None);
+        }
+        // Known only now: a gray copy (4 bytes a pixel at most) beside the colour one.
+        let (pixels, held) = (picture.pixels(), picture.memory_bytes());
+        let gray = PictureBytes::values(pixels, 1);
+        fits(w, h, PictureBytes { load: held + gray.load, ..gray })?;
+        Ok(Some(picture.to_grayscale()?))
+    };
+    let mut picture = if (w, h) == (header.width, header.height) {
+        let bytes = PictureBytes {
+            load: header.load_bytes(mode),
+            held: header.compact_bytes(mode),
+        };
+        fits(w, h, bytes)?;
+        let mut picture = io::image::load_compact_within(path, mode, budget.as_ref())?;
+        if let Some(gray) = gray_if_no_colour(&picture)? {
+            picture = gray;
+        }
+        picture
+    } else {
+        // Resized from the whole decoded image, in f32.
+        if let Some(budget) = &budget {
+            header.check_decode(mode, budget, path)?;
+        }
+        let resized = PictureBytes::values(w * h, c);
+        let load = header.decode_bytes(mode) + resized.held;
+        fits(w, h, PictureBytes { load, ..resized })?;
+        let mut picture = super::image_render::load_within_budget(path, mode)?;
+        if !args.color && !picture.has_color() && picture.channels == 3 {
+            picture = picture.to_grayscale();
+        }
+        CompactPicture::from_picture(picture.resize_bicubic(w, h)?)?
+    };
     if let Some(t) = args.threshold {
-        picture = picture.threshold(t);
+        picture = picture.threshold(t)?;
     }
     Ok((picture, path.display().to_string()))
-}
-
-/// Predicts every pixel of a `width x height` grid with the library's renderer, adding back
-/// the per-channel `offset` the network was trained without.
-pub fn predict_picture<B: Backend, M: nn::Model<B>>(
-    backend: &B,
-    model: &M,
-    width: usize,
-    height: usize,
-    offset: &[f32],
-) -> Result<Picture> {
-    let mut settings = io::image::RenderSettings::new(width, height, offset.len());
-    settings.offset = offset.to_vec();
-    let network = io::image::ModelPixels(model);
-    Ok(io::image::render_picture(backend, &network, &settings)?)
 }
 
 impl Job for ImageFit {
@@ -149,7 +162,7 @@ impl Job for ImageFit {
         }
         // Refuse what cannot fit before a picture of that size is made. The architecture
         // can depend on the picture (line art or photo): both candidates must fit.
-        let fits = |w: usize, h: usize| -> Result<()> {
+        let fits = |w: usize, h: usize, bytes: PictureBytes| -> Result<()> {
             let c = if args.gray || args.threshold.is_some() {
                 1
             } else {
@@ -157,13 +170,15 @@ impl Job for ImageFit {
             };
             for line_art in [false, true] {
                 let arch = resolve_arch(args, line_art);
-                check_memory(&Plan::new::<B>(args, arch, (w, h, c), s)?.footprint)?;
+                let mut footprint = Plan::new::<B>(args, arch, (w, h, c), s)?.footprint;
+                footprint.picture = bytes;
+                check_memory(&footprint)?;
             }
             Ok(())
         };
         let (picture, source) = target(args, &fits)?;
         let line_art = picture.is_line_art();
-        let (w, h, c) = (picture.width, picture.height, picture.channels);
+        let (w, h, c) = (picture.width(), picture.height(), picture.channels());
         let Plan {
             arch,
             hidden: spec,
@@ -173,8 +188,8 @@ impl Job for ImageFit {
             ..
         } = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s)?;
         let dir = run_dir::prepare(&args.train, "image-fit")?;
-        save_png(&picture, dir.join("original.png"))?;
-        let means = io::image::channel_means(&picture);
+        picture.save_png(&dir.join("original.png"))?;
+        let means = picture.channel_means();
         // Point supervision learns `value - mean` through an identity output; area
         // supervision learns coverage through a sigmoid whose bias starts at the logit of
         // the mean, and matches each pixel with the mean of s x s samples inside it.
@@ -190,8 +205,9 @@ impl Job for ImageFit {
                 Some(means.iter().map(|&m| logit(m)).collect()),
             )
         };
-        let values = PixelValues::compact(&picture.data);
-        let sampler = PixelSampler::new(w, h, c, values, batch, args.train.seed)?
+        let shown = picture.shrink(COMPARISON_SIDE)?;
+        let summary = DataSummary::of_compact_pixels(picture.values(), c, &offset);
+        let sampler = PixelSampler::new(w, h, c, picture.into_values(), batch, args.train.seed)?
             .with_offset(&offset)?
             .with_supersample(s)?;
         let arch_name = format!("{arch:?}").to_lowercase();
@@ -246,12 +262,13 @@ impl Job for ImageFit {
             );
         }
         let fit = Fit {
-            picture: &picture,
+            shown: &shown,
+            size: (w, h),
             dir: &dir,
             offset: &offset,
             line_art,
             sampler,
-            summary: DataSummary::of_pixels(&picture.data, c, &offset),
+            summary,
         };
         macro_rules! run_with {
             ($architecture:expr, $model:ty) => {
@@ -297,7 +314,10 @@ impl Job for ImageFit {
 
 /// The pieces of a fit that do not depend on the network.
 struct Fit<'a> {
-    picture: &'a Picture,
+    /// The picture as `comparison.png` shows it.
+    shown: &'a Picture,
+    /// The picture's width and height.
+    size: (usize, usize),
     dir: &'a std::path::Path,
     offset: &'a [f32],
     line_art: bool,
@@ -306,33 +326,40 @@ struct Fit<'a> {
 }
 
 impl Fit<'_> {
-    /// Trains, then writes the reconstruction, the comparison and the metrics.
+    /// Trains, then draws the reconstruction in bands into its PNG, scoring each band against
+    /// the picture's compact copy as it is drawn, and writes the comparison and the metrics.
     fn train<B: Backend, M: RunModel<B>>(
         mut self,
         backend: &B,
         run: Run<'_, M::Config>,
     ) -> Result<()> {
+        let ((w, h), c) = (self.size, self.offset.len());
         let data = RunData::Sampled(&mut self.sampler, self.summary);
         let out = run.train_model::<B, M>(backend, data, None)?;
-        drop(self.sampler);
-        let (picture, dir) = (self.picture, self.dir);
-        let (w, h, c) = (picture.width, picture.height, picture.channels);
-        let recon = predict_picture(backend, &out.model, w, h, self.offset)?;
-        save_png(&recon, dir.join("reconstruction.png"))?;
+        let picture = CompactPicture::new(w, h, c, self.sampler.into_values())?;
+        let dir = self.dir;
+        let mut settings = RenderSettings::new(w, h, c);
+        settings.offset = self.offset.to_vec();
+        let (scores, recon) = render_scored(
+            backend,
+            &ModelPixels(&out.model),
+            &settings,
+            &picture,
+            &dir.join("reconstruction.png"),
+            COMPARISON_SIDE,
+        )?;
         write_comparison(
             &dir.join("comparison.png"),
-            &[("original", picture), ("reconstruction", &recon)],
+            &[("original", self.shown), ("reconstruction", &recon)],
         )?;
         let r = &out.report;
         let mut m = Map::new();
-        let p = psnr(&recon, picture)?;
-        let q = ssim(&recon, picture)?;
+        let (p, q) = (scores.psnr, scores.ssim);
         m.insert("psnr".into(), json!(p));
         m.insert("ssim".into(), json!(q));
         let mut summary = format!("PSNR {p:.2} dB, SSIM {q:.4}");
         if self.line_art {
-            let acc = pixel_accuracy(&recon, picture)?;
-            let iou = ink_iou(&recon, picture)?;
+            let (acc, iou) = (scores.pixel_accuracy, scores.ink_iou);
             m.insert("pixel_accuracy".into(), json!(acc));
             m.insert("ink_iou".into(), json!(iou));
             summary += &format!(", pixel accuracy {:.2}%, ink IoU {iou:.4}", acc * 100.0);
@@ -345,7 +372,7 @@ impl Fit<'_> {
         m.insert("steps".into(), json!(r.steps));
         m.insert("seconds".into(), json!(out.elapsed));
         m.insert("parameters".into(), json!(out.model.num_params()));
-        let noise = flat_area_noise(&recon, picture)?;
+        let noise = scores.flat_area_noise;
         m.insert("flat_area_noise".into(), json!(noise));
         let note = under_trained(&out.history, noise, r.steps);
         m.insert("under_trained".into(), json!(note.is_some()));

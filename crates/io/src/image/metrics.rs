@@ -75,8 +75,8 @@ pub fn ink_iou(prediction: &Picture, reference: &Picture) -> Result<f64> {
 }
 
 /// Side of the Gaussian window of [`ssim`] (Wang et al. 2004), and its standard deviation.
-const SSIM_WINDOW: usize = 11;
-const SSIM_SIGMA: f64 = 1.5;
+pub(super) const SSIM_WINDOW: usize = 11;
+pub(super) const SSIM_SIGMA: f64 = 1.5;
 
 /// Structural similarity (Wang, Bovik, Sheikh and Simoncelli, 2004) with the usual settings:
 /// an 11 x 11 Gaussian window of standard deviation 1.5, `K1 = 0.01`, `K2 = 0.03`, a dynamic
@@ -122,10 +122,10 @@ fn ssim_in_bands(prediction: &Picture, reference: &Picture, band_values: usize) 
 }
 
 /// Values per band of SSIM's f64 planes (2^20: 8 MiB a plane).
-const SSIM_BAND_VALUES: usize = 1 << 20;
+pub(super) const SSIM_BAND_VALUES: usize = 1 << 20;
 
 /// The sum of the SSIM map of two `w x h` planes (valid windows only) and its size.
-fn ssim_plane(x: &[f64], y: &[f64], w: usize, h: usize, kernel: &[f64]) -> (f64, usize) {
+pub(super) fn ssim_plane(x: &[f64], y: &[f64], w: usize, h: usize, kernel: &[f64]) -> (f64, usize) {
     let (c1, c2) = (0.01f64.powi(2), 0.03f64.powi(2));
     let product = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).collect::<Vec<_>>();
     let blur = |v: &[f64]| filter_valid(v, w, h, kernel);
@@ -148,7 +148,7 @@ fn ssim_plane(x: &[f64], y: &[f64], w: usize, h: usize, kernel: &[f64]) -> (f64,
 }
 
 /// A normalised 1-D Gaussian of `side` taps.
-fn gaussian(side: usize, sigma: f64) -> Vec<f64> {
+pub(super) fn gaussian(side: usize, sigma: f64) -> Vec<f64> {
     let mid = (side / 2) as f64;
     let taps: Vec<f64> = (0..side)
         .map(|i| (-((i as f64 - mid).powi(2)) / (2.0 * sigma * sigma)).exp())
