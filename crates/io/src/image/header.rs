@@ -171,7 +171,7 @@ impl ImageHeader {
     }
 }
 
-/// Reads an image file's header (PNG, JPEG, WebP, BMP): its size and pixel layout, without
+/// Reads an image file's header (PNG, JPEG, WebP, BMP, TIFF): its size and pixel layout, without
 /// decoding any pixels.
 pub fn read_image_header(path: impl AsRef<Path>) -> Result<ImageHeader> {
     let path = path.as_ref();
@@ -186,10 +186,10 @@ pub fn read_image_header(path: impl AsRef<Path>) -> Result<ImageHeader> {
         .map_err(|e| Error::io("read", path, e))?;
     if reader.format().is_none() {
         return Err(decode_err(
-            "not a PNG, JPEG, WebP or BMP image (format not recognised)".into(),
+            "not a PNG, JPEG, WebP, BMP or TIFF image (format not recognised)".into(),
         ));
     }
-    let is_png = reader.format() == Some(image::ImageFormat::Png);
+    let format = reader.format();
     let decoder = reader
         .into_decoder()
         .map_err(|e| decode_err(e.to_string()))?;
@@ -200,6 +200,10 @@ pub fn read_image_header(path: impl AsRef<Path>) -> Result<ImageHeader> {
         height: height as usize,
         channels: color.channel_count().into(),
         bytes_per_pixel: color.bytes_per_pixel().into(),
-        rows_streamed: is_png && super::rows::png_rows_streamed(path),
+        rows_streamed: match format {
+            Some(image::ImageFormat::Png) => super::rows::png_rows_streamed(path),
+            Some(image::ImageFormat::Tiff) => super::tiff_strips::tiff_rows_streamed(path),
+            _ => false,
+        },
     })
 }

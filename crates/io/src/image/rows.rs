@@ -1,5 +1,6 @@
 //! Image files decoded row by row straight into a [`CompactPicture`], so that an image of
-//! any size needs the memory of its compact copy and a few rows.
+//! any size needs the memory of its compact copy and a few rows (TIFF strips in
+//! [`super::tiff_strips`]).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -13,11 +14,11 @@ use super::header::{MemoryBudget, read_image_header};
 use super::inspect::gray_of;
 use crate::error::{Error, Result};
 
-/// Loads an image file (PNG, JPEG, WebP, BMP) as a [`CompactPicture`] in `mode`, with
+/// Loads an image file (PNG, JPEG, WebP, BMP, TIFF) as a [`CompactPicture`] in `mode`, with
 /// the same values as [`load_picture`]. The header is read first, and with a `budget` an
 /// image whose loading needs more ([`ImageHeader::load_bytes`](super::ImageHeader::load_bytes))
 /// is refused before any pixel is allocated. 8-bit gray, RGB and palette PNGs (not
-/// interlaced) are decoded row by row into the compact copy; other
+/// interlaced) are decoded row by row, 8-bit gray or RGB TIFFs stored in strips strip by strip, row by row into the compact copy; other
 /// files are decoded whole, then compacted.
 pub fn load_compact_within(
     path: impl AsRef<Path>,
@@ -30,7 +31,11 @@ pub fn load_compact_within(
         header.check_load(mode, budget, path)?;
     }
     if header.rows_streamed {
-        return decode_png_rows(path, mode);
+        return if super::tiff_strips::is_tiff(path)? {
+            super::tiff_strips::decode_tiff_strips(path, mode)
+        } else {
+            decode_png_rows(path, mode)
+        };
     }
     let picture = match budget {
         Some(budget) => load_picture_within(path, mode, budget)?,

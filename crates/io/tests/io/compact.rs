@@ -240,3 +240,62 @@ fn a_scored_render_matches_the_whole_render() {
     let wrong = CompactPicture::new(w, h - 1, 3, PixelValues::U8(pattern(w, h - 1, 3))).unwrap();
     assert!(render_scored(&cpu, &network, &settings, &wrong, &path, 350).is_err());
 }
+
+/// Writes an 8-bit TIFF of `bytes` in strips of `rows_per_strip` rows.
+fn write_tiff(path: &Path, bytes: &[u8], w: usize, h: usize, c: usize, rows_per_strip: u32) {
+    use tiff::encoder::{TiffEncoder, colortype};
+    let file = std::fs::File::create(path).unwrap();
+    let mut encoder = TiffEncoder::new(std::io::BufWriter::new(file)).unwrap();
+    let (w, h) = (w as u32, h as u32);
+    if c == 3 {
+        let mut image = encoder.new_image::<colortype::RGB8>(w, h).unwrap();
+        image.rows_per_strip(rows_per_strip).unwrap();
+        image.write_data(bytes).unwrap();
+    } else {
+        let mut image = encoder.new_image::<colortype::Gray8>(w, h).unwrap();
+        image.rows_per_strip(rows_per_strip).unwrap();
+        image.write_data(bytes).unwrap();
+    }
+}
+
+/// An 8-bit RGB or gray TIFF in strips (the last one short) is read strip by strip into the
+/// same compact copy as a PNG of the same pixels, in every mode; a 16-bit TIFF is decoded
+/// whole, with the values of `load_picture`.
+#[test]
+fn tiff_strips_equal_a_png_of_the_same_pixels() {
+    let dir = tempfile::tempdir().unwrap();
+    let (w, h) = (45, 31);
+    for c in [1, 3] {
+        let bytes = pattern(w, h, c);
+        let tif = dir.path().join(format!("p{c}.tif"));
+        let png = dir.path().join(format!("p{c}.png"));
+        write_tiff(&tif, &bytes, w, h, c, 4);
+        write_png(&png, &bytes, w, h, c);
+        let header = read_image_header(&tif).unwrap();
+        assert!(header.rows_streamed, "{header:?}");
+        assert_eq!((header.width, header.height, header.channels), (w, h, c));
+        for mode in [
+            ColorMode::Rgb,
+            ColorMode::Grayscale,
+            ColorMode::BlackAndWhite(0.5),
+        ] {
+            let from_tiff = load_compact_within(&tif, mode, None).unwrap();
+            let from_png = load_compact_within(&png, mode, None).unwrap();
+            assert_eq!(from_tiff, from_png, "{c} channels, {mode:?}");
+        }
+        let budget = MemoryBudget::new((w * h * c - 1) as u64, "test budget");
+        let e = load_compact_within(&tif, ColorMode::Rgb, Some(&budget)).unwrap_err();
+        assert!(matches!(e, Error::TooLarge(_)), "{e:?}");
+    }
+    let wide: Vec<u16> = (0..w * h).map(|i| (i * 997 % 65536) as u16).collect();
+    let path = dir.path().join("deep.tif");
+    let file = std::fs::File::create(&path).unwrap();
+    tiff::encoder::TiffEncoder::new(file)
+        .unwrap()
+        .write_image::<tiff::encoder::colortype::Gray16>(w as u32, h as u32, &wide)
+        .unwrap();
+    assert!(!read_image_header(&path).unwrap().rows_streamed);
+    let compact = load_compact_within(&path, ColorMode::Grayscale, None).unwrap();
+    let whole = load_picture(&path, ColorMode::Grayscale).unwrap();
+    assert_eq!(compact.to_picture().unwrap(), whole);
+}
