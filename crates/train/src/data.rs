@@ -41,8 +41,11 @@ impl DataSummary {
     ) -> Self {
         let c = channels.max(1);
         let pixels = len / c;
-        let fingerprint =
-            DataFingerprint::of_values(Vec::new(), vec![pixels, 2, c], [(len, (0..len).map(&value))]);
+        let fingerprint = DataFingerprint::of_values(
+            Vec::new(),
+            vec![pixels, 2, c],
+            [(len, (0..len).map(&value))],
+        );
         let sum: f64 = (0..len)
             .map(|i| f64::from(value(i) - offset.get(i % c).copied().unwrap_or(0.0)).powi(2))
             .sum();

@@ -1,14 +1,14 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
+use super::image_arch::PictureBytes;
 use super::image_arch::{Plan, check_memory, resolve_arch};
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
+use crate::report::comparison::COMPARISON_SIDE;
 use crate::report::comparison::write_comparison;
 use crate::report::{run_dir, run_record};
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
-use super::image_arch::PictureBytes;
-use crate::report::comparison::COMPARISON_SIDE;
 use io::image::{
     ColorMode, CompactPicture, ModelPixels, RenderSettings, fit_longest_side, render_scored,
 };
@@ -94,7 +94,10 @@ fn target(
         if let Some(t) = args.threshold {
             picture = picture.threshold(t);
         }
-        return Ok((CompactPicture::from_picture(picture)?, "bundled drawing".into()));
+        return Ok((
+            CompactPicture::from_picture(picture)?,
+            "bundled drawing".into(),
+        ));
     };
     let mode = if args.gray || args.threshold.is_some() {
         ColorMode::Grayscale
@@ -117,7 +120,14 @@ fn target(
         // Known only now: a gray copy (4 bytes a pixel at most) beside the colour one.
         let (pixels, held) = (picture.pixels(), picture.memory_bytes());
         let gray = PictureBytes::values(pixels, 1);
-        fits(w, h, PictureBytes { load: held + gray.load, ..gray })?;
+        fits(
+            w,
+            h,
+            PictureBytes {
+                load: held + gray.load,
+                ..gray
+            },
+        )?;
         Ok(Some(picture.to_grayscale()?))
     };
     let mut picture = if (w, h) == (header.width, header.height) {

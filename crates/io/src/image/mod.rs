@@ -27,8 +27,8 @@
 //! - [`psnr`], [`ssim`], [`pixel_accuracy`], [`ink_iou`]: comparisons of a prediction with a
 //!   reference; [`Picture::has_color`] and [`Picture::is_line_art`] tell which apply.
 
-pub mod coords;
 mod compact;
+pub mod coords;
 mod csv_decode;
 mod csv_encode;
 mod encode;

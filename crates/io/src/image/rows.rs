@@ -91,10 +91,7 @@ fn decode_png_rows(path: &Path, mode: ColorMode) -> Result<CompactPicture> {
     let info = reader.info();
     let (width, height) = (info.width as usize, info.height as usize);
     let mut sink = RowSink::new(width, height, channels, mode);
-    while let Some(row) = reader
-        .next_row()
-        .map_err(|e| png_decode_error(path, e))?
-    {
+    while let Some(row) = reader.next_row().map_err(|e| png_decode_error(path, e))? {
         sink.push(row.data())?;
     }
     sink.finish(path)

@@ -137,7 +137,10 @@ impl<'a> BandScorer<'a> {
         }
         self.count_ink(values, start / r.channels());
         for k in 0..rows {
-            self.flat_row(self.rows_done + k, &values[k * row_values..(k + 1) * row_values]);
+            self.flat_row(
+                self.rows_done + k,
+                &values[k * row_values..(k + 1) * row_values],
+            );
         }
         self.rows_done += rows;
         self.ssim.rows.extend_from_slice(values);
@@ -284,7 +287,8 @@ impl Shrinker {
     /// Adds the next rows: whole rows of `width * channels` values.
     pub fn add_rows(&mut self, values: &[f32]) -> Result<()> {
         let row_values = self.width * self.channels;
-        if values.len() % row_values != 0 || self.rows_done + values.len() / row_values > self.height
+        if values.len() % row_values != 0
+            || self.rows_done + values.len() / row_values > self.height
         {
             return Err(Error::invalid(format!(
                 "{} values are not whole rows of {row_values} within the picture",

@@ -51,7 +51,11 @@ fn png_rows_hold_the_values_of_a_whole_decode() {
         ] {
             let compact = load_compact_within(&path, mode, None).unwrap();
             let whole = load_picture(&path, mode).unwrap();
-            assert_eq!(compact.to_picture().unwrap(), whole, "{c} channels, {mode:?}");
+            assert_eq!(
+                compact.to_picture().unwrap(),
+                whole,
+                "{c} channels, {mode:?}"
+            );
             let bytes = matches!(compact.values(), PixelValues::U8(_));
             let luma = c == 3 && mode == ColorMode::Grayscale;
             assert_eq!(bytes, !luma, "{c} channels, {mode:?}");
@@ -120,11 +124,19 @@ fn a_compact_load_is_refused_from_the_header() {
     assert_eq!(header.compact_bytes(ColorMode::Rgb), 1_800_000_000);
     assert_eq!(header.load_bytes(ColorMode::Rgb), 1_800_000_000);
     assert_eq!(header.load_bytes(ColorMode::Grayscale), 2_400_000_000);
-    assert_eq!(header.load_bytes(ColorMode::BlackAndWhite(0.5)), 600_000_000);
+    assert_eq!(
+        header.load_bytes(ColorMode::BlackAndWhite(0.5)),
+        600_000_000
+    );
     let small = MemoryBudget::new(1 << 30, "test budget");
     let e = load_compact_within(&path, ColorMode::Rgb, Some(&small)).unwrap_err();
     assert!(matches!(e, Error::TooLarge(_)), "{e:?}");
-    for needle in ["30000x20000", "1.7 GB", "1.0 GB (test budget)", "357 megapixels"] {
+    for needle in [
+        "30000x20000",
+        "1.7 GB",
+        "1.0 GB (test budget)",
+        "357 megapixels",
+    ] {
         assert!(e.to_string().contains(needle), "{needle:?} not in {e}");
     }
     let enough = MemoryBudget::new(2 << 30, "test budget");
