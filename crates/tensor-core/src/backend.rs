@@ -105,6 +105,13 @@ pub trait Primitives: Clone + Send + Sync + fmt::Debug + 'static {
     fn counters(&self) -> Counters;
     /// Waits until every queued operation has finished.
     fn synchronize(&self) -> Result<()>;
+    /// Runs `work` and returns the milliseconds the device spent on what it queued, read
+    /// from the device's own clock after waiting for it (CUDA events on a GPU), or `None`
+    /// where the device has no clock of its own (the CPU: time the call on the host).
+    fn device_time_ms(&self, work: &mut dyn FnMut() -> Result<()>) -> Result<Option<f64>> {
+        work()?;
+        Ok(None)
+    }
 
     /// A buffer of `len` elements with unspecified contents.
     fn alloc(&self, len: usize) -> Result<Self::Storage>;

@@ -248,6 +248,23 @@ impl Primitives for CudaBackend {
         self.inner.synchronize("synchronize")
     }
 
+    fn device_time_ms(&self, work: &mut dyn FnMut() -> Result<()>) -> Result<Option<f64>> {
+        let op = "device_time_ms";
+        let timed = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let event = |what| {
+            let s = &self.inner.stream;
+            s.record_event(timed)
+                .map_err(|e| crate::error::driver(op, what, e))
+        };
+        let start = event("cuEventRecord")?;
+        work()?;
+        let end = event("cuEventRecord")?;
+        let ms = start
+            .elapsed_ms(&end)
+            .map_err(|e| crate::error::driver(op, "cuEventElapsedTime", e))?;
+        Ok(Some(f64::from(ms)))
+    }
+
     fn alloc(&self, len: usize) -> Result<CudaStorage> {
         self.inner.alloc("alloc", len)
     }

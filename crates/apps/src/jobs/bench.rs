@@ -47,14 +47,30 @@ impl Job for BenchTrain {
         if !args.json {
             println!("device: {}", backend.name());
             println!(
-                "{:<10} {:>9} {:>12} {:>12} {:>12}",
-                "network", "points", "median ms", "min ms", "parameters"
+                "(per step: milliseconds on the {} clock; kernel launches, pool allocations and bytes moved)",
+                if backend.device_time_ms(&mut || Ok(()))?.is_some() {
+                    "device's (CUDA events)"
+                } else {
+                    "host's"
+                }
+            );
+            println!(
+                "{:<10} {:>9} {:>12} {:>12} {:>12} {:>9} {:>7} {:>6} {:>6}",
+                "network",
+                "points",
+                "median ms",
+                "min ms",
+                "parameters",
+                "launches",
+                "allocs",
+                "up B",
+                "down B"
             );
         }
         for spec in &args.hidden {
             let parsed = crate::hidden::hidden_arg(spec)?;
             let hidden = parsed.widths();
-            let (median, min, params) = match args.hashgrid {
+            let t = match args.hashgrid {
                 Some(log2) => {
                     let config = HashGridMlpConfig {
                         log2_table_size: log2,
@@ -85,22 +101,41 @@ impl Job for BenchTrain {
                     )?
                 }
             };
+            let [launches, allocs, up, down] = t.per_step;
             if args.json {
                 println!(
                     "{}",
-                    json!({"network": spec, "points": n, "device": backend.name(), "median_ms": median, "min_ms": min, "parameters": params, "reps": args.reps.max(1), "hashgrid_log2_table": args.hashgrid})
+                    json!({"network": spec, "points": n, "device": backend.name(), "median_ms": t.median, "min_ms": t.min, "parameters": t.params, "reps": args.reps.max(1), "hashgrid_log2_table": args.hashgrid, "clock": t.clock, "launches_per_step": launches, "allocations_per_step": allocs, "bytes_up_per_step": up, "bytes_down_per_step": down})
                 );
             } else {
-                println!("{spec:<10} {n:>9} {median:>12.2} {min:>12.2} {params:>12}");
+                println!(
+                    "{spec:<10} {n:>9} {:>12.3} {:>12.3} {:>12} {launches:>9.1} {allocs:>7.1} {up:>6.0} {down:>6.0}",
+                    t.median, t.min, t.params
+                );
             }
         }
         Ok(())
     }
 }
 
-/// Median and fastest milliseconds of `reps` training steps of `model` (after warm-up),
-/// and its parameter count; `input_grad` also computes the gradient of the inputs (what
-/// the SIREN timing always did).
+/// What [`time_steps`] measured.
+struct StepTimes {
+    /// Median milliseconds of a step.
+    median: f64,
+    /// Fastest step, milliseconds.
+    min: f64,
+    /// The model's parameter count.
+    params: usize,
+    /// "device" when the steps were timed on the device's clock (CUDA events), "host" when
+    /// on the host's (the CPU).
+    clock: &'static str,
+    /// Per timed step: kernel launches (and cuBLAS calls), pool allocations, bytes
+    /// uploaded and downloaded.
+    per_step: [f64; 4],
+}
+
+/// Times `reps` training steps of `model` (after warm-up); `input_grad` also computes the
+/// gradient of the inputs (what the SIREN timing always did).
 fn time_steps<B: Backend, M: Model<B>>(
     backend: &B,
     mut model: M,
@@ -109,13 +144,11 @@ fn time_steps<B: Backend, M: Model<B>>(
     y: &Tensor<B>,
     reps: usize,
     input_grad: bool,
-) -> Result<(f64, f64, usize)> {
+) -> Result<StepTimes> {
     let mut opt = Adam::<B>::new(adam)?;
     let mut grad = Tensor::zeros(backend, y.shape().clone())?;
     let mut loss = Tensor::zeros(backend, [1])?;
-    let mut times = Vec::with_capacity(reps);
-    for rep in 0..WARM_UP + reps.max(1) {
-        let started = Instant::now();
+    let mut step = || -> nn::Result<()> {
         if input_grad {
             let pred = model.forward(x)?;
             Loss::Mse.compute_into(pred, y, &mut grad, &mut loss)?;
@@ -123,12 +156,50 @@ fn time_steps<B: Backend, M: Model<B>>(
         } else {
             model.train_pass(x, y, Loss::Mse, &mut grad, &mut loss)?;
         }
-        opt.step(&mut model)?;
-        backend.synchronize()?;
-        if rep >= WARM_UP {
-            times.push(started.elapsed().as_secs_f64() * 1e3);
-        }
+        opt.step(&mut model)
+    };
+    for _ in 0..WARM_UP {
+        step()?;
     }
+    backend.synchronize()?;
+    let reps = reps.max(1);
+    let before = backend.counters();
+    let mut times = Vec::with_capacity(reps);
+    let mut clock = "host";
+    for _ in 0..reps {
+        let mut failed = None;
+        let started = Instant::now();
+        let device_ms = backend.device_time_ms(&mut || {
+            if let Err(e) = step() {
+                failed = Some(e);
+            }
+            Ok(())
+        })?;
+        backend.synchronize()?;
+        let host_ms = started.elapsed().as_secs_f64() * 1e3;
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        clock = if device_ms.is_some() {
+            "device"
+        } else {
+            "host"
+        };
+        times.push(device_ms.unwrap_or(host_ms));
+    }
+    let after = backend.counters();
+    let per = |a: u64, b: u64| (a - b) as f64 / reps as f64;
     times.sort_by(f64::total_cmp);
-    Ok((times[times.len() / 2], times[0], model.num_params()))
+    Ok(StepTimes {
+        median: times[times.len() / 2],
+        min: times[0],
+        params: model.num_params(),
+        clock,
+        per_step: [
+            per(after.launches, before.launches),
+            per(after.allocations, before.allocations),
+            per(after.bytes_uploaded, before.bytes_uploaded),
+            per(after.bytes_downloaded, before.bytes_downloaded),
+        ],
+    })
 }

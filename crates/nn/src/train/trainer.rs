@@ -167,7 +167,7 @@ impl Trainer {
         }
         if marks.callback {
             if !marks.end_of_epoch {
-                self.state.epoch_loss_sum = session.epoch_sum()?;
+                self.state.epoch_loss_sum = session.epoch_sum(self.state.step)?;
             }
             let event = TrainEvent::Step {
                 step: self.state.step,
@@ -206,7 +206,7 @@ impl Trainer {
         F: FnMut(&TrainEvent, &M, &dyn Optimizer<B>, &TrainerState) -> Result<Control>,
     {
         // Kept so that a resumed run reports the same metrics.
-        self.state.epoch_loss_sum = session.epoch_sum()?;
+        self.state.epoch_loss_sum = session.epoch_sum(self.state.step)?;
         let final_val_loss = session.final_val_loss(model, &self.state)?;
         let end = TrainEvent::End {
             step: self.state.step,

@@ -74,9 +74,13 @@ impl<B: Backend> Session<'_, B> {
         Ok(())
     }
 
-    /// The loss sum of the unfinished epoch, read back (kept in the state so that a
-    /// resumed run reports the same metrics).
-    pub fn epoch_sum(&self) -> Result<f32> {
+    /// The loss sum of the unfinished epoch after `step` steps, read back (kept in the
+    /// state so that a resumed run reports the same metrics); nothing is read when `step`
+    /// ends an epoch, whose sum was just reset to zero.
+    pub fn epoch_sum(&self, step: u64) -> Result<f32> {
+        if step.is_multiple_of(self.plan.steps_per_epoch) {
+            return Ok(0.0);
+        }
         Ok(self.buf.epoch_sum.to_scalar()?)
     }
 
