@@ -130,7 +130,8 @@ impl RowSink {
     /// Adds the next row(s): whole rows of `width * channels` bytes.
     pub(crate) fn push(&mut self, data: &[u8]) -> Result<()> {
         let row_bytes = self.width * self.channels;
-        if data.len() % row_bytes != 0 || self.rows + data.len() / row_bytes > self.height {
+        if !data.len().is_multiple_of(row_bytes) || self.rows + data.len() / row_bytes > self.height
+        {
             return Err(Error::invalid(format!(
                 "{} bytes are not whole rows of {row_bytes} bytes within the image's {} rows",
                 data.len(),

@@ -123,7 +123,7 @@ impl<'a> BandScorer<'a> {
         let r = self.reference;
         let row_values = r.width() * r.channels();
         let rows = values.len() / row_values;
-        if values.len() % row_values != 0 || self.rows_done + rows > r.height() {
+        if !values.len().is_multiple_of(row_values) || self.rows_done + rows > r.height() {
             return Err(Error::invalid(format!(
                 "{} values are not whole rows of {row_values} within the {} rows left to score",
                 values.len(),
@@ -287,7 +287,7 @@ impl Shrinker {
     /// Adds the next rows: whole rows of `width * channels` values.
     pub fn add_rows(&mut self, values: &[f32]) -> Result<()> {
         let row_values = self.width * self.channels;
-        if values.len() % row_values != 0
+        if !values.len().is_multiple_of(row_values)
             || self.rows_done + values.len() / row_values > self.height
         {
             return Err(Error::invalid(format!(
