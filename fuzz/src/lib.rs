@@ -80,7 +80,7 @@ pub fn expression(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match iron_learn::expr::Function::parse(text) {
+    match io::expr::Function::parse(text) {
         Ok(f) => {
             for x in [-3.0, -0.5, 0.0, 1e-300, 2.5, f64::NAN] {
                 let _ = f.eval(x);
@@ -92,7 +92,7 @@ pub fn expression(data: &[u8]) {
             assert!(!e.to_string().contains('\n') || text.contains('\n'));
         }
     }
-    let _ = iron_learn::expr::parse_range(text);
+    let _ = io::expr::parse_range(text);
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 mod bench;
 mod build_kernels;
+mod pack_gpu;
 mod test_aarch64;
 
 use std::process::ExitCode;
@@ -35,6 +36,11 @@ const TASKS: &[Task] = &[
         name: "bench",
         about: bench::ABOUT,
         run: bench::run,
+    },
+    Task {
+        name: "pack-gpu",
+        about: pack_gpu::ABOUT,
+        run: pack_gpu::run,
     },
     Task {
         name: "test-aarch64",

@@ -10,14 +10,11 @@ mod jobs;
 mod memory_budget;
 mod progress;
 mod report;
-mod run_lock;
 mod session;
 mod signals;
 mod stdout_errors;
 
-// The expression parser lives in the library part of the package (the fuzz targets reach it).
 use cli::{BenchCommand, Cli, Command, ImageCommand};
-use iron_learn::expr;
 use jobs::tabular::{Model, Tabular};
 use std::io::Write;
 use std::process::ExitCode;

@@ -6,28 +6,15 @@
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
 use crate::memory_budget::Estimate;
 use crate::progress::CliReporter;
-use crate::report::plot::{Chart, Series, line_chart};
 use anyhow::Result;
 use nn::{Data, Mlp, MlpConfig, TrainLength};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tensor_core::Backend;
-use train::history::Row;
 pub use train::{DataSummary, LossUnits, Outcome, RunData, RunModel};
 
-/// Per-job defaults for the common training options.
-#[derive(Debug, Clone, Copy)]
-pub struct Defaults {
-    /// Learning rate.
-    pub lr: f32,
-    /// Length when neither --epochs nor --steps is given.
-    pub length: TrainLength,
-    /// Mini-batch size (`None`: full batch).
-    pub batch: Option<usize>,
-    /// Schedule.
-    pub schedule: ScheduleArg,
-}
+pub use train::defaults::Defaults;
 
 /// A training run a job asks for, of a network with configuration `C` (an MLP's by default).
 pub struct Run<'a, C = MlpConfig> {
@@ -88,7 +75,7 @@ pub fn settings(args: &TrainArgs, defaults: &Defaults) -> train::Settings {
         lr: args.lr.unwrap_or(defaults.lr),
         length,
         batch,
-        schedule: schedule(args.schedule.unwrap_or(defaults.schedule)),
+        schedule: args.schedule.map_or(defaults.schedule, schedule),
         seed: args.seed,
         checkpoint_every: args.checkpoint_every as u64,
         log_every: args.log_every.filter(|&n| n > 0),
@@ -158,7 +145,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             run = run.memory_check(check);
         }
         let out = run.train::<B, M>(backend, train, val)?;
-        draw_loss(&dir, &out.history, &out.loss_units)?;
+        train::plot::draw_loss(&dir, &out.history, &out.loss_units)?;
         if out.report.stop_reason == nn::StopReason::Interrupted {
             crate::signals::note_stopped_at(out.report.steps);
             eprintln!(
@@ -169,33 +156,4 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         }
         Ok(out)
     }
-}
-
-/// Draws `loss.png` from the rows of `history.csv`: training and validation loss per step.
-pub fn draw_loss(dir: &Path, rows: &[Row], units: &LossUnits) -> Result<()> {
-    let points = |loss: fn(&Row) -> Option<f64>| -> Vec<(f64, f64)> {
-        rows.iter()
-            .filter_map(|r| loss(r).map(|l| (r.step as f64, l)))
-            .collect()
-    };
-    let mut series = vec![Series {
-        name: "training".into(),
-        points: points(|r| r.train_loss),
-    }];
-    let val = points(|r| r.val_loss);
-    if !val.is_empty() {
-        series.push(Series {
-            name: "validation".into(),
-            points: val,
-        });
-    }
-    let chart = Chart {
-        title: "Loss".into(),
-        x_label: "step".into(),
-        y_label: units.label.clone(),
-        log_y: true,
-        integer_x: true,
-        wide_first: false,
-    };
-    line_chart(&dir.join("loss.png"), &chart, &series)
 }

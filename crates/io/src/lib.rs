@@ -12,6 +12,8 @@
 //!   failure an error), and the clean-up of temporaries that killed writers leave behind.
 //! - [`checkpoint`]: named f32 tensors and JSON metadata in one `safetensors` file, written
 //!   atomically, with clear errors when loading a bad or mismatched file.
+//! - [`expr`]: functions of `x` as a person types them (`sin(5*x)*exp(-x^2)`), parsed once
+//!   and evaluated without recursion, and `A:B` ranges.
 //! - [`fitted`]: a [`FittedModel`] — network, configuration, standardisation, class labels
 //!   and feature names — with `save`, `load` and `predict` on raw rows.
 //!
@@ -50,6 +52,7 @@ pub mod checkpoint;
 pub mod dataset;
 pub mod drawing;
 mod error;
+pub mod expr;
 pub mod fitted;
 pub mod image;
 pub mod output;

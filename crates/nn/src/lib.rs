@@ -73,6 +73,7 @@ pub use model::builder::MlpBuilder;
 pub use model::config::{EncodingConfig, MlpConfig};
 pub use model::hashgrid::HashGridMlp;
 pub use model::hashgrid_config::{GridScale, HashGridMlpConfig};
+pub use model::hidden::HiddenLayers;
 pub use model::mlp::Mlp;
 pub use model::state::NamedArray;
 pub use model::{InputSplit, Model};

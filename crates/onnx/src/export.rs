@@ -1,7 +1,7 @@
 //! A [`FittedModel`] as an ONNX graph.
 
 use io::fitted::{FittedModel, ModelInfo, Network, Task};
-use nn::{Activation, EncodingConfig, Mlp, NamedArray};
+use nn::{Activation, EncodingConfig, HashGridMlp, Mlp, NamedArray};
 use prost::Message;
 use tensor_core::Backend;
 
@@ -51,14 +51,7 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
         h = g.node("Div", &[&centred, &std], &[]);
     }
 
-    let (mut h, opset, ir_version) = match network {
-        Network::Mlp(m) => (mlp(&mut g, &h, m)?, OPSET, IR_VERSION),
-        Network::HashGrid(m) => (
-            crate::hashgrid::network(&mut g, &h, m)?,
-            crate::hashgrid::OPSET,
-            crate::hashgrid::IR_VERSION,
-        ),
-    };
+    let (mut h, opset, ir_version) = body(&mut g, &h, network)?;
 
     let (output, width) = match &info.task {
         Task::Regression | Task::Image { .. } => {
@@ -105,6 +98,30 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
         graph: Some(g.finish()),
         metadata_props: metadata(info, network)?,
     })
+}
+
+/// Adds the network to `g`, reading the standardised inputs `x`: the name of its raw output,
+/// and the operator set and IR version its graph needs. The model types with an ONNX form
+/// are the MLP and the hash-grid network; another is refused, naming its kind.
+fn body<B: Backend>(
+    g: &mut Graph,
+    x: &str,
+    network: &dyn Network<B>,
+) -> Result<(String, i64, i64)> {
+    if let Some(m) = network.downcast_ref::<Mlp<B>>() {
+        return Ok((mlp(g, x, m)?, OPSET, IR_VERSION));
+    }
+    if let Some(m) = network.downcast_ref::<HashGridMlp<B>>() {
+        return Ok((
+            crate::hashgrid::network(g, x, m)?,
+            crate::hashgrid::OPSET,
+            crate::hashgrid::IR_VERSION,
+        ));
+    }
+    Err(Error::Unsupported(format!(
+        "a `{}` model (ONNX export covers the `mlp` and `hash_grid_mlp` kinds)",
+        network.kind()
+    )))
 }
 
 /// Adds an MLP (its encoding and layers) to `g`, reading the standardised inputs `x`, and
@@ -213,7 +230,7 @@ fn doc(info: &ModelInfo) -> String {
 
 fn metadata<B: Backend>(
     info: &ModelInfo,
-    network: &Network<B>,
+    network: &dyn Network<B>,
 ) -> Result<Vec<StringStringEntryProto>> {
     let json = |v: serde_json::Result<String>| v.map_err(|e| Error::Unsupported(e.to_string()));
     let architecture = network

@@ -37,6 +37,7 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
             loss_units: LossUnits::plain(loss),
             weight_decay: 0.0,
             stop: None,
+            stop_at: None,
             reporter: Box::new(Silent),
             memory_check: None,
         }
@@ -98,6 +99,14 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
     /// handler only has to set it); the checkpoint is saved and the run can be resumed.
     pub fn stop_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.stop = Some(flag);
+        self
+    }
+
+    /// Stops the run cleanly, as a raised [`stop_flag`](Self::stop_flag) would, at its first
+    /// logged step from `step` on (`None`: runs to its end): a run trained in parts, each
+    /// resumed from the checkpoint of the one before.
+    pub fn stop_at_step(mut self, step: Option<u64>) -> Self {
+        self.stop_at = step;
         self
     }
 

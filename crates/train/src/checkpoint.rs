@@ -4,21 +4,18 @@
 use crate::{Error, Result};
 use io::Checkpoint;
 use io::checkpoint::DataFingerprint;
-use io::fitted::{MODEL_KIND_KEY, Network};
+use io::fitted::{DEFAULT_KIND, MODEL_KIND_KEY, ModelKind};
 use nn::{
-    AdamConfig, HashGridMlp, Mlp, MlpConfig, Model, NamedArray, Optimizer, OptimizerConfig,
+    AdamConfig, HashGridMlp, Mlp, MlpConfig, NamedArray, Optimizer, OptimizerConfig,
     OptimizerState, TrainerState,
 };
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use tensor_core::Backend;
 
-/// A model a run can train and a checkpoint can hold, with the name its checkpoints
-/// record and the optimizer settings it trains with.
-pub trait RunModel<B: Backend>: Model<B> {
-    /// The `model_kind` entry of the checkpoint metadata.
-    const KIND: &'static str;
-
+/// A model a run can train and a checkpoint can hold: a [`ModelKind`] (its name in the
+/// checkpoint, its configuration and state) with the optimizer settings it trains with.
+pub trait RunModel<B: Backend>: ModelKind<B> {
     /// Adam's settings for learning rate `lr` and AdamW's decoupled `weight_decay`.
     fn adam(lr: f32, weight_decay: f32) -> AdamConfig {
         if weight_decay > 0.0 {
@@ -29,13 +26,9 @@ pub trait RunModel<B: Backend>: Model<B> {
     }
 }
 
-impl<B: Backend> RunModel<B> for Mlp<B> {
-    const KIND: &'static str = Network::<B>::MLP;
-}
+impl<B: Backend> RunModel<B> for Mlp<B> {}
 
 impl<B: Backend> RunModel<B> for HashGridMlp<B> {
-    const KIND: &'static str = Network::<B>::HASH_GRID;
-
     /// The Instant-NGP recipe: beta2 0.99, eps 1e-15.
     fn adam(lr: f32, _weight_decay: f32) -> AdamConfig {
         AdamConfig::hash_grid(lr)
@@ -114,23 +107,19 @@ pub struct Loaded<B: Backend, M: RunModel<B> = Mlp<B>> {
 /// Reads the checkpoint at `path` (or `path/model.safetensors` for a folder); returns the
 /// file's path with it.
 pub fn read(path: &Path) -> Result<(PathBuf, Checkpoint)> {
-    let path = if path.is_dir() {
-        path.join(FILE_NAME)
-    } else {
-        path.to_path_buf()
-    };
+    let path = io::fitted::model_file(path);
     let checkpoint = Checkpoint::load(&path)?;
     Ok((path, checkpoint))
 }
 
-/// The kind of model a checkpoint holds ([`RunModel::KIND`]; checkpoints written before
+/// The kind of model a checkpoint holds ([`ModelKind::KIND`]; checkpoints written before
 /// there were several kinds hold an MLP).
 pub fn kind(checkpoint: &Checkpoint) -> &str {
     checkpoint
         .metadata
         .get(MODEL_KIND_KEY)
         .and_then(Value::as_str)
-        .unwrap_or("mlp")
+        .unwrap_or(DEFAULT_KIND)
 }
 
 /// The job that wrote a checkpoint (empty when its metadata names none).
@@ -147,6 +136,16 @@ pub fn job(checkpoint: &Checkpoint) -> &str {
 pub fn load<B: Backend, M: RunModel<B>>(backend: &B, path: &Path) -> Result<Loaded<B, M>> {
     let (path, checkpoint) = read(path)?;
     rebuild(backend, &path, checkpoint)
+}
+
+/// Loads the model file or run checkpoint at `path` (or `path/model.safetensors` for a
+/// folder) as a [`FittedModel`](io::FittedModel) of whatever kind it holds, refusing
+/// non-finite weights; returns the job that wrote it with it (empty when none is named).
+pub fn load_fitted<B: Backend>(backend: &B, path: &Path) -> Result<(io::FittedModel<B>, String)> {
+    let (path, checkpoint) = read(path)?;
+    check_finite(&path, &checkpoint)?;
+    let model = io::FittedModel::from_checkpoint(&checkpoint, backend, &path)?;
+    Ok((model, job(&checkpoint).to_string()))
 }
 
 /// Refuses a checkpoint whose model weights are not all finite.

@@ -86,6 +86,9 @@ pub enum Error {
     /// early stopping without validation rows, a request that cannot fit in memory.
     #[error("{0}")]
     Refused(String),
+    /// A chart or picture could not be drawn.
+    #[error("{0}")]
+    Draw(String),
 }
 
 /// `path` followed by a space, or nothing for an empty path.

@@ -51,17 +51,23 @@
 mod builder;
 pub mod checkpoint;
 pub mod data;
+pub mod defaults;
 pub mod divergence;
 mod error;
 pub mod history;
+pub mod lock;
+pub mod metrics;
 pub mod monitor;
 pub mod outcome;
 mod plan;
+pub mod plot;
 pub mod record;
 pub mod report;
 mod resume;
 mod run;
 mod settings;
+pub mod table;
+pub mod timing;
 
 pub use checkpoint::{Loaded, RunMeta, RunModel};
 pub use data::{DataSummary, RunData};

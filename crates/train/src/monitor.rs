@@ -41,6 +41,14 @@ impl LossUnits {
             label: "MSE (target units²)".into(),
         }
     }
+
+    /// The mean squared error of image fits: pixel values run from 0 (black) to 1 (white).
+    pub fn pixels() -> Self {
+        LossUnits {
+            scale: 1.0,
+            label: "MSE (pixel values 0-1)".into(),
+        }
+    }
 }
 
 /// The weights of the best evaluation so far.

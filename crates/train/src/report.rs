@@ -71,3 +71,32 @@ impl Reporter for Lines {
         }
     }
 }
+
+/// A reporter that raises a stop flag at the first reading from a step on, and passes every
+/// call on to `inner` ([`Run::stop_at_step`](crate::Run::stop_at_step)).
+pub(crate) struct StopAt<'a> {
+    pub inner: Box<dyn Reporter + 'a>,
+    pub step: u64,
+    pub flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Reporter for StopAt<'_> {
+    fn start(&mut self, line: &str, total_steps: u64, first_step: u64) {
+        self.inner.start(line, total_steps, first_step);
+    }
+
+    fn note(&mut self, line: &str) {
+        self.inner.note(line);
+    }
+
+    fn progress(&mut self, reading: &Reading) {
+        if reading.step >= self.step {
+            self.flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.inner.progress(reading);
+    }
+
+    fn finish(&mut self, last: Option<&Reading>) {
+        self.inner.finish(last);
+    }
+}

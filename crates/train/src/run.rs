@@ -10,7 +10,7 @@ use crate::outcome::{Outcome, length_text};
 use crate::plan::{Plan, TrainingSize};
 use crate::record::{self, EarlyStoppingRecord, ResumeRecord, RunRecord, ScheduleRecord};
 use crate::record::{Tool, TrainingRecord};
-use crate::report::Reporter;
+use crate::report::{Reporter, StopAt};
 use crate::{Error, Result, Settings};
 use nn::{
     Control, Data, EarlyStopping, Loss, Mlp, MlpConfig, Model, Optimizer, OptimizerConfig,
@@ -64,6 +64,7 @@ pub struct Run<'a, C = MlpConfig> {
     pub(crate) loss_units: LossUnits,
     pub(crate) weight_decay: f32,
     pub(crate) stop: Option<Arc<AtomicBool>>,
+    pub(crate) stop_at: Option<u64>,
     pub(crate) reporter: Box<dyn Reporter + 'a>,
     pub(crate) memory_check: Option<MemoryCheck<'a, C>>,
 }
@@ -89,8 +90,8 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         let first_step = trainer.state().step;
         self.write_record(backend, &plan, optimizer.config(), first_step)?;
         let earlier = self.announce(backend, &plan, first_step);
-        if let Some(flag) = &self.stop {
-            trainer.set_stop_flag(Arc::clone(flag));
+        if let Some(flag) = self.armed_stop_flag() {
+            trainer.set_stop_flag(flag);
         }
         let watch = summary.watch(self.loss, self.settings.lr);
         let path = self.dir.join(checkpoint::FILE_NAME);
@@ -397,6 +398,19 @@ fn set_output_bias<B: Backend, M: Model<B>>(model: &mut M, bias: &[f32]) -> Resu
     entry.data.copy_from_slice(bias);
     model.import_state(&state)?;
     Ok(())
+}
+
+impl<C> Run<'_, C> {
+    /// The run's stop flag, with a stop at [`stop_at_step`](Run::stop_at_step) wired in: a
+    /// reporter around the program's that raises the flag at that step.
+    fn armed_stop_flag(&mut self) -> Option<Arc<AtomicBool>> {
+        if let Some(step) = self.stop_at {
+            let flag = Arc::clone(self.stop.get_or_insert_with(Default::default));
+            let inner = std::mem::replace(&mut self.reporter, Box::new(crate::Silent));
+            self.reporter = Box::new(StopAt { inner, step, flag });
+        }
+        self.stop.clone()
+    }
 }
 
 #[cfg(test)]

@@ -3,130 +3,28 @@
 use super::matrix;
 use crate::cli::ApproxArgs;
 use crate::device::Job;
-use crate::expr::{Function, parse_range, written};
 use crate::memory_budget::Estimate;
 use crate::report::output::write_file;
-use crate::report::plot::{Chart, Series, line_chart};
-use crate::report::{metrics, run_dir};
+use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
+use io::expr::{Function, Samples, ScaledSamples, parse_range};
 use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, json};
 use tensor_core::Backend;
 use train::LossUnits;
 use train::history::number;
+use train::metrics;
+use train::plot::{Chart, Series, line_chart};
 
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
 
-/// Samples of the function: inputs and values, with the count of points left out.
-struct Samples {
-    x: Vec<f64>,
-    y: Vec<f64>,
-    /// The sample index of each kept point (0..n).
-    index: Vec<usize>,
-    undefined: usize,
-    /// Points where |f(x)| is beyond the largest 32-bit float (or infinite).
-    overflow: usize,
-    /// The first such x.
-    first_overflow: Option<f64>,
-    outliers: usize,
-}
-
-fn median(sorted: &[f64]) -> f64 {
-    sorted[sorted.len() / 2]
-}
-
-/// Evaluates `f` on `n` evenly spaced points of [a, b], leaving out points where it is
-/// undefined and (for regression) values far outside the bulk, as near a pole.
-fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result<Samples> {
-    let mut s = Samples {
-        x: Vec::new(),
-        y: Vec::new(),
-        index: Vec::new(),
-        undefined: 0,
-        overflow: 0,
-        first_overflow: None,
-        outliers: 0,
-    };
-    // The count comes from the user: reserve fallibly.
-    let fail = |_| anyhow::anyhow!("cannot allocate {n} samples; use fewer --samples");
-    s.x.try_reserve_exact(n).map_err(fail)?;
-    s.y.try_reserve_exact(n).map_err(fail)?;
-    s.index.try_reserve_exact(n).map_err(fail)?;
-    for i in 0..n {
-        let x = a + (b - a) * i as f64 / (n - 1) as f64;
-        let y = f.eval(x);
-        if y.is_nan() {
-            s.undefined += 1;
-        } else if y.abs() > f64::from(f32::MAX) {
-            s.overflow += 1;
-            s.first_overflow.get_or_insert(x);
-        } else {
-            s.x.push(x);
-            s.y.push(y);
-            s.index.push(i);
-        }
-    }
-    if keep_outliers || s.y.len() < 8 {
-        return Ok(s);
-    }
-    let mut sorted = s.y.clone();
-    sorted.sort_by(f64::total_cmp);
-    let (q1, q3) = (sorted[sorted.len() / 4], sorted[3 * sorted.len() / 4]);
-    let (mid, spread) = (median(&sorted), (q3 - q1).max(1e-9 * median(&sorted).abs()));
-    let keep: Vec<bool> =
-        s.y.iter()
-            .map(|y| (y - mid).abs() <= 10.0 * spread.max(1e-12))
-            .collect();
-    s.outliers = keep.iter().filter(|k| !**k).count();
-    let mut it = keep.iter();
-    s.x.retain(|_| *it.next().unwrap_or(&true));
-    let mut it = keep.iter();
-    s.y.retain(|_| *it.next().unwrap_or(&true));
-    let mut it = keep.iter();
-    s.index.retain(|_| *it.next().unwrap_or(&true));
-    Ok(s)
-}
-
-/// The samples of `f` on `[a, b]`, refused in one line when too few are usable (overflow,
-/// undefined, constant); says how many were left out.
+/// The samples of `f` on `[a, b]` ([`Function::fittable_samples`]); says how many were
+/// left out.
 fn checked_samples(args: &ApproxArgs, f: &Function, (a, b): (f64, f64)) -> Result<Samples> {
-    let s = sample(f, a, b, args.samples, args.classify)?;
-    let (sa, sb) = (written(a), written(b));
-    // A few infinite points are poles (1/x at 0); more are a function too large for
-    // 32-bit floats, which no network here can fit.
-    if s.overflow > (args.samples / 100).max(2) {
-        let x0 = s.first_overflow.unwrap_or(a);
-        let x0 = if x0.abs() < 1e6 {
-            format!("{x0:.4}")
-        } else {
-            format!("{x0:.4e}")
-        };
-        bail!(
-            "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {} points in [{sa}, {sb}], from x = {x0}; narrow --range or scale the function down",
-            f.text(),
-            f32::MAX,
-            s.overflow,
-            args.samples,
-        );
-    }
-    if s.x.len() < 10 {
-        bail!(
-            "{:?} is defined at only {} of {} points in [{sa}, {sb}]",
-            f.text(),
-            s.x.len(),
-            args.samples
-        );
-    }
-    if !args.classify && s.y.iter().all(|&y| y == s.y[0]) {
-        bail!(
-            "{:?} is constant on [{sa}, {sb}] (every value is {}); there is nothing to fit",
-            f.text(),
-            s.y[0]
-        );
-    }
+    let s = f.fittable_samples((a, b), args.samples, args.classify)?;
     if s.undefined + s.overflow + s.outliers > 0 {
         eprintln!(
             "note: left out {} points where the function is undefined, {} where it is infinite (poles) and {} near-pole values far outside the rest",
@@ -156,13 +54,13 @@ impl Job for Approx {
         Estimate::training(&architecture, args.samples, args.samples, None, 0).check("approx")?;
         let s = checked_samples(args, &f, (a, b))?;
         let dir = run_dir::prepare(&args.train, "approx")?;
-        let Scaled {
+        let ScaledSamples {
             inputs,
             xs,
             raw,
             stats,
             ys,
-        } = Scaled::new(&s, (a, b), args.classify)?;
+        } = s.scaled((a, b), args.classify)?;
         let n = xs.len();
         let xt = matrix(backend, &xs, n, 1)?;
         let yt = matrix(backend, &ys, n, 1)?;
@@ -215,43 +113,6 @@ impl Job for Approx {
         m.insert("points_left_out".into(), json!(left_out));
         m.extend(out.metrics(out.model.num_params()).entries());
         run_dir::write_metrics(&dir, &m)
-    }
-}
-
-/// The samples as the network sees them: inputs mapped from `[a, b]` onto `[-1, 1]` (a
-/// standardisation with centre and half-width, stored with the model so that predictions
-/// apply the same transform), and targets standardised (or their sign classes).
-struct Scaled {
-    inputs: Standardizer,
-    xs: Vec<f32>,
-    raw: Vec<f32>,
-    stats: Standardizer,
-    ys: Vec<f32>,
-}
-
-impl Scaled {
-    fn new(s: &Samples, (a, b): (f64, f64), classify: bool) -> Result<Self> {
-        let inputs = Standardizer {
-            mean: vec![((a + b) / 2.0) as f32],
-            std: vec![((b - a) / 2.0) as f32],
-        };
-        let xs = inputs.transform(&s.x.iter().map(|&x| x as f32).collect::<Vec<_>>())?;
-        let raw: Vec<f32> = s.y.iter().map(|&y| y as f32).collect();
-        let stats = Standardizer::fit(&raw, 1)?;
-        let ys = if classify {
-            raw.iter()
-                .map(|&y| if y > 0.0 { 1.0 } else { 0.0 })
-                .collect()
-        } else {
-            stats.transform(&raw)?
-        };
-        Ok(Scaled {
-            inputs,
-            xs,
-            raw,
-            stats,
-            ys,
-        })
     }
 }
 
@@ -423,7 +284,7 @@ impl FittedCurve<'_> {
             integer_x: false,
             wide_first: true,
         };
-        line_chart(&dir.join("fit.png"), &chart, &series)
+        Ok(line_chart(&dir.join("fit.png"), &chart, &series)?)
     }
 }
 

@@ -4,10 +4,10 @@ use super::image_fit::architecture;
 use crate::cli::{ArchArg, BatchArg, ImageFitArgs};
 use crate::hidden::{Hidden, hidden_arg};
 use crate::memory_budget;
-use crate::report::comparison::COMPARISON_SIDE;
 use anyhow::{Result, bail};
 use nn::{Activation, GridScale, HashGridMlpConfig, MlpConfig};
 use tensor_core::Backend;
+use train::plot::comparison::COMPARISON_SIDE;
 
 /// The default batch of sampled pixels per step.
 pub const DEFAULT_BATCH: usize = 1 << 16;

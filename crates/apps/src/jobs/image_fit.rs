@@ -1,12 +1,9 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
-use super::image_arch::PictureBytes;
-use super::image_arch::{Plan, check_memory, resolve_arch};
+use super::image_arch::{PictureBytes, Plan, check_memory, resolve_arch};
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
-use crate::report::comparison::COMPARISON_SIDE;
-use crate::report::comparison::write_comparison;
-use crate::report::{run_dir, run_record};
+use crate::report::run_dir;
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
 use io::image::{
@@ -14,28 +11,19 @@ use io::image::{
 };
 use io::{Picture, default_drawing};
 use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler};
-use serde_json::{Map, json};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
 use tensor_core::Backend;
-use train::LossUnits;
-use train::RunModel;
-use train::history::still_improving;
+use train::metrics::{PictureScores, under_trained};
+use train::plot::comparison::COMPARISON_SIDE;
+use train::plot::write_comparison;
+use train::{LossUnits, RunMetrics, RunModel};
 
 /// Training size of the bundled drawing.
 pub const DEFAULT_SIZE: u32 = 200;
 
 /// Largest `--size`, for user images as for the bundled drawing.
 pub const MAX_SIZE: u32 = 16_384;
-
-/// A fit whose loss still fell by more than this share over the last tenth of its steps is
-/// called under-trained.
-const UNDER_TRAINED: f64 = 0.05;
-
-/// A fit whose reconstruction differs from the image's flat areas (blank paper, clear sky) by
-/// more than this many 8-bit levels (RMS) shows speckle there, and is called under-trained
-/// too: a SIREN fit of the bundled drawing scores 28 dB after 300 steps with 2.9 levels of
-/// visible speckle on the paper, and 36.7 dB after 900 steps with 2.0 levels, barely seen;
-/// hash-grid fits of it have 0.3 to 0.4.
-const SPECKLE_LEVELS: f64 = 2.5;
 
 /// Fits an image.
 pub struct ImageFit(pub ImageFitArgs);
@@ -59,14 +47,6 @@ pub fn architecture<B: Backend>(
         ArchArg::Relu | ArchArg::Hashgrid => builder.hidden(hidden, Activation::Relu),
     };
     Ok(builder.config(seed)?)
-}
-
-/// Loss units of image fits: pixel values run from 0 (black) to 1 (white).
-pub fn pixel_loss_units() -> LossUnits {
-    LossUnits {
-        scale: 1.0,
-        label: "MSE (pixel values 0-1)".into(),
-    }
 }
 
 /// Loads the image to fit (or renders the bundled drawing) at the requested size, in colour
@@ -161,6 +141,111 @@ fn target(
     Ok((picture, path.display().to_string()))
 }
 
+/// What is fitted to: point supervision learns `value - mean` through an identity output;
+/// area supervision (`supersample` above 1) learns coverage through a sigmoid whose bias
+/// starts at the logit of the mean, and matches each pixel with the mean of its samples.
+/// Returns the per-channel offset the network learns without, and the initial output bias.
+fn offsets(means: &[f32], supersample: usize) -> (Vec<f32>, Option<Vec<f32>>) {
+    if supersample == 1 {
+        return (means.to_vec(), None);
+    }
+    let logit = |m: f32| {
+        let m = m.clamp(0.01, 0.99);
+        (m / (1.0 - m)).ln()
+    };
+    (
+        vec![0.0; means.len()],
+        Some(means.iter().map(|&m| logit(m)).collect()),
+    )
+}
+
+/// The job's entries of `config.json`: the image read and the options.
+fn record(
+    args: &ImageFitArgs,
+    (w, h, c, line_art): (usize, usize, usize, bool),
+    plan: &Plan,
+    batch: usize,
+) -> Result<Map<String, Value>> {
+    let mut data = match &args.image {
+        Some(path) => serde_json::to_value(train::record::DataFile::read(path)?)?,
+        None => json!({ "source": "bundled drawing" }),
+    };
+    data["width"] = json!(w);
+    data["height"] = json!(h);
+    data["channels"] = json!(c);
+    data["line_art"] = json!(line_art);
+    let options = json!({
+        "size": args.size,
+        "arch": arch_name(plan.arch),
+        "hidden": plan.hidden.to_string(),
+        "color": c == 3,
+        "threshold": args.threshold,
+        "supersample": args.supersample,
+        "batch_pixels": batch,
+    });
+    Ok(Map::from_iter([
+        ("data".to_string(), data),
+        ("options".to_string(), options),
+    ]))
+}
+
+/// The architecture's name in messages and records (`siren`, `hashgrid`, ...).
+fn arch_name(arch: ArchArg) -> String {
+    format!("{arch:?}").to_lowercase()
+}
+
+/// What the training run of a fit holds besides its network.
+struct RunParts<'a> {
+    args: &'a ImageFitArgs,
+    dir: &'a std::path::Path,
+    arch: ArchArg,
+    /// The picture's width, height and channels.
+    size: (usize, usize, usize),
+    source: &'a str,
+    offset: &'a [f32],
+    output_bias: Option<Vec<f32>>,
+    record: Map<String, Value>,
+}
+
+impl<'a> RunParts<'a> {
+    /// The training run of a network with configuration `architecture`.
+    fn run<C>(self, architecture: C) -> Run<'a, C> {
+        let (w, h, c) = self.size;
+        let s = self.args.supersample as usize;
+        let channels: &[&str] = if c == 3 { &["r", "g", "b"] } else { &["value"] };
+        Run {
+            job: "image-fit",
+            dir: self.dir.to_path_buf(),
+            args: &self.args.train,
+            defaults: match self.arch {
+                ArchArg::Hashgrid => crate::defaults::image_fit_hash_grid(w * h),
+                _ => crate::defaults::image_fit(w * h),
+            },
+            architecture,
+            loss: Loss::Mse,
+            extra: json!({
+                "width": w,
+                "height": h,
+                "channels": c,
+                "threshold": self.args.threshold,
+                "offset": self.offset,
+                "supersample": s,
+                "source": self.source,
+            }),
+            info: io::ModelInfo::image(w, h, channels).with_targets(io::Standardizer {
+                mean: self.offset.to_vec(),
+                std: vec![1.0; c],
+            }),
+            early_stopping: None,
+            pool: s * s,
+            output_bias: self.output_bias,
+            record: self.record,
+            loss_units: LossUnits::pixels(),
+            weight_decay: 0.0,
+        }
+    }
+}
+
 impl Job for ImageFit {
     type Output = ();
 
@@ -187,87 +272,30 @@ impl Job for ImageFit {
             Ok(())
         };
         let (picture, source) = target(args, &fits)?;
-        let line_art = picture.is_line_art();
         let (w, h, c) = (picture.width(), picture.height(), picture.channels());
-        let Plan {
-            arch,
-            hidden: spec,
-            grid,
-            mlp,
-            batch,
-            ..
-        } = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s)?;
+        let line_art = picture.is_line_art();
+        let plan = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s)?;
         let dir = run_dir::prepare(&args.train, "image-fit")?;
         picture.save_png(&dir.join("original.png"))?;
-        let means = picture.channel_means();
-        // Point supervision learns `value - mean` through an identity output; area
-        // supervision learns coverage through a sigmoid whose bias starts at the logit of
-        // the mean, and matches each pixel with the mean of s x s samples inside it.
-        let (offset, output_bias) = if s == 1 {
-            (means.clone(), None)
-        } else {
-            let logit = |m: f32| {
-                let m = m.clamp(0.01, 0.99);
-                (m / (1.0 - m)).ln()
-            };
-            (
-                vec![0.0; c],
-                Some(means.iter().map(|&m| logit(m)).collect()),
-            )
-        };
+        let (offset, output_bias) = offsets(&picture.channel_means(), s);
+        let record = record(args, (w, h, c, line_art), &plan, plan.batch)?;
         let shown = picture.shrink(COMPARISON_SIDE)?;
         let summary = DataSummary::of_compact_pixels(picture.values(), c, &offset);
-        let sampler = PixelSampler::new(w, h, c, picture.into_values(), batch, args.train.seed)?
+        let values = picture.into_values();
+        let sampler = PixelSampler::new(w, h, c, values, plan.batch, args.train.seed)?
             .with_offset(&offset)?
             .with_supersample(s)?;
-        let arch_name = format!("{arch:?}").to_lowercase();
-        let defaults = match arch {
-            ArchArg::Hashgrid => crate::defaults::image_fit_hash_grid(w * h),
-            _ => crate::defaults::image_fit(w * h),
-        };
-        let record = serde_json::Map::from_iter([
-            ("data".to_string(), {
-                let mut data = match &args.image {
-                    Some(path) => run_record::data_file(path)?,
-                    None => json!({ "source": "bundled drawing" }),
-                };
-                data["width"] = json!(w);
-                data["height"] = json!(h);
-                data["channels"] = json!(c);
-                data["line_art"] = json!(line_art);
-                data
-            }),
-            (
-                "options".to_string(),
-                json!({
-                    "size": args.size,
-                    "arch": arch_name,
-                    "hidden": spec.to_string(),
-                    "color": c == 3,
-                    "threshold": args.threshold,
-                    "supersample": s,
-                    "batch_pixels": batch,
-                }),
-            ),
-        ]);
-        let extra = json!({
-            "width": w,
-            "height": h,
-            "channels": c,
-            "threshold": args.threshold,
-            "offset": offset,
-            "supersample": s,
-            "source": source,
-        });
         if !args.train.quiet {
             eprintln!(
-                "fitting {source} ({w}x{h}, {} pixels, {}) with a {arch_name} network {spec}, {}",
+                "fitting {source} ({w}x{h}, {} pixels, {}) with a {} network {}, {}",
                 w * h,
                 if c == 3 { "colour" } else { "gray" },
+                arch_name(plan.arch),
+                plan.hidden,
                 if sampler.whole_image() {
                     "the whole image at every step".to_string()
                 } else {
-                    format!("{batch} random pixels per step")
+                    format!("{} random pixels per step", plan.batch)
                 }
             );
         }
@@ -280,46 +308,35 @@ impl Job for ImageFit {
             sampler,
             summary,
         };
-        macro_rules! run_with {
-            ($architecture:expr, $model:ty) => {
-                fit.train::<B, $model>(
-                    backend,
-                    Run {
-                        job: "image-fit",
-                        dir: dir.clone(),
-                        args: &args.train,
-                        defaults,
-                        architecture: $architecture,
-                        loss: Loss::Mse,
-                        extra,
-                        info: io::ModelInfo::image(
-                            w,
-                            h,
-                            if c == 3 {
-                                &["r", "g", "b"][..]
-                            } else {
-                                &["value"]
-                            },
-                        )
-                        .with_targets(io::Standardizer {
-                            mean: offset.clone(),
-                            std: vec![1.0; c],
-                        }),
-                        early_stopping: None,
-                        pool: s * s,
-                        output_bias,
-                        record,
-                        loss_units: pixel_loss_units(),
-                        weight_decay: 0.0,
-                    },
-                )
-            };
-        }
-        match grid {
-            Some(g) => run_with!(g, HashGridMlp<B>),
-            None => run_with!(mlp, Mlp<B>),
+        let parts = RunParts {
+            args,
+            dir: &dir,
+            arch: plan.arch,
+            size: (w, h, c),
+            source: &source,
+            offset: &offset,
+            output_bias,
+            record,
+        };
+        match plan.grid {
+            Some(g) => fit.train::<B, HashGridMlp<B>>(backend, parts.run(g)),
+            None => fit.train::<B, Mlp<B>>(backend, parts.run(plan.mlp)),
         }
     }
+}
+
+/// The figures of an image fit's `metrics.json`.
+#[derive(Serialize)]
+struct ImageFitMetrics {
+    #[serde(flatten)]
+    scores: PictureScores,
+    width: usize,
+    height: usize,
+    channels: usize,
+    #[serde(flatten)]
+    run: RunMetrics,
+    flat_area_noise: Option<f64>,
+    under_trained: bool,
 }
 
 /// The pieces of a fit that do not depend on the network.
@@ -350,7 +367,7 @@ impl Fit<'_> {
         let dir = self.dir;
         let mut settings = RenderSettings::new(w, h, c);
         settings.offset = self.offset.to_vec();
-        let (scores, recon) = render_scored(
+        let (banded, recon) = render_scored(
             backend,
             &ModelPixels(&out.model),
             &settings,
@@ -363,96 +380,36 @@ impl Fit<'_> {
             &[("original", self.shown), ("reconstruction", &recon)],
         )?;
         let r = &out.report;
-        let mut m = Map::new();
-        let (p, q) = (scores.psnr, scores.ssim);
-        m.insert("psnr".into(), json!(p));
-        m.insert("ssim".into(), json!(q));
-        let mut summary = format!("PSNR {p:.2} dB, SSIM {q:.4}");
-        if self.line_art {
-            let (acc, iou) = (scores.pixel_accuracy, scores.ink_iou);
-            m.insert("pixel_accuracy".into(), json!(acc));
-            m.insert("ink_iou".into(), json!(iou));
-            summary += &format!(", pixel accuracy {:.2}%, ink IoU {iou:.4}", acc * 100.0);
-        }
-        m.insert("width".into(), json!(w));
-        m.insert("height".into(), json!(h));
-        m.insert("channels".into(), json!(c));
-        m.insert("final_loss".into(), json!(out.final_loss()));
-        m.insert("loss_units".into(), json!(out.loss_units.label));
-        m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(out.elapsed));
-        m.insert("parameters".into(), json!(out.model.num_params()));
-        let noise = scores.flat_area_noise;
-        m.insert("flat_area_noise".into(), json!(noise));
+        let ink = |v: f64| self.line_art.then_some(v);
+        let scores = PictureScores {
+            psnr: banded.psnr,
+            ssim: banded.ssim,
+            pixel_accuracy: ink(banded.pixel_accuracy),
+            ink_iou: ink(banded.ink_iou),
+        };
+        let noise = banded.flat_area_noise;
         let note = under_trained(&out.history, noise, r.steps);
-        m.insert("under_trained".into(), json!(note.is_some()));
+        let m = ImageFitMetrics {
+            scores,
+            width: w,
+            height: h,
+            channels: c,
+            run: out.metrics(out.model.num_params()),
+            flat_area_noise: noise,
+            under_trained: note.is_some(),
+        };
         run_dir::write_metrics(dir, &m)?;
-        println!("{}: {summary}; results in {}", out.summary(), dir.display());
+        println!(
+            "{}: {}; results in {}",
+            out.summary(),
+            scores.summary(),
+            dir.display()
+        );
         if let Some(note) = note
             && r.stop_reason == nn::StopReason::Completed
         {
             println!("note: under-trained: {note}");
         }
         Ok(())
-    }
-}
-
-/// Why a fit of `steps` steps is under-trained, if it is: its loss still fell by more than
-/// [`UNDER_TRAINED`] over the last tenth of the run, or its flat areas show more than
-/// [`SPECKLE_LEVELS`] of speckle.
-fn under_trained(
-    history: &[train::history::Row],
-    flat_noise: Option<f64>,
-    steps: u64,
-) -> Option<String> {
-    let advice = format!(
-        "more steps would improve the fit (e.g. --steps {})",
-        steps * 2
-    );
-    if let Some(drop) = still_improving(history, 0.1).filter(|&d| d > UNDER_TRAINED) {
-        return Some(format!(
-            "the loss still fell {:.0}% over the last tenth of the run; {advice}",
-            drop * 100.0
-        ));
-    }
-    flat_noise.filter(|&n| n > SPECKLE_LEVELS).map(|n| {
-        format!(
-            "its flat areas (blank paper, clear sky) are {n:.1} levels of 255 off (RMS), seen as speckle; {advice}"
-        )
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use train::history::Row;
-
-    fn flat_history() -> Vec<Row> {
-        (1..=100)
-            .map(|step| Row {
-                step,
-                epoch: 0.0,
-                train_loss: Some(1e-3),
-                val_loss: None,
-                lr: 1e-4,
-                elapsed: 0.0,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn speckle_alone_makes_a_fit_under_trained() {
-        let rows = flat_history();
-        assert_eq!(under_trained(&rows, Some(0.4), 100), None);
-        assert_eq!(under_trained(&rows, None, 100), None);
-        let note = under_trained(&rows, Some(2.9), 100).expect("speckle is named");
-        assert!(
-            note.contains("2.9 levels") && note.contains("--steps 200"),
-            "{note}"
-        );
-        let mut falling = rows;
-        falling[99].train_loss = Some(5e-4);
-        let note = under_trained(&falling, Some(0.4), 100).expect("a falling loss is named");
-        assert!(note.contains("fell 50%"), "{note}");
     }
 }

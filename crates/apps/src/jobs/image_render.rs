@@ -9,8 +9,7 @@ use crate::memory_budget;
 use crate::report::output::write_picture;
 use anyhow::{Result, bail};
 use io::image::{
-    ColorMode, ImageFileFormat, RenderSettings, ink_iou, load_picture_within, pixel_accuracy, psnr,
-    render_picture, render_png, ssim,
+    ColorMode, ImageFileFormat, RenderSettings, load_picture_within, render_picture, render_png,
 };
 use io::{FittedModel, Picture};
 use std::path::Path;
@@ -81,25 +80,14 @@ impl Job for ImageRender {
 /// Loads the image model of a checkpoint, refusing one with non-finite weights or one that
 /// another job wrote, naming it.
 fn load_image_model<B: Backend>(backend: &B, source: &Path) -> Result<FittedModel<B>> {
-    let checkpoint = io::Checkpoint::load(source)?;
-    let prefix = io::fitted::TENSOR_PREFIX;
-    if let Some((name, index, value)) = checkpoint.first_non_finite(prefix) {
-        bail!(
-            "{} holds non-finite weights ({}[{index}] is {value}): the run diverged before it was \
-             saved; train afresh, with a lower --lr",
-            source.display(),
-            name.trim_start_matches(prefix)
-        );
-    }
-    if let Some(job) = checkpoint.metadata.get("job").and_then(|v| v.as_str())
-        && job != "image-fit"
-    {
+    let (model, job) = train::checkpoint::load_fitted(backend, source)?;
+    if !job.is_empty() && job != "image-fit" {
         bail!(
             "{} was written by `{job}`, not by `image fit`",
             source.display()
         );
     }
-    Ok(FittedModel::from_checkpoint(&checkpoint, backend, source)?)
+    Ok(model)
 }
 
 /// Refuses, before drawing, a whole picture (another format than PNG, or a render to score)
@@ -158,15 +146,7 @@ fn score_against(args: &ImageRenderArgs, reference: &Path, picture: &Picture) ->
     // Ink scores mean something for black-and-white line art only.
     let line_art = r.is_line_art();
     let score = |p: &Picture| -> Result<String> {
-        let mut s = format!("PSNR {:.2} dB, SSIM {:.4}", psnr(p, &r)?, ssim(p, &r)?);
-        if line_art {
-            s += &format!(
-                ", pixel accuracy {:.2}%, ink IoU {:.4}",
-                pixel_accuracy(p, &r)? * 100.0,
-                ink_iou(p, &r)?
-            );
-        }
-        Ok(s)
+        Ok(train::metrics::PictureScores::new(p, &r, line_art)?.summary())
     };
     println!(
         "against {} at {w}x{h}: {}",

@@ -10,10 +10,8 @@ pub mod image_fit;
 pub mod image_render;
 pub mod predict;
 pub mod regression_report;
-pub mod table_data;
 pub mod tabular;
 pub mod tabular_out;
-pub mod tabular_prepare;
 pub mod xor;
 
 use anyhow::Result;

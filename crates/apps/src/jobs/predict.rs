@@ -1,7 +1,5 @@
 //! `iron-learn predict`: new rows through a trained model, answers in the user's units.
 
-use super::table_data::read_any;
-use super::tabular_out::predictions_csv;
 use crate::cli::PredictArgs;
 use crate::device::Job;
 use crate::report::output::write_file;
@@ -9,6 +7,7 @@ use anyhow::{Result, bail};
 use io::fitted::{FittedModel, Task, load_inputs};
 use io::table::Table;
 use tensor_core::Backend;
+use train::table::read_any;
 
 /// Predicts the rows of a file, or points given on the command line.
 pub struct Predict(pub PredictArgs);
@@ -126,8 +125,5 @@ fn predict_table<B: Backend>(
         );
     }
     let predictions = model.predict_table(table)?;
-    Ok((
-        predictions_csv(&predictions, table, keep)?,
-        predictions.rows,
-    ))
+    Ok((predictions.csv_beside(table, keep)?, predictions.rows))
 }

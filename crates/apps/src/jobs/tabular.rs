@@ -1,20 +1,22 @@
 //! `linreg`, `logreg` and `mlp`: models of tabular data, with test-set reports.
 
-use super::class_report::{predicted_classes, report_classification};
+use super::class_report::print_classification;
 use super::matrix;
-use super::regression_report;
-use super::tabular_out::{print_coefficients, write_table_predictions};
-use super::tabular_prepare::{Prepared, prepare};
+use super::regression_report::print_regression;
+use super::tabular_out::{prepare_table, print_coefficients, write_table_predictions};
 use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
-use crate::report::{run_dir, run_record};
+use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
-use io::{ModelInfo, Standardizer};
+use io::Standardizer;
 use nn::{Activation, Data, Loss, Mlp};
-use serde_json::{Map, json};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
 use tensor_core::Backend;
-use train::LossUnits;
+use train::metrics::{ClassReport, Coefficients, RegressionReport, predicted_classes};
+use train::table::{Prepared, balance, network_targets};
+use train::{LossUnits, Outcome};
 
 /// Which model of the data to train.
 #[derive(Debug, Clone)]
@@ -103,51 +105,49 @@ fn hidden_activation(a: ActivationArg) -> Activation {
     }
 }
 
-/// Targets as the network learns them: 0/1 (two classes), one-hot rows, or standardised
-/// values.
-fn network_targets(y: &[f32], classes: usize, targets: Option<&Standardizer>) -> Result<Vec<f32>> {
-    if let Some(t) = targets {
-        return Ok(t.transform(y)?);
-    }
-    if classes == 2 {
-        return Ok(y.to_vec());
-    }
-    let mut out = vec![0f32; y.len() * classes];
-    for (r, &i) in y.iter().enumerate() {
-        out[r * classes + i as usize] = 1.0;
-    }
-    Ok(out)
+/// The network a tabular job trains, from its options and the target.
+struct Network {
+    architecture: nn::MlpConfig,
+    hidden: Vec<usize>,
+    activation: Activation,
+    weight_decay: f32,
+    out_dim: usize,
+    loss: Loss,
 }
 
-/// The training rows with each class repeated up to the size of the largest
-/// (`--class-weight balanced`): the same expected gradient as weighing class `c` by
-/// `rows / (classes * rows_c)`, up to a common factor.
-fn balance(train: &io::Dataset, classes: usize) -> Result<io::Dataset> {
-    let mut by_class: Vec<Vec<usize>> = vec![Vec::new(); classes];
-    for r in 0..train.rows {
-        by_class[train.row_y(r)[0] as usize].push(r);
-    }
-    let most = by_class.iter().map(Vec::len).max().unwrap_or(0);
-    let mut rows = Vec::with_capacity(most * classes);
-    for members in by_class.iter().filter(|m| !m.is_empty()) {
-        rows.extend((0..most).map(|i| members[i % members.len()]));
-    }
-    rows.sort_unstable();
-    println!(
-        "note: --class-weight balanced: each class repeated to {most} training rows ({} in all)",
-        rows.len()
-    );
-    Ok(train.select_rows(&rows)?)
+/// The figures of a tabular job's `metrics.json`.
+#[derive(Serialize)]
+struct TabularMetrics {
+    train_rows: usize,
+    validation_rows: usize,
+    test_rows: usize,
+    final_train_loss: Option<f64>,
+    final_val_loss: Option<f64>,
+    loss_units: String,
+    steps: u64,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    restored_step: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    restored_val_loss: Option<f64>,
+    parameters: usize,
+    #[serde(flatten)]
+    test: TestFigures,
+    #[serde(flatten)]
+    coefficients: Option<Coefficients>,
 }
 
-impl Job for Tabular {
-    type Output = ();
+/// The test-set figures of a classifier or of a regression.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum TestFigures {
+    Classes(ClassReport),
+    Regression(RegressionReport),
+}
 
-    fn run<B: Backend>(self, backend: &B) -> Result<()> {
-        self.check_args()?;
-        let a = &self.data;
-        let p = prepare(a, self.task())?;
-        let job = self.job();
+impl Tabular {
+    /// Refuses a target the job cannot learn; returns its number of classes (0: regression).
+    fn check_target(&self, p: &Prepared) -> Result<usize> {
         let column = p.target.as_str();
         let classes = p.labels.as_ref().map_or(0, Vec::len);
         if let (Model::Logistic, Some(labels)) = (&self.model, &p.labels)
@@ -160,34 +160,20 @@ impl Job for Tabular {
                 if classes > 6 { ", ..." } else { "" }
             );
         }
-        if classes > 100 {
-            bail!(
-                "the target column `{column}` has {classes} distinct values; is this a regression target? (use --task regression)"
-            );
-        }
-        if classes == 0
-            && let Some(&first) = p.train.y.first()
-            && p.train.y.iter().all(|&v| v == first)
-        {
-            bail!(
-                "the target column `{column}` is constant (every training row holds {first}); there is nothing to learn"
-            );
-        }
-        if a.class_weight.is_some() && classes == 0 {
+        p.refuse_unlearnable()?;
+        if self.data.class_weight.is_some() && classes == 0 {
             bail!("--class-weight applies to classes, but `{column}` is a regression target");
         }
-        let train = match a.class_weight {
-            Some(ClassWeightArg::Balanced) => balance(&p.train, classes)?,
-            None => p.train.clone(),
-        };
-        let targets = (classes == 0)
-            .then(|| Standardizer::fit(&train.y, 1))
-            .transpose()?;
+        Ok(classes)
+    }
+
+    /// The network for `inputs` features and `classes` classes (0: regression).
+    fn network<B: Backend>(&self, inputs: usize, classes: usize) -> Result<Network> {
         let out_dim = match classes {
             0 | 2 => 1,
             k => k,
         };
-        let (hidden, act, weight_decay) = match &self.model {
+        let (hidden, activation, weight_decay) = match &self.model {
             Model::Mlp {
                 hidden,
                 activation,
@@ -200,186 +186,224 @@ impl Job for Tabular {
             ),
             _ => (Vec::new(), Activation::Identity, 0.0),
         };
-        let architecture = Mlp::<B>::builder()
-            .input(train.n_features)
-            .hidden(&hidden, act)
-            .output(out_dim, Activation::Identity)
-            .config(a.train.seed)?;
-        let info = model_info(&p, targets.as_ref());
         let loss = match out_dim {
             _ if classes == 0 => Loss::Mse,
             1 => Loss::BceWithLogits,
             _ => Loss::SoftmaxCrossEntropy,
         };
-        let dir = run_dir::prepare(&a.train, job)?;
-        let y_train = network_targets(&train.y, classes, targets.as_ref())?;
-        let xt = matrix(backend, &train.x, train.rows, train.n_features)?;
-        let yt = matrix(backend, &y_train, train.rows, out_dim)?;
-        let validation = match &p.val {
-            Some(v) => Some((
-                matrix(backend, &v.x, v.rows, v.n_features)?,
-                matrix(
-                    backend,
-                    &network_targets(&v.y, classes, targets.as_ref())?,
-                    v.rows,
-                    out_dim,
-                )?,
-            )),
-            None => None,
-        };
-        let deep = !hidden.is_empty();
+        let architecture = Mlp::<B>::builder()
+            .input(inputs)
+            .hidden(&hidden, activation)
+            .output(out_dim, Activation::Identity)
+            .config(self.data.train.seed)?;
+        Ok(Network {
+            architecture,
+            hidden,
+            activation,
+            weight_decay,
+            out_dim,
+            loss,
+        })
+    }
+
+    /// The job's entries of `config.json`: the data read and the options.
+    fn record(&self, p: &Prepared, net: &Network, classes: usize) -> Result<Map<String, Value>> {
+        let a = &self.data;
         let val_rows = p.val.as_ref().map_or(0, |v| v.rows);
-        let mut record = Map::new();
-        let mut data = run_record::data_file(&a.data)?;
+        let mut data = serde_json::to_value(train::record::DataFile::read(&a.data)?)?;
         data["rows"] =
             json!({ "train": p.train.rows, "validation": val_rows, "test": p.test.rows });
-        data["target"] = json!(column);
-        record.insert("data".into(), data);
-        record.insert(
-            "options".into(),
-            json!({
-                "test_fraction": a.test_fraction,
-                "test_data": a.test_data,
-                "val_fraction": a.val_fraction,
-                "drop_missing": a.drop_missing,
-                "patience_epochs": a.patience,
-                "task": if classes > 0 { "classification" } else { "regression" },
-                "class_weight": a.class_weight.map(|_| "balanced"),
-                "hidden": crate::hidden::Hidden(hidden.clone()).to_string(),
-                "activation": format!("{act:?}").to_lowercase(),
-                "weight_decay": weight_decay,
-                "categorical": a.categorical,
-                "numeric": a.numeric,
-                "ignore": a.ignore,
-            }),
-        );
-        let loss_units = match &targets {
-            Some(t) => LossUnits::target_mse(t.std[0]),
-            None => LossUnits::plain(loss),
+        data["target"] = json!(p.target);
+        let options = json!({
+            "test_fraction": a.test_fraction,
+            "test_data": a.test_data,
+            "val_fraction": a.val_fraction,
+            "drop_missing": a.drop_missing,
+            "patience_epochs": a.patience,
+            "task": if classes > 0 { "classification" } else { "regression" },
+            "class_weight": a.class_weight.map(|_| "balanced"),
+            "hidden": crate::hidden::Hidden(net.hidden.clone()).to_string(),
+            "activation": format!("{:?}", net.activation).to_lowercase(),
+            "weight_decay": net.weight_decay,
+            "categorical": a.categorical,
+            "numeric": a.numeric,
+            "ignore": a.ignore,
+        });
+        Ok(Map::from_iter([
+            ("data".to_string(), data),
+            ("options".to_string(), options),
+        ]))
+    }
+
+    /// Trains the network on `train` (validating on the prepared validation rows).
+    fn train<B: Backend>(
+        &self,
+        backend: &B,
+        p: &Prepared,
+        train: &io::Dataset,
+        net: &Network,
+        targets: Option<&Standardizer>,
+        dir: &std::path::Path,
+    ) -> Result<Outcome<Mlp<B>>> {
+        let a = &self.data;
+        let classes = p.labels.as_ref().map_or(0, Vec::len);
+        let matrices = |d: &io::Dataset| -> Result<_> {
+            let y = network_targets(&d.y, classes, targets)?;
+            Ok((
+                matrix(backend, &d.x, d.rows, d.n_features)?,
+                matrix(backend, &y, d.rows, net.out_dim)?,
+            ))
         };
+        let (xt, yt) = matrices(train)?;
+        let validation = p.val.as_ref().map(matrices).transpose()?;
         let run = Run {
-            job,
-            dir: dir.clone(),
+            job: self.job(),
+            dir: dir.to_path_buf(),
             args: &a.train,
-            defaults: if deep {
-                crate::defaults::mlp(train.rows)
-            } else {
+            defaults: if net.hidden.is_empty() {
                 crate::defaults::LINEAR
+            } else {
+                crate::defaults::mlp(train.rows)
             },
-            architecture,
-            loss,
+            architecture: net.architecture.clone(),
+            loss: net.loss,
             extra: json!({
                 "targets": targets,
                 "classes": p.labels,
                 "feature_names": train.feature_names,
-                "target_name": column,
+                "target_name": p.target,
             }),
-            info: info.clone(),
+            info: p.model_info(targets),
             early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
             pool: 1,
             output_bias: None,
-            record,
-            loss_units,
-            weight_decay,
+            record: self.record(p, net, classes)?,
+            loss_units: match targets {
+                Some(t) => LossUnits::target_mse(t.std[0]),
+                None => LossUnits::plain(net.loss),
+            },
+            weight_decay: net.weight_decay,
         };
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
-        let out = run.train(backend, Data::new(&xt, &yt), val_data)?;
-        let coefficients = (!deep).then(|| out.model.export_state()).transpose()?;
-        let mut m = Map::new();
-        let r = &out.report;
-        let summary = out.summary();
-        m.insert("train_rows".into(), json!(p.train.rows));
-        m.insert("validation_rows".into(), json!(val_rows));
-        m.insert("test_rows".into(), json!(p.test.rows));
-        m.insert("final_train_loss".into(), json!(out.final_loss()));
-        m.insert(
-            "final_val_loss".into(),
-            json!(
-                r.final_val_loss
-                    .map(|v| f64::from(v) * out.loss_units.scale)
-            ),
-        );
-        m.insert("loss_units".into(), json!(out.loss_units.label));
-        m.insert("steps".into(), json!(r.steps));
-        m.insert("seconds".into(), json!(out.elapsed));
-        if let Some((step, loss)) = out.restored {
-            m.insert("restored_step".into(), json!(step));
-            m.insert("restored_val_loss".into(), json!(loss));
-        }
-        m.insert("parameters".into(), json!(out.model.num_params()));
+        run.train(backend, Data::new(&xt, &yt), val_data)
+    }
+}
+
+impl Job for Tabular {
+    type Output = ();
+
+    fn run<B: Backend>(self, backend: &B) -> Result<()> {
+        self.check_args()?;
+        let a = &self.data;
+        let p = prepare_table(a, self.task())?;
+        let classes = self.check_target(&p)?;
+        let train = match a.class_weight {
+            Some(ClassWeightArg::Balanced) => {
+                let (rows, most) = balance(&p.train, classes)?;
+                println!(
+                    "note: --class-weight balanced: each class repeated to {most} training rows ({} in all)",
+                    rows.rows
+                );
+                rows
+            }
+            None => p.train.clone(),
+        };
+        let targets = (classes == 0)
+            .then(|| Standardizer::fit(&train.y, 1))
+            .transpose()?;
+        let net = self.network::<B>(train.n_features, classes)?;
+        let dir = run_dir::prepare(&a.train, self.job())?;
+        let out = self.train(backend, &p, &train, &net, targets.as_ref(), &dir)?;
+        self.report(&p, out, &net, targets.as_ref(), &dir)
+    }
+}
+
+impl Tabular {
+    /// Scores the trained model on the test rows, prints and writes the figures, the schema
+    /// and the predictions.
+    fn report<B: Backend>(
+        &self,
+        p: &Prepared,
+        out: Outcome<Mlp<B>>,
+        net: &Network,
+        targets: Option<&Standardizer>,
+        dir: &std::path::Path,
+    ) -> Result<()> {
+        let linear = net.hidden.is_empty();
+        let coefficients = linear.then(|| out.model.export_state()).transpose()?;
         crate::report::output::write_file(
             &dir.join("schema.json"),
-            serde_json::to_string_pretty(&p.schema_json)?.as_bytes(),
+            serde_json::to_string_pretty(&serde_json::to_value(&p.schema)?)?.as_bytes(),
         )?;
-        let fitted = io::FittedModel::new(out.model, info)?;
+        let summary = out.summary();
+        let parameters = out.model.num_params();
+        let final_train_loss = out.final_loss();
+        let fitted = io::FittedModel::new(out.model, p.model_info(targets))?;
         // The test figures come from the fitted model on the raw test rows: exactly what
         // `predict` gives for them.
         let raw = fitted.table_outputs(&p.test_table)?;
-        match (&p.labels, &targets) {
+        let test = match (&p.labels, targets) {
             (Some(labels), _) => {
                 let truth: Vec<usize> = p.test.y.iter().map(|&v| v as usize).collect();
-                report_classification(&mut m, labels, &predicted_classes(&raw, out_dim), &truth);
+                let r = ClassReport::new(labels, &predicted_classes(&raw, net.out_dim), &truth);
+                print_classification(&r, truth.len());
+                TestFigures::Classes(r)
             }
-            (None, Some(t)) => regression_report::report_regression(
-                &mut m,
-                t,
-                &raw,
-                &p.train,
-                &p.test,
-                job == "linreg",
-            )?,
-            _ => unreachable!("either classes or target statistics exist"),
-        }
-        if let Some(state) = &coefficients {
-            print_coefficients(
-                &mut m,
-                state,
-                &p.train.feature_names,
-                targets.as_ref(),
-                &p.labels,
-            );
+            (None, Some(t)) => {
+                let r = RegressionReport::new(&t.inverse_transform(&raw)?, &p.train, &p.test);
+                let shape = (p.train.rows, p.train.n_features);
+                print_regression(&r, shape, p.test.rows, self.job() == "linreg");
+                TestFigures::Regression(r)
+            }
+            _ => bail!("a tabular model has classes or target statistics"),
+        };
+        let coefficients = coefficients
+            .as_deref()
+            .and_then(|state| Coefficients::of_linear(state, &p.train.feature_names, targets));
+        if let Some(c) = &coefficients {
+            print_coefficients(c, &p.labels);
         }
         println!("{summary}; results in {}", dir.display());
-        write_table_predictions(
-            &dir.join("test_predictions.csv"),
-            &fitted,
-            &p.test_table,
-            Some(column),
-        )?;
+        self.write_predictions(p, &fitted, dir)?;
+        let r = &out.report;
+        let metrics = TabularMetrics {
+            train_rows: p.train.rows,
+            validation_rows: p.val.as_ref().map_or(0, |v| v.rows),
+            test_rows: p.test.rows,
+            final_train_loss,
+            final_val_loss: r
+                .final_val_loss
+                .map(|v| f64::from(v) * out.loss_units.scale),
+            loss_units: out.loss_units.label.clone(),
+            steps: r.steps,
+            seconds: out.elapsed,
+            restored_step: out.restored.map(|r| r.0),
+            restored_val_loss: out.restored.map(|r| r.1),
+            parameters,
+            test,
+            coefficients,
+        };
+        run_dir::write_metrics(dir, &metrics)
+    }
+
+    /// Writes the test rows' predictions, and those of the rows given without targets.
+    fn write_predictions<B: Backend>(
+        &self,
+        p: &Prepared,
+        fitted: &io::FittedModel<B>,
+        dir: &std::path::Path,
+    ) -> Result<()> {
+        let path = dir.join("test_predictions.csv");
+        write_table_predictions(&path, fitted, &p.test_table, Some(&p.target))?;
         if let Some(rows) = &p.unlabeled {
             let path = dir.join("predictions.csv");
-            write_table_predictions(&path, &fitted, rows, None)?;
+            write_table_predictions(&path, fitted, rows, None)?;
             println!(
                 "predicted the {} rows given without targets: {}",
                 rows.rows(),
                 path.display()
             );
         }
-        run_dir::write_metrics(&dir, &m)
-    }
-}
-
-/// The fitted model's description: a plain standardisation when every column is a number
-/// without gaps (the model file then reads as before tables had types), the whole encoding
-/// otherwise.
-fn model_info(p: &Prepared, targets: Option<&Standardizer>) -> ModelInfo {
-    let names = p.encoding.output_names();
-    let target = p.target.as_str();
-    let info = match (&p.labels, targets) {
-        (Some(labels), _) => {
-            let numeric: Option<Vec<f32>> = labels.iter().map(|l| l.parse::<f32>().ok()).collect();
-            match numeric {
-                Some(values) => ModelInfo::classification(&names, target, values),
-                None => ModelInfo::classification_labels(&names, target, labels.clone()),
-            }
-        }
-        (None, Some(t)) => {
-            ModelInfo::regression(&names, &[target.to_string()]).with_targets(t.clone())
-        }
-        (None, None) => ModelInfo::regression(&names, &[target.to_string()]),
-    };
-    match p.encoding.as_standardizer() {
-        Some(s) => info.with_features(s),
-        None => info.with_preprocessing(p.encoding.clone()),
+        Ok(())
     }
 }

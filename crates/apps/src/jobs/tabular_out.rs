@@ -1,17 +1,88 @@
-//! What the tabular jobs write and print after training: predictions beside the raw rows,
-//! and the coefficients of linear models by feature name.
+//! What the tabular jobs print and write: the table as read and encoded, predictions beside
+//! the raw rows, and the coefficients of linear models by feature name.
 
 use std::path::Path;
 
 use anyhow::Result;
 use io::FittedModel;
-use io::Standardizer;
 use io::table::Table;
-use nn::NamedArray;
-use serde_json::{Map, Value, json};
 use tensor_core::Backend;
+use train::metrics::Coefficients;
 
+use crate::cli::RegressionArgs;
 use crate::report::output::write_file;
+use train::table::{Prepared, SchemaReport, TableOptions, prepare};
+
+/// Reads, splits, types and encodes the data of a tabular job ([`prepare`]), printing what
+/// was done to the rows, each column's type and encoding, and the time it took.
+pub fn prepare_table(a: &RegressionArgs, classify: Option<bool>) -> Result<Prepared> {
+    let started = std::time::Instant::now();
+    let options = TableOptions {
+        data: a.data.clone(),
+        target: a.target.clone(),
+        test_data: a.test_data.clone(),
+        test_fraction: a.test_fraction,
+        val_fraction: a
+            .val_fraction
+            .unwrap_or(if a.patience.is_some() { 0.1 } else { 0.0 }),
+        drop_missing: a.drop_missing,
+        overrides: io::table::TypeOverrides {
+            categorical: a.categorical.clone(),
+            numeric: a.numeric.clone(),
+            ignore: a.ignore.clone(),
+        },
+        seed: a.train.seed,
+    };
+    let p = prepare(&options, classify)?;
+    for note in &p.notes {
+        println!("note: {note}");
+    }
+    println!(
+        "columns of {} ({} training rows; target `{}`, {}):",
+        a.data.display(),
+        p.train.rows,
+        p.target,
+        if p.classify { "classes" } else { "a number" }
+    );
+    print_schema(&p.schema);
+    println!(
+        "read and encoded {} rows into {} columns in {:.2} s",
+        p.train.rows + p.test.rows + p.val.as_ref().map_or(0, |v| v.rows),
+        p.train.n_features,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(p)
+}
+
+/// Prints the columns as a short table.
+fn print_schema(schema: &SchemaReport) {
+    println!(
+        "  {:<24} {:<11} {:>8} {:>9}  encoding",
+        "column", "type", "missing", "distinct"
+    );
+    for c in &schema.columns {
+        println!(
+            "  {:<24} {:<11} {:>7.1}% {:>9}  {}",
+            truncate(&c.name, 24),
+            c.kind,
+            c.missing_percent(),
+            c.distinct,
+            c.encoding
+        );
+    }
+}
+
+/// `name` cut to `n` characters, the last one an ellipsis when cut.
+fn truncate(name: &str, n: usize) -> String {
+    if name.chars().count() <= n {
+        name.to_string()
+    } else {
+        name.chars()
+            .take(n - 1)
+            .chain(std::iter::once('…'))
+            .collect()
+    }
+}
 
 /// Predicts the rows of `table` and writes, atomically, their input columns as read, the
 /// `target` column when given, then the predictions.
@@ -26,71 +97,27 @@ pub fn write_table_predictions<B: Backend>(
     if let Some(t) = target {
         names.push(t.to_string());
     }
-    let bytes = predictions_csv(&predictions, table, &names)?;
+    let bytes = predictions.csv_beside(table, &names)?;
     write_file(path, &bytes)
 }
 
-/// The predictions as CSV, after the `leading` columns of `table` (copied as read).
-pub fn predictions_csv(
-    predictions: &io::Predictions,
-    table: &Table,
-    leading: &[String],
-) -> Result<Vec<u8>> {
-    let columns: Vec<usize> = leading
-        .iter()
-        .map(|n| table.require(n))
-        .collect::<io::Result<_>>()?;
-    let mut cells = Vec::with_capacity(table.rows() * columns.len());
-    for r in 0..table.rows() {
-        cells.extend(columns.iter().map(|&c| table.column(c).get(r).to_string()));
-    }
-    let mut bytes = Vec::new();
-    predictions.write_csv_text(&mut bytes, leading, &cells)?;
-    Ok(bytes)
-}
-
-/// Prints and records the coefficients of a linear model by feature name, with the
-/// intercept. The features are the encoded (standardised) ones, so a coefficient is the
-/// change of the output per standard deviation of a number, or for a level against none;
-/// regression coefficients are in the target's units, logistic ones in log-odds of the
-/// positive class.
-pub fn print_coefficients(
-    m: &mut Map<String, Value>,
-    state: &[NamedArray],
-    names: &[String],
-    targets: Option<&Standardizer>,
-    labels: &Option<Vec<String>>,
-) {
-    let find = |suffix: &str| state.iter().find(|a| a.name.ends_with(suffix));
-    let (Some(w), Some(b)) = (find("weight"), find("bias")) else {
-        return;
-    };
-    if w.data.len() != names.len() || b.data.len() != 1 {
-        return;
-    }
-    let (scale, shift) = targets.map_or((1.0, 0.0), |t| (t.std[0], t.mean[0]));
-    let coefficients: Vec<f32> = w.data.iter().map(|v| v * scale).collect();
-    let intercept = b.data[0] * scale + shift;
+/// Prints the coefficients of a linear model by feature name, largest first, with the
+/// intercept ([`Coefficients`] says what they mean).
+pub fn print_coefficients(c: &Coefficients, labels: &Option<Vec<String>>) {
     let unit = match labels {
         Some(l) => format!("log-odds of `{}`", l.get(1).map_or("", String::as_str)),
         None => "target units".to_string(),
     };
     println!("coefficients ({unit}, per standard deviation of each number or per level):");
-    println!("  {:<32} {:>12.6}", "(intercept)", intercept);
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by(|&i, &j| coefficients[j].abs().total_cmp(&coefficients[i].abs()));
+    println!("  {:<32} {:>12.6}", "(intercept)", c.intercept);
     const SHOWN: usize = 20;
-    for &i in order.iter().take(SHOWN) {
-        println!("  {:<32} {:>12.6}", names[i], coefficients[i]);
+    for (name, value) in c.by_size().into_iter().take(SHOWN) {
+        println!("  {name:<32} {value:>12.6}");
     }
-    if names.len() > SHOWN {
-        println!("  ... {} more in metrics.json", names.len() - SHOWN);
+    if c.coefficients.len() > SHOWN {
+        println!(
+            "  ... {} more in metrics.json",
+            c.coefficients.len() - SHOWN
+        );
     }
-    let by_name: Map<String, Value> = names
-        .iter()
-        .zip(&coefficients)
-        .map(|(n, c)| (n.clone(), json!(c)))
-        .collect();
-    m.insert("intercept".into(), json!(intercept));
-    m.insert("coefficients".into(), Value::Object(by_name));
 }

@@ -1,10 +1,4 @@
 //! What a run leaves behind: its record, history, metrics, charts and its output folder.
 
-pub mod axis;
-pub mod comparison;
-pub mod lstsq;
-pub mod metrics;
 pub mod output;
-pub mod plot;
 pub mod run_dir;
-pub mod run_record;

@@ -30,13 +30,6 @@ pub fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<()> {
     write_text(path, &text)
 }
 
-/// Encodes 8-bit pixels (1 channel: gray, 3: RGB) as a PNG in memory and writes it.
-pub fn write_png(path: &Path, pixels: &[u8], width: u32, height: u32, channels: u8) -> Result<()> {
-    let bytes = io::image::encode_png(pixels, width as usize, height as usize, channels.into())
-        .with_context(|| format!("cannot encode {}", path.display()))?;
-    write_file(path, &bytes)
-}
-
 /// Writes a picture in the format its name asks for (`.png`, `.jpg`, `.webp`, `.bmp`; no
 /// extension: PNG); another extension is refused.
 pub fn write_picture(path: &Path, picture: &Picture) -> Result<()> {

@@ -1,11 +1,11 @@
 //! The output folder of a run and its `metrics.json`.
 
 use crate::cli::TrainArgs;
-use crate::run_lock::RunLock;
 use anyhow::{Context, Result, bail};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use train::lock::RunLock;
 use train::record::utc_fields;
 
 /// The folder a run writes into, ready for writing: created (a default name is a fresh
@@ -32,7 +32,7 @@ pub fn prepare(args: &TrainArgs, job: &str) -> Result<PathBuf> {
             if created {
                 let _ = std::fs::remove_dir(&dir);
             }
-            return Err(e);
+            return Err(e.into());
         }
     };
     HELD.lock().unwrap_or_else(|e| e.into_inner()).push(Held {
@@ -121,8 +121,11 @@ fn timestamp() -> String {
 
 /// Writes `metrics.json` (pretty-printed) into `dir`; a run stopped by Ctrl-C or SIGTERM
 /// also records `interrupted_by` (the signal) and `interrupted_at_step`.
-pub fn write_metrics(dir: &Path, metrics: &Map<String, Value>) -> Result<()> {
-    let mut metrics = metrics.clone();
+pub fn write_metrics(dir: &Path, metrics: &impl serde::Serialize) -> Result<()> {
+    let mut metrics = match serde_json::to_value(metrics)? {
+        Value::Object(m) => m,
+        other => anyhow::bail!("the metrics are not a record: {other}"),
+    };
     if let Some(i) = crate::signals::received() {
         metrics.insert("interrupted".into(), Value::Bool(true));
         metrics.insert("interrupted_by".into(), Value::from(i.name()));

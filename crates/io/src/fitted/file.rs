@@ -6,7 +6,7 @@ use nn::NamedArray;
 use serde_json::{Value, json};
 use tensor_core::Backend;
 
-use super::network::{MODEL_KIND_KEY, Network};
+use super::network::{DEFAULT_KIND, MODEL_KIND_KEY, rebuild};
 use super::{FittedModel, ModelInfo};
 use crate::checkpoint::{ARCHITECTURE_KEY, Checkpoint};
 use crate::error::{Error, Result};
@@ -65,7 +65,7 @@ impl<B: Backend> FittedModel<B> {
                 .ok_or_else(|| bad(format!("its metadata has no `{key}`")))
         };
         let kind = match ck.metadata.get(MODEL_KIND_KEY) {
-            None => Network::<B>::MLP,
+            None => DEFAULT_KIND,
             Some(v) => v
                 .as_str()
                 .ok_or_else(|| bad(format!("its `{MODEL_KIND_KEY}` is not a name")))?,
@@ -84,16 +84,8 @@ impl<B: Backend> FittedModel<B> {
                     .map(|n| NamedArray::new(n, t.shape.clone(), t.data.clone()))
             })
             .collect::<nn::Result<Vec<_>>>()?;
-        let network =
-            Network::rebuild(kind, field(ARCHITECTURE_KEY)?, backend, &state).map_err(bad)?;
-        info.check(network.input_dim(), network.output_dim())
-            .map_err(|e| bad(e.to_string()))?;
-        let inputs = info.input_columns();
-        Ok(FittedModel {
-            network,
-            info,
-            inputs,
-        })
+        let network = rebuild(kind, field(ARCHITECTURE_KEY)?, backend, &state).map_err(bad)?;
+        Self::from_network(network, info).map_err(|e| bad(e.to_string()))
     }
 
     /// Writes the model to `path` atomically: network tensors and metadata, no optimizer

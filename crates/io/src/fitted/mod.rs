@@ -42,7 +42,7 @@ mod predictions;
 pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX, model_file};
 pub use info::{ModelInfo, Task, label_text};
 pub use inputs::{InputRows, load_inputs, read_csv_inputs};
-pub use network::{MODEL_KIND_KEY, Network};
+pub use network::{DEFAULT_KIND, MODEL_KIND_KEY, ModelKind, Network, boxed, known_kinds, register};
 pub use predictions::Predictions;
 
 use tensor_core::{Backend, Tensor};
@@ -51,18 +51,21 @@ use crate::error::{Error, Result};
 
 /// A trained network and its [`ModelInfo`]: predicts answers in user units from raw rows.
 pub struct FittedModel<B: Backend> {
-    network: Network<B>,
+    network: Box<dyn Network<B>>,
     info: ModelInfo,
     inputs: Vec<String>,
 }
 
 impl<B: Backend> FittedModel<B> {
-    /// Pairs a network with its description, checking that they agree (input and output
-    /// widths, standardisation sizes, class count).
-    /// `network` is an [`Mlp`](nn::Mlp), a [`HashGridMlp`](nn::HashGridMlp) or a
-    /// [`Network`].
-    pub fn new(network: impl Into<Network<B>>, info: ModelInfo) -> Result<Self> {
-        let network = network.into();
+    /// Pairs a network of any [`ModelKind`] ([`Mlp`](nn::Mlp),
+    /// [`HashGridMlp`](nn::HashGridMlp), ...) with its description, checking that they agree
+    /// (input and output widths, standardisation sizes, class count).
+    pub fn new<M: ModelKind<B>>(network: M, info: ModelInfo) -> Result<Self> {
+        Self::from_network(network::boxed(network), info)
+    }
+
+    /// [`new`](Self::new) for a network already behind a [`Network`] object.
+    pub fn from_network(network: Box<dyn Network<B>>, info: ModelInfo) -> Result<Self> {
         info.check(network.input_dim(), network.output_dim())?;
         let inputs = info.input_columns();
         Ok(FittedModel {
@@ -73,12 +76,12 @@ impl<B: Backend> FittedModel<B> {
     }
 
     /// The network.
-    pub fn network(&self) -> &Network<B> {
-        &self.network
+    pub fn network(&self) -> &dyn Network<B> {
+        self.network.as_ref()
     }
 
     /// The network, giving up the description.
-    pub fn into_network(self) -> Network<B> {
+    pub fn into_network(self) -> Box<dyn Network<B>> {
         self.network
     }
 

@@ -1,152 +1,249 @@
-//! [`Network`]: the architectures a model file can hold.
+//! The model types a model file can hold: [`ModelKind`] (a model type with the name its
+//! files record), [`Network`] (any of them behind one object) and the registry that rebuilds
+//! a network from a file by its kind ([`register`]).
+//!
+//! Adding a model type: implement [`nn::Model`] for it, implement [`ModelKind`] (one
+//! constant), and, unless it is one of the built-in types listed in `built_in`, call
+//! [`register`] once for the backend it runs on. Saving, loading, `predict`, image rendering
+//! and run checkpoints then work for it with no other change.
 
-use nn::{HashGridMlp, HashGridMlpConfig, Layer, Mlp, MlpConfig, Model, NamedArray};
-use serde::de::DeserializeOwned;
+use std::any::{Any, TypeId};
+use std::fmt::Debug;
+use std::sync::RwLock;
+
+use nn::{HashGridMlp, Mlp, Model, NamedArray};
 use serde_json::Value;
 use tensor_core::{Backend, Tensor};
 
-/// The metadata key naming the architecture family of a model file (absent in files written
-/// before there were several: they hold an MLP).
+/// The metadata key naming the model type of a file (absent in files written before there
+/// were several: they hold an MLP, [`DEFAULT_KIND`]).
 pub const MODEL_KIND_KEY: &str = "model_kind";
 
-/// The trained network of a [`FittedModel`](super::FittedModel).
-#[derive(Debug)]
-pub enum Network<B: Backend> {
-    /// A multilayer perceptron, with its optional input encoding ([`MlpConfig`]).
-    Mlp(Mlp<B>),
-    /// A multiresolution hash-grid encoding followed by a ReLU MLP ([`HashGridMlpConfig`]).
-    HashGrid(HashGridMlp<B>),
+/// The kind of a file without [`MODEL_KIND_KEY`]: an MLP.
+pub const DEFAULT_KIND: &str = "mlp";
+
+/// A model type that a model file can hold: an [`nn::Model`] with the name recorded under
+/// [`MODEL_KIND_KEY`]. Its configuration is the `architecture` metadata entry and its state
+/// the file's tensors, so the type saves and rebuilds itself.
+pub trait ModelKind<B: Backend>: Model<B> + Debug + 'static {
+    /// The `model_kind` metadata value, unique among model types.
+    const KIND: &'static str;
+
+    /// The backend the model lives on.
+    fn backend(&self) -> &B;
 }
 
-impl<B: Backend> From<Mlp<B>> for Network<B> {
-    fn from(m: Mlp<B>) -> Self {
-        Network::Mlp(m)
+impl<B: Backend> ModelKind<B> for Mlp<B> {
+    const KIND: &'static str = DEFAULT_KIND;
+
+    fn backend(&self) -> &B {
+        Mlp::backend(self)
     }
 }
 
-impl<B: Backend> From<HashGridMlp<B>> for Network<B> {
-    fn from(m: HashGridMlp<B>) -> Self {
-        Network::HashGrid(m)
+impl<B: Backend> ModelKind<B> for HashGridMlp<B> {
+    const KIND: &'static str = "hash_grid_mlp";
+
+    fn backend(&self) -> &B {
+        HashGridMlp::backend(self)
     }
 }
 
-impl<B: Backend> Network<B> {
-    /// The `model_kind` value of an MLP.
-    pub const MLP: &'static str = "mlp";
-    /// The `model_kind` value of a hash-grid network.
-    pub const HASH_GRID: &'static str = "hash_grid_mlp";
-
+/// The trained network of a [`FittedModel`](super::FittedModel): any [`ModelKind`], seen
+/// through what a model file and prediction need ([`boxed`] makes one).
+pub trait Network<B: Backend>: Debug + Send + Sync {
     /// The `model_kind` metadata value of this network.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Network::Mlp(_) => Self::MLP,
-            Network::HashGrid(_) => Self::HASH_GRID,
-        }
+    fn kind(&self) -> &'static str;
+    /// Input columns.
+    fn input_dim(&self) -> usize;
+    /// Output columns.
+    fn output_dim(&self) -> usize;
+    /// The backend the network lives on.
+    fn backend(&self) -> &B;
+    /// The network's outputs for the rows of `x` (`[rows, input_dim]`).
+    fn predict(&self, x: &Tensor<B>) -> nn::Result<Tensor<B>>;
+    /// The configuration, as stored under the `architecture` metadata key.
+    fn config_value(&self) -> serde_json::Result<Value>;
+    /// The state (parameters and any other tensors), by name.
+    fn export_state(&self) -> nn::Result<Vec<NamedArray>>;
+    /// The number of trainable values.
+    fn num_params(&self) -> usize;
+    /// The network as [`Any`], to reach its concrete type ([`downcast_ref`]).
+    ///
+    /// [`downcast_ref`]: trait.Network.html#method.downcast_ref
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A model of kind `M` behind [`Network`] (a wrapper, so that the methods of `Network` never
+/// shadow those of [`Model`] on `M` itself).
+#[derive(Debug)]
+struct Held<M>(M);
+
+/// A network of any [`ModelKind`] as a [`Network`] object.
+pub fn boxed<B: Backend, M: ModelKind<B>>(model: M) -> Box<dyn Network<B>> {
+    Box::new(Held(model))
+}
+
+impl<B: Backend, M: ModelKind<B>> Network<B> for Held<M> {
+    fn kind(&self) -> &'static str {
+        M::KIND
+    }
+    fn input_dim(&self) -> usize {
+        self.0.input_dim()
+    }
+    fn output_dim(&self) -> usize {
+        self.0.output_dim()
+    }
+    fn backend(&self) -> &B {
+        self.0.backend()
+    }
+    fn predict(&self, x: &Tensor<B>) -> nn::Result<Tensor<B>> {
+        self.0.predict(x)
+    }
+    fn config_value(&self) -> serde_json::Result<Value> {
+        serde_json::to_value(self.0.config())
+    }
+    fn export_state(&self) -> nn::Result<Vec<NamedArray>> {
+        self.0.export_state()
+    }
+    fn num_params(&self) -> usize {
+        self.0.num_params()
+    }
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+}
+
+impl<B: Backend> dyn Network<B> + '_ {
+    /// The network as a `M`, when it is one.
+    pub fn downcast_ref<M: 'static>(&self) -> Option<&M> {
+        self.as_any().downcast_ref()
     }
 
     /// The MLP, when this is one.
     pub fn as_mlp(&self) -> Option<&Mlp<B>> {
-        match self {
-            Network::Mlp(m) => Some(m),
-            Network::HashGrid(_) => None,
-        }
+        self.downcast_ref()
     }
+}
 
-    /// Input columns.
-    pub fn input_dim(&self) -> usize {
-        match self {
-            Network::Mlp(m) => m.input_dim(),
-            Network::HashGrid(m) => m.input_dim(),
-        }
-    }
+/// Rebuilds a network from a file's configuration and tensors; errors are sentences about
+/// the file.
+type Loader<B> = fn(&Value, &B, &[NamedArray]) -> Result<Box<dyn Network<B>>, String>;
 
-    /// Output columns.
-    pub fn output_dim(&self) -> usize {
-        match self {
-            Network::Mlp(m) => m.output_dim(),
-            Network::HashGrid(m) => m.output_dim(),
-        }
-    }
+/// A registered model type: its kind and how to rebuild it.
+struct Entry<B: Backend> {
+    kind: &'static str,
+    model: TypeId,
+    load: Loader<B>,
+}
 
-    /// The backend the network lives on.
-    pub fn backend(&self) -> &B {
-        match self {
-            Network::Mlp(m) => m.backend(),
-            Network::HashGrid(m) => m.backend(),
-        }
-    }
-
-    /// The network's outputs for the rows of `x` (`[rows, input_dim]`).
-    pub fn predict(&self, x: &Tensor<B>) -> nn::Result<Tensor<B>> {
-        match self {
-            Network::Mlp(m) => m.predict(x),
-            Network::HashGrid(m) => m.predict(x),
-        }
-    }
-
-    /// The configuration, as stored under the `architecture` metadata key.
-    pub fn config_value(&self) -> serde_json::Result<Value> {
-        match self {
-            Network::Mlp(m) => serde_json::to_value(m.config()),
-            Network::HashGrid(m) => serde_json::to_value(m.config()),
-        }
-    }
-
-    /// The parameters, by name.
-    pub fn export_state(&self) -> nn::Result<Vec<NamedArray>> {
-        match self {
-            Network::Mlp(m) => m.export_state(),
-            Network::HashGrid(m) => m.export_state(),
-        }
-    }
-
-    /// Rebuilds a network of family `kind` from its configuration and parameters; errors are
-    /// sentences about the file (`Err` of the outer result: the configuration, the inner
-    /// one: the tensors).
-    pub(super) fn rebuild(
-        kind: &str,
-        config: &Value,
-        backend: &B,
-        state: &[NamedArray],
-    ) -> Result<Self, String> {
-        match kind {
-            Self::MLP => {
-                let c: MlpConfig = parse(config)?;
-                c.validate()
-                    .map_err(|e| format!("its `architecture` is invalid ({e})"))?;
-                Ok(Network::Mlp(import(
-                    Mlp::from_config(backend, &c, 0),
-                    state,
-                )?))
-            }
-            Self::HASH_GRID => {
-                let c: HashGridMlpConfig = parse(config)?;
-                c.validate()
-                    .map_err(|e| format!("its `architecture` is invalid ({e})"))?;
-                let m = HashGridMlp::from_config(backend, &c, 0);
-                Ok(Network::HashGrid(import(m, state)?))
-            }
-            other => Err(format!(
-                "its `{MODEL_KIND_KEY}` is `{other}`, which this version cannot read (it reads `{}` and `{}`)",
-                Self::MLP,
-                Self::HASH_GRID
-            )),
+impl<B: Backend> Entry<B> {
+    fn of<M: ModelKind<B>>() -> Self {
+        Entry {
+            kind: M::KIND,
+            model: TypeId::of::<M>(),
+            load: load_as::<B, M>,
         }
     }
 }
 
-fn parse<C: DeserializeOwned>(config: &Value) -> Result<C, String> {
-    serde_json::from_value(config.clone())
-        .map_err(|e| format!("its `architecture` is unreadable ({e})"))
+/// The model types every build reads, on every backend.
+fn built_in<B: Backend>() -> [Entry<B>; 2] {
+    [Entry::of::<Mlp<B>>(), Entry::of::<HashGridMlp<B>>()]
 }
 
-fn import<B: Backend, M: Model<B>>(
-    model: nn::Result<M>,
+/// Model types added by [`register`]: the backend's type id, and its `Entry<B>`.
+type Registered = Vec<(TypeId, &'static str, Box<dyn Any + Send + Sync>)>;
+
+static REGISTERED: RwLock<Registered> = RwLock::new(Vec::new());
+
+/// Adds the model type `M` on backend `B` to those that [`FittedModel::load`] and
+/// [`FittedModel::from_checkpoint`] rebuild, by its [`ModelKind::KIND`]. Registering the
+/// same type again changes nothing; a kind already taken by another type (a built-in one
+/// included) is refused, naming it.
+///
+/// [`FittedModel::load`]: super::FittedModel::load
+/// [`FittedModel::from_checkpoint`]: super::FittedModel::from_checkpoint
+pub fn register<B: Backend, M: ModelKind<B>>() -> crate::Result<()> {
+    let taken = || {
+        crate::Error::invalid(format!(
+            "the model kind `{}` is already registered for another type",
+            M::KIND
+        ))
+    };
+    if built_in::<B>().iter().any(|e| e.kind == M::KIND) {
+        return Err(taken());
+    }
+    let backend = TypeId::of::<B>();
+    let mut registered = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, entry)) = registered
+        .iter()
+        .find(|(b, kind, _)| *b == backend && *kind == M::KIND)
+    {
+        let same = entry
+            .downcast_ref::<Entry<B>>()
+            .is_some_and(|e| e.model == TypeId::of::<M>());
+        return if same { Ok(()) } else { Err(taken()) };
+    }
+    registered.push((backend, M::KIND, Box::new(Entry::<B>::of::<M>())));
+    Ok(())
+}
+
+/// The kinds readable on backend `B`, built-in first.
+pub fn known_kinds<B: Backend>() -> Vec<&'static str> {
+    let mut kinds: Vec<&'static str> = built_in::<B>().iter().map(|e| e.kind).collect();
+    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    kinds.extend(
+        registered
+            .iter()
+            .filter(|(b, _, _)| *b == TypeId::of::<B>())
+            .map(|(_, kind, _)| *kind),
+    );
+    kinds
+}
+
+/// Rebuilds a network of kind `kind` from its configuration and state on `backend`; errors
+/// are sentences about the file.
+pub(super) fn rebuild<B: Backend>(
+    kind: &str,
+    config: &Value,
+    backend: &B,
     state: &[NamedArray],
-) -> Result<M, String> {
-    let mut model = model.map_err(|e| format!("its network cannot be built ({e})"))?;
+) -> Result<Box<dyn Network<B>>, String> {
+    if let Some(entry) = built_in::<B>().iter().find(|e| e.kind == kind) {
+        return (entry.load)(config, backend, state);
+    }
+    let load = {
+        let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+        registered
+            .iter()
+            .find(|(b, k, _)| *b == TypeId::of::<B>() && *k == kind)
+            .and_then(|(_, _, entry)| entry.downcast_ref::<Entry<B>>())
+            .map(|e| e.load)
+    };
+    match load {
+        Some(load) => load(config, backend, state),
+        None => Err(format!(
+            "its `{MODEL_KIND_KEY}` is `{kind}`, which this version cannot read (it reads `{}`)",
+            known_kinds::<B>().join("`, `")
+        )),
+    }
+}
+
+/// The [`Loader`] of model type `M`.
+fn load_as<B: Backend, M: ModelKind<B>>(
+    config: &Value,
+    backend: &B,
+    state: &[NamedArray],
+) -> Result<Box<dyn Network<B>>, String> {
+    let config: M::Config = serde_json::from_value(config.clone())
+        .map_err(|e| format!("its `architecture` is unreadable ({e})"))?;
+    let mut model = M::from_config(backend, &config, 0).map_err(|e| match e {
+        nn::Error::Config(_) => format!("its `architecture` is invalid ({e})"),
+        e => format!("its network cannot be built ({e})"),
+    })?;
     model
         .import_state(state)
         .map_err(|e| format!("its tensors do not fit its architecture ({e})"))?;
-    Ok(model)
+    Ok(boxed(model))
 }

@@ -163,6 +163,22 @@ impl Predictions {
         w.flush()
             .map_err(|e| Error::invalid(format!("cannot write predictions: {e}")))
     }
+
+    /// The predictions of the rows of `table` as CSV, after the `leading` columns of the
+    /// table (copied as read), e.g. identifiers or the true target.
+    pub fn csv_beside(&self, table: &crate::table::Table, leading: &[String]) -> Result<Vec<u8>> {
+        let columns: Vec<usize> = leading
+            .iter()
+            .map(|n| table.require(n))
+            .collect::<Result<_>>()?;
+        let mut cells = Vec::with_capacity(table.rows() * columns.len());
+        for r in 0..table.rows() {
+            cells.extend(columns.iter().map(|&c| table.column(c).get(r).to_string()));
+        }
+        let mut bytes = Vec::new();
+        self.write_csv_text(&mut bytes, leading, &cells)?;
+        Ok(bytes)
+    }
 }
 
 /// Softmax of one row of logits, computed in f64 with the largest logit subtracted.

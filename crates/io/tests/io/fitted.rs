@@ -25,7 +25,7 @@ fn act(a: Activation, x: f64) -> f64 {
 
 /// The network's raw outputs in f64, from its exported tensors and the formulas of
 /// docs/FORMAT.md: `h = act(h W + b)` per layer, after the optional sin/cos encoding.
-fn reference_raw(net: &Network<CpuBackend>, x: &[f64]) -> Vec<f64> {
+fn reference_raw(net: &dyn Network<CpuBackend>, x: &[f64]) -> Vec<f64> {
     let net = net.as_mlp().expect("an MLP");
     let c: &MlpConfig = net.config();
     let state = net.export_state().unwrap();
@@ -454,5 +454,27 @@ fn hash_grid_models_round_trip() {
     assert!(
         e.contains("capsule_net") && e.contains("hash_grid_mlp"),
         "{e}"
+    );
+}
+
+/// Files written before there were several model types have no `model_kind`: they hold an
+/// MLP, and still load as one.
+#[test]
+fn files_without_a_model_kind_load_as_mlps() {
+    let cpu = CpuBackend::new();
+    let model = regression_model(&cpu);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.safetensors");
+    model.save(&path).unwrap();
+    let mut ck = Checkpoint::load(&path).unwrap();
+    assert_eq!(ck.metadata["model_kind"], "mlp");
+    ck.metadata.as_object_mut().unwrap().remove("model_kind");
+    ck.save(&path).unwrap();
+    let back = FittedModel::load(&path, &cpu).unwrap();
+    assert_eq!(back.network().kind(), "mlp");
+    assert!(back.network().as_mlp().is_some());
+    assert_eq!(
+        back.predict(&rows()).unwrap(),
+        model.predict(&rows()).unwrap()
     );
 }

@@ -5,6 +5,7 @@
 mod checkpoint;
 mod compact;
 mod crash;
+mod custom_model;
 mod dataset;
 mod drawing;
 mod fitted;

@@ -7,6 +7,7 @@ pub mod builder;
 pub mod config;
 pub mod hashgrid;
 pub mod hashgrid_config;
+pub mod hidden;
 pub mod mlp;
 mod predict;
 pub mod state;

@@ -3,3 +3,4 @@
 //! One test binary for the crate: each module below is one subject.
 
 mod runs;
+mod table;

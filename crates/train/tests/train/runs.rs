@@ -201,3 +201,29 @@ fn an_exploding_loss_stops_the_run_naming_the_step() {
     // Nothing diverged was saved.
     assert!(!dir.path().join("model.safetensors").exists());
 }
+
+#[test]
+fn a_run_stopped_at_a_step_resumes_to_the_weights_of_a_straight_one() {
+    let cpu = CpuBackend::new();
+    let (x, y) = data(&cpu);
+    let straight_dir = tempfile::tempdir().unwrap();
+    let run = |dir: &std::path::Path, resume: bool, stop_at: Option<u64>| {
+        Run::new("fit", dir, config(), Loss::Mse, settings(60, resume))
+            .stop_at_step(stop_at)
+            .train_mlp(&cpu, Data::new(&x, &y), None)
+            .unwrap()
+    };
+    let straight = run(straight_dir.path(), false, None);
+    assert_eq!(straight.report.stop_reason, StopReason::Completed);
+    let dir = tempfile::tempdir().unwrap();
+    let first = run(dir.path(), false, Some(20));
+    assert_eq!(first.report.stop_reason, StopReason::Interrupted);
+    assert!(
+        (20..60).contains(&first.report.steps),
+        "stopped at {}",
+        first.report.steps
+    );
+    let resumed = run(dir.path(), true, None);
+    assert_eq!(resumed.first_step, first.report.steps);
+    assert_eq!(weights(&resumed.model), weights(&straight.model));
+}

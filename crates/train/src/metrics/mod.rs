@@ -1,5 +1,19 @@
-//! Quality figures for regression and classification ([`super::lstsq`] has the least-squares
-//! reference).
+//! Quality figures of a trained model on its test rows, as typed records that serialise to
+//! the entries of `metrics.json`: regression errors ([`regression`]) with the mean-predictor
+//! baseline and the closed-form least-squares reference ([`RegressionReport`], [`lstsq`]),
+//! binary figures ([`binary_classification`]) and the per-class report of classifiers
+//! ([`ClassReport`]).
+
+mod classes;
+mod coefficients;
+pub mod lstsq;
+mod picture;
+mod regression_report;
+
+pub use classes::{ClassFigures, ClassReport, predicted_classes};
+pub use coefficients::Coefficients;
+pub use picture::{PictureScores, SPECKLE_LEVELS, UNDER_TRAINED, under_trained};
+pub use regression_report::{Reference, RegressionReport};
 
 use serde::Serialize;
 

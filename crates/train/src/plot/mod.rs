@@ -1,13 +1,23 @@
-//! Line charts written as PNG files (plotters into an RGB buffer): labelled axes, ticks at
-//! round values (whole numbers on step axes), a legend in the emptiest corner, and lines
-//! broken wherever a series has a gap.
+//! Charts of a run, written as PNG files (plotters into an RGB buffer): line charts
+//! ([`line_chart`], the loss curves of `loss.png`) with labelled axes, ticks at round values
+//! (whole numbers on step axes), a legend in the emptiest corner and lines broken wherever a
+//! series has a gap; and pictures side by side under their labels
+//! ([`comparison::write_comparison`]). Labels need a system TrueType font (DejaVu Sans or
+//! Arial); without one the charts are drawn without text.
 
-use super::axis::{Ticked, log_ticks, nice_ticks, short_number, tick_label};
-use super::output::write_png;
-use anyhow::Result;
+mod axis;
+pub mod comparison;
+
+use crate::history::Row;
+use crate::monitor::LossUnits;
+use crate::{Error, Result};
+use axis::{Ticked, log_ticks, nice_ticks, short_number, tick_label};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 use std::sync::OnceLock;
+
+pub use comparison::write_comparison;
 
 /// One named line of a chart.
 pub struct Series {
@@ -65,6 +75,35 @@ pub fn fonts_available() -> bool {
     })
 }
 
+/// Draws `loss.png` from the rows of `history.csv`: training and validation loss per step.
+pub fn draw_loss(dir: &Path, rows: &[Row], units: &LossUnits) -> Result<()> {
+    let points = |loss: fn(&Row) -> Option<f64>| -> Vec<(f64, f64)> {
+        rows.iter()
+            .filter_map(|r| loss(r).map(|l| (r.step as f64, l)))
+            .collect()
+    };
+    let mut series = vec![Series {
+        name: "training".into(),
+        points: points(|r| r.train_loss),
+    }];
+    let val = points(|r| r.val_loss);
+    if !val.is_empty() {
+        series.push(Series {
+            name: "validation".into(),
+            points: val,
+        });
+    }
+    let chart = Chart {
+        title: "Loss".into(),
+        x_label: "step".into(),
+        y_label: units.label.clone(),
+        log_y: true,
+        integer_x: true,
+        wide_first: false,
+    };
+    line_chart(&dir.join("loss.png"), &chart, &series)
+}
+
 /// Draws the series as lines and writes a PNG.
 pub fn line_chart(path: &Path, chart: &Chart, series: &[Series]) -> Result<()> {
     let transform = |y: f64| {
@@ -80,99 +119,130 @@ pub fn line_chart(path: &Path, chart: &Chart, series: &[Series]) -> Result<()> {
         .iter()
         .map(|s| s.points.iter().map(|&(x, y)| (x, transform(y))).collect())
         .collect();
-    let (x_range, y_range) = ranges(&lines, !chart.log_y);
+    let mut buffer = vec![255u8; (WIDTH * HEIGHT * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut buffer, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        draw_lines(&root, chart, series, &lines)?;
+        root.present().map_err(draw_err)?;
+    }
+    write_png(path, &buffer, WIDTH, HEIGHT, 3)
+}
+
+/// Draws the axes, the (transformed) lines of `series` and the legend on `root`.
+fn draw_lines(
+    root: &DrawingArea<BitMapBackend<'_>, Shift>,
+    chart: &Chart,
+    series: &[Series],
+    lines: &[Vec<(f64, f64)>],
+) -> Result<()> {
+    let (x_range, y_range) = ranges(lines, !chart.log_y);
+    let corner = emptiest_corner(lines, &x_range, &y_range, series.len());
     let x_ticks = nice_ticks(x_range.start, x_range.end, chart.integer_x);
     let y_ticks = if chart.log_y {
         log_ticks(y_range.start, y_range.end)
     } else {
         nice_ticks(y_range.start, y_range.end, false)
     };
-    let corner = emptiest_corner(&lines, &x_range, &y_range, series.len());
-    let mut buffer = vec![255u8; (WIDTH * HEIGHT * 3) as usize];
-    {
-        let root = BitMapBackend::with_buffer(&mut buffer, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(draw_err)?;
-        let text = fonts_available();
-        let mut builder = ChartBuilder::on(&root);
-        builder.margin(20);
-        if text {
-            builder
-                .caption(&chart.title, ("sans-serif", 24))
-                .x_label_area_size(45)
-                .y_label_area_size(75);
-        }
-        let mut ctx = builder
-            .build_cartesian_2d(
-                Ticked {
-                    range: x_range.clone(),
-                    ticks: x_ticks,
-                },
-                Ticked {
-                    range: y_range.clone(),
-                    ticks: y_ticks,
-                },
-            )
-            .map_err(draw_err)?;
-        let (log, integer) = (chart.log_y, chart.integer_x);
-        let x_format = move |x: &f64| tick_label(*x, integer);
-        let y_format = move |y: &f64| {
-            if log {
-                short_number(10f64.powf(*y))
-            } else {
-                tick_label(*y, false)
-            }
-        };
-        let y_desc = if log {
-            format!("{}, log scale", chart.y_label)
-        } else {
-            chart.y_label.clone()
-        };
-        let mut mesh = ctx.configure_mesh();
-        if text {
-            mesh.x_desc(&chart.x_label)
-                .y_desc(y_desc)
-                .x_label_formatter(&x_format)
-                .y_label_formatter(&y_format)
-                .axis_desc_style(("sans-serif", 16))
-                .label_style(("sans-serif", 14));
-        } else {
-            mesh.disable_x_axis().disable_y_axis();
-        }
-        mesh.draw().map_err(draw_err)?;
-        for (i, (line, s)) in lines.iter().zip(series).enumerate() {
-            let color = COLORS[i % COLORS.len()];
-            // The first series (the reference) is drawn wider, so that a close fit on top
-            // of it leaves it visible.
-            let width = if i == 0 && chart.wide_first { 5 } else { 2 };
-            let mut labelled = false;
-            for segment in segments(line) {
-                let drawn = ctx
-                    .draw_series(LineSeries::new(segment, color.stroke_width(width)))
-                    .map_err(draw_err)?;
-                if text && !labelled {
-                    labelled = true;
-                    drawn
-                        .label(s.name.clone())
-                        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
-                }
-            }
-        }
-        if text {
-            ctx.configure_series_labels()
-                .position(corner)
-                .label_font(("sans-serif", 16))
-                .background_style(WHITE.mix(0.9))
-                .border_style(BLACK)
-                .draw()
-                .map_err(draw_err)?;
-        }
-        root.present().map_err(draw_err)?;
+    let text = fonts_available();
+    let mut builder = ChartBuilder::on(root);
+    builder.margin(20);
+    if text {
+        builder
+            .caption(&chart.title, ("sans-serif", 24))
+            .x_label_area_size(45)
+            .y_label_area_size(75);
     }
-    write_png(path, &buffer, WIDTH, HEIGHT, 3)
+    let x_axis = Ticked {
+        range: x_range,
+        ticks: x_ticks,
+    };
+    let y_axis = Ticked {
+        range: y_range,
+        ticks: y_ticks,
+    };
+    let mut ctx = builder
+        .build_cartesian_2d(x_axis, y_axis)
+        .map_err(draw_err)?;
+    draw_mesh(&mut ctx, chart, text)?;
+    for (i, (line, s)) in lines.iter().zip(series).enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        // The first series (the reference) is drawn wider, so that a close fit on top of it
+        // leaves it visible.
+        let width = if i == 0 && chart.wide_first { 5 } else { 2 };
+        let mut labelled = false;
+        for segment in segments(line) {
+            let drawn = ctx
+                .draw_series(LineSeries::new(segment, color.stroke_width(width)))
+                .map_err(draw_err)?;
+            if text && !labelled {
+                labelled = true;
+                drawn
+                    .label(s.name.clone())
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
+            }
+        }
+    }
+    if text {
+        ctx.configure_series_labels()
+            .position(corner)
+            .label_font(("sans-serif", 16))
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()
+            .map_err(draw_err)?;
+    }
+    Ok(())
 }
 
-fn draw_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
-    anyhow::anyhow!("cannot draw chart: {e:?}")
+/// The chart's frame: axis descriptions and tick labels (none without a font).
+fn draw_mesh(
+    ctx: &mut ChartContext<'_, BitMapBackend<'_>, Cartesian2d<Ticked, Ticked>>,
+    chart: &Chart,
+    text: bool,
+) -> Result<()> {
+    let (log, integer) = (chart.log_y, chart.integer_x);
+    let x_format = move |x: &f64| tick_label(*x, integer);
+    let y_format = move |y: &f64| {
+        if log {
+            short_number(10f64.powf(*y))
+        } else {
+            tick_label(*y, false)
+        }
+    };
+    let y_desc = if log {
+        format!("{}, log scale", chart.y_label)
+    } else {
+        chart.y_label.clone()
+    };
+    let mut mesh = ctx.configure_mesh();
+    if text {
+        mesh.x_desc(&chart.x_label)
+            .y_desc(y_desc)
+            .x_label_formatter(&x_format)
+            .y_label_formatter(&y_format)
+            .axis_desc_style(("sans-serif", 16))
+            .label_style(("sans-serif", 14));
+    } else {
+        mesh.disable_x_axis().disable_y_axis();
+    }
+    mesh.draw().map_err(draw_err)
+}
+
+fn draw_err<E: std::fmt::Debug>(e: E) -> Error {
+    Error::Draw(format!("cannot draw chart: {e:?}"))
+}
+
+/// Encodes 8-bit pixels (1 channel: gray, 3: RGB) as a PNG in memory and writes it
+/// atomically.
+fn write_png(path: &Path, pixels: &[u8], width: u32, height: u32, channels: u8) -> Result<()> {
+    let write = |source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let bytes = io::image::encode_png(pixels, width as usize, height as usize, channels.into())
+        .map_err(write)?;
+    io::write_file(path, &bytes).map_err(write)
 }
 
 /// The runs of finite points between non-finite ones.

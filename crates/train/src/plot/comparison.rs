@@ -1,9 +1,8 @@
 //! `comparison.png`: pictures side by side under their labels ("original",
 //! "reconstruction"), small pictures enlarged (nearest neighbour) so that they can be seen.
 
-use super::output::write_png;
-use super::plot::fonts_available;
-use anyhow::{Result, bail};
+use super::{fonts_available, write_png};
+use crate::{Error, Result};
 use io::Picture;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -44,7 +43,7 @@ pub const COMPARISON_SIDE: usize = 2048;
 /// (pictures larger than [`COMPARISON_SIDE`] are shrunk first).
 pub fn write_comparison(path: &Path, pictures: &[(&str, &Picture)]) -> Result<()> {
     if pictures.is_empty() {
-        bail!("nothing to compare");
+        return Err(Error::Draw("nothing to compare".into()));
     }
     // Large images are shown at most COMPARISON_SIDE pixels on their longer side.
     let longest = pictures.iter().map(|(_, p)| p.width.max(p.height)).max();
@@ -100,10 +99,10 @@ pub fn write_comparison(path: &Path, pictures: &[(&str, &Picture)]) -> Result<()
             .pos(Pos::new(HPos::Center, VPos::Center));
         for ((label, _), cx) in pictures.iter().zip(centres) {
             root.draw_text(label, &style, (cx as i32, (l.band / 2) as i32))
-                .map_err(|e| anyhow::anyhow!("cannot label the comparison: {e:?}"))?;
+                .map_err(|e| Error::Draw(format!("cannot label the comparison: {e:?}")))?;
         }
         root.present()
-            .map_err(|e| anyhow::anyhow!("cannot label the comparison: {e:?}"))?;
+            .map_err(|e| Error::Draw(format!("cannot label the comparison: {e:?}")))?;
     }
     write_png(path, &rgb, width as u32, height as u32, 3)
 }

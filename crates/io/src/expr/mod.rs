@@ -2,13 +2,13 @@
 //! Python: `-x^2` is `-(x^2)`, `2^3^2` is `2^9`, `1e3*x` is `1000*x`.
 //!
 //! ```
-//! use iron_learn::expr::Function;
+//! use io::expr::Function;
 //! let f = Function::parse("sin(5*x)*exp(-x^2)")?;
 //! let x = 0.3f64;
 //! assert!((f.eval(x) - (5.0 * x).sin() * (-x * x).exp()).abs() < 1e-15);
 //! let e = Function::parse("sin(x) + foo(x)").unwrap_err().to_string();
 //! assert!(e.contains("position 10") && e.contains("unknown function \"foo\""));
-//! # Ok::<(), iron_learn::expr::ParseError>(())
+//! # Ok::<(), io::expr::ParseError>(())
 //! ```
 //!
 //! Operators: `+ - * /`, `^` (or `**`) for powers, parentheses. Names: the variable `x`, the
@@ -20,8 +20,11 @@
 mod functions;
 mod lexer;
 mod parser;
+mod sample;
 
-use anyhow::{Result, bail};
+pub use sample::{Samples, ScaledSamples};
+
+use crate::error::{Error, Result};
 use parser::Op;
 
 /// A problem at one place of an expression.
@@ -139,20 +142,26 @@ fn stack_size(program: &[Op]) -> usize {
     max
 }
 
-/// Parses a range written `A:B` with `A < B`.
+/// Parses a range written `A:B` with `A < B`; the error says what is wrong in one line.
 pub fn parse_range(text: &str) -> Result<(f64, f64)> {
     let Some((a, b)) = text.split_once(':') else {
-        bail!("range {text:?} should be written A:B, e.g. -3:3");
+        return Err(Error::invalid(format!(
+            "range {text:?} should be written A:B, e.g. -3:3"
+        )));
     };
     let parse = |s: &str| -> Result<f64> {
         match s.trim().parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(v),
-            _ => bail!("range {text:?}: {s:?} is not a finite number"),
+            _ => Err(Error::invalid(format!(
+                "range {text:?}: {s:?} is not a finite number"
+            ))),
         }
     };
     let (a, b) = (parse(a)?, parse(b)?);
     if a >= b {
-        bail!("range {text:?} is empty: the start must be below the end");
+        return Err(Error::invalid(format!(
+            "range {text:?} is empty: the start must be below the end"
+        )));
     }
     Ok((a, b))
 }

@@ -165,7 +165,7 @@ fn solve(mut a: Vec<f64>, mut b: Vec<f64>, d: usize) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::metrics::{linear_predict, regression};
+    use crate::metrics::{linear_predict, regression};
 
     #[test]
     fn overdetermined_systems_recover_exact_coefficients() {

@@ -1,14 +1,12 @@
-//! The tabular jobs' data: a table read as text (CSV, Parquet or the JSON format), its rows
-//! with a missing target dropped, a test part (a file of its own, or seeded rows held out),
-//! an optional validation part, the column types decided on the training rows and printed.
+//! Table files as text tables, and the row operations of table jobs: dropping rows with a
+//! missing target or cell, seeded splits, the target column.
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use crate::{Error, Result};
 use io::dataset::{DatasetFormat, detect_format, parse_json};
-use io::table::{ColumnInfo, Preprocessor, Table, TextColumn, is_missing, read_table};
+use io::table::{Table, TextColumn, is_missing, read_table};
 use io::{Dataset, fitted::label_text};
-use serde_json::{Value, json};
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand::seq::SliceRandom;
 use tensor_core::rand_chacha::ChaCha8Rng;
@@ -103,22 +101,28 @@ fn numbers_table(source: &str, names: &[String], values: &[f32]) -> Result<Table
     Ok(Table::new(source, names.to_vec(), columns)?)
 }
 
-/// Drops the rows whose `target` is missing, with a one-line note giving the count.
-pub fn drop_missing_targets(table: Table, target: &str) -> Result<Table> {
+/// Drops the rows whose `target` is missing, adding a one-line note giving the count to
+/// `notes`.
+pub fn drop_missing_targets(table: Table, target: &str, notes: &mut Vec<String>) -> Result<Table> {
     let (keep, dropped) = io::table::rows_with_target(&table, target)?;
     if dropped == 0 {
         return Ok(table);
     }
-    println!(
-        "note: dropped {dropped} row{} of {} whose target `{target}` is missing",
+    notes.push(format!(
+        "dropped {dropped} row{} of {} whose target `{target}` is missing",
         if dropped == 1 { "" } else { "s" },
         table.source
-    );
+    ));
     Ok(table.select_rows(&keep)?)
 }
 
 /// Drops the rows with a missing cell in any column but those of `ignore` (`--drop-missing`).
-pub fn drop_incomplete_rows(table: Table, ignore: &[String]) -> Result<Table> {
+/// A note saying how many rows went is added to `notes`.
+pub fn drop_incomplete_rows(
+    table: Table,
+    ignore: &[String],
+    notes: &mut Vec<String>,
+) -> Result<Table> {
     let used: Vec<usize> = (0..table.names().len())
         .filter(|&c| !ignore.contains(&table.names()[c]))
         .collect();
@@ -126,14 +130,17 @@ pub fn drop_incomplete_rows(table: Table, ignore: &[String]) -> Result<Table> {
         .filter(|&r| used.iter().all(|&c| !is_missing(table.column(c).get(r))))
         .collect();
     if keep.is_empty() {
-        bail!("`{}` has no rows without a missing cell", table.source);
+        return Err(Error::Refused(format!(
+            "`{}` has no rows without a missing cell",
+            table.source
+        )));
     }
     if keep.len() < table.rows() {
-        println!(
-            "note: dropped {} rows of {} with a missing cell (--drop-missing)",
+        notes.push(format!(
+            "dropped {} rows of {} with a missing cell (--drop-missing)",
             table.rows() - keep.len(),
             table.source
-        );
+        ));
     }
     Ok(table.select_rows(&keep)?)
 }
@@ -143,10 +150,10 @@ pub fn drop_incomplete_rows(table: Table, ignore: &[String]) -> Result<Table> {
 pub fn split_rows(table: &Table, fraction: f32, seed: u64) -> Result<(Table, Table)> {
     let rows = table.rows();
     if rows < 2 {
-        bail!(
+        return Err(Error::Refused(format!(
             "`{}` has {rows} row: too few to hold some out",
             table.source
-        );
+        )));
     }
     let held = ((rows as f64 * f64::from(fraction)).round() as usize).clamp(1, rows - 1);
     let mut order: Vec<usize> = (0..rows).collect();
@@ -157,67 +164,7 @@ pub fn split_rows(table: &Table, fraction: f32, seed: u64) -> Result<(Table, Tab
     Ok((table.select_rows(kept_idx)?, table.select_rows(held_idx)?))
 }
 
-/// Prints the schema as a short table and returns its JSON form (for `schema.json`).
-pub fn describe_schema(schema: &[ColumnInfo], encoding: &Preprocessor, target: &str) -> Value {
-    println!(
-        "  {:<24} {:<11} {:>8} {:>9}  encoding",
-        "column", "type", "missing", "distinct"
-    );
-    let mut columns = Vec::new();
-    for info in schema {
-        let encoder = encoding.columns.iter().find(|e| e.column() == info.name);
-        let how = match encoder {
-            Some(e) => e.describe(),
-            None => format!("ignored{}", note(&info.note)),
-        };
-        let shown = if let Some(e) = encoder
-            && !info.note.is_empty()
-        {
-            format!("{}{}", e.describe(), note(&info.note))
-        } else {
-            how
-        };
-        let share = info.missing as f64 / info.rows.max(1) as f64 * 100.0;
-        println!(
-            "  {:<24} {:<11} {:>7.1}% {:>9}  {shown}",
-            truncate(&info.name, 24),
-            info.kind.to_string(),
-            share,
-            info.distinct
-        );
-        columns.push(json!({
-            "name": info.name,
-            "type": info.kind.to_string(),
-            "rows": info.rows,
-            "missing": info.missing,
-            "distinct": info.distinct,
-            "encoding": shown,
-            "outputs": encoder.map(|e| e.output_names()).unwrap_or_default(),
-        }));
-    }
-    json!({ "target": target, "columns": columns, "encoded_width": encoding.width() })
-}
-
-fn note(text: &str) -> String {
-    if text.is_empty() {
-        String::new()
-    } else {
-        format!(" ({text})")
-    }
-}
-
-fn truncate(name: &str, n: usize) -> String {
-    if name.chars().count() <= n {
-        name.to_string()
-    } else {
-        name.chars()
-            .take(n - 1)
-            .chain(std::iter::once('…'))
-            .collect()
-    }
-}
-
-/// The target column: `--target`, or the last column.
+/// The target column: the one `asked` for, or the last column.
 pub fn target_name(table: &Table, asked: Option<&str>) -> Result<String> {
     match asked {
         Some(t) => {
@@ -228,6 +175,6 @@ pub fn target_name(table: &Table, asked: Option<&str>) -> Result<String> {
             .names()
             .last()
             .cloned()
-            .with_context(|| format!("`{}` has no columns", table.source)),
+            .ok_or_else(|| Error::Refused(format!("`{}` has no columns", table.source))),
     }
 }

@@ -1,12 +1,13 @@
 //! An exclusive lock on a run folder, so that two runs never write into one `--out`.
 //!
-//! The lock is an advisory `flock` on the hidden file `.iron-learn.lock` inside the folder.
+//! The lock is an advisory exclusive lock ([`File::try_lock`]: `flock` on Unix) on the hidden
+//! file `.iron-learn.lock` inside the folder.
 //! The kernel drops it when the process ends, however it ends (even SIGKILL), so a killed run
 //! never leaves a folder locked; the file, which holds the owner's process id for messages,
 //! is removed when the run ends normally.
 
-use anyhow::{Result, bail};
-use std::fs::File;
+use crate::{Error, Result};
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
 /// Name of the lock file inside a run folder.
@@ -35,8 +36,8 @@ impl RunLock {
                 .create(true)
                 .truncate(false)
                 .open(&path)
-                .map_err(|e| anyhow::anyhow!("cannot lock {}: {e}", dir.display()))?;
-            if !sys::try_lock(&file)? {
+                .map_err(|e| Error::Refused(format!("cannot lock {}: {e}", dir.display())))?;
+            if !try_lock(&file)? {
                 let owner = std::fs::read_to_string(&path).unwrap_or_default();
                 let owner = owner.trim();
                 let by = if owner.is_empty() {
@@ -44,20 +45,20 @@ impl RunLock {
                 } else {
                     format!("another iron-learn run (process {owner})")
                 };
-                bail!(
+                return Err(Error::Refused(format!(
                     "{} is in use by {by}; wait for it to finish or choose another --out",
                     dir.display()
-                );
+                )));
             }
-            if sys::same_file(&file, &path) {
-                sys::write_pid(&file);
+            if same_file(&file, &path) {
+                write_pid(&file);
                 return Ok(RunLock { path, _file: file });
             }
         }
-        bail!(
+        Err(Error::Refused(format!(
             "cannot lock {}: its lock file keeps changing",
             dir.display()
-        )
+        )))
     }
 
     /// Removes the lock file, then releases the lock.
@@ -66,63 +67,41 @@ impl RunLock {
     }
 }
 
-#[cfg(unix)]
-mod sys {
-    use anyhow::Result;
-    use std::fs::File;
-    use std::io::{Seek, Write};
-    use std::os::unix::fs::MetadataExt;
-    use std::os::unix::io::AsRawFd;
-    use std::path::Path;
-
-    /// `flock(LOCK_EX | LOCK_NB)`: true when locked, false when another process holds it.
-    pub fn try_lock(file: &File) -> Result<bool> {
-        // SAFETY: `flock` on a file descriptor owned by `file`, which outlives the call.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            return Ok(true);
+/// An exclusive lock without waiting (`flock(LOCK_EX | LOCK_NB)` on Unix): true when locked,
+/// false when another process holds it.
+fn try_lock(file: &File) -> Result<bool> {
+    match file.try_lock() {
+        Ok(()) => Ok(true),
+        Err(TryLockError::WouldBlock) => Ok(false),
+        Err(TryLockError::Error(e)) => {
+            Err(Error::Refused(format!("cannot lock the run folder: {e}")))
         }
-        let err = std::io::Error::last_os_error();
-        if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
-            Ok(false)
-        } else {
-            Err(anyhow::anyhow!("cannot lock the run folder: {err}"))
-        }
-    }
-
-    /// Whether `path` still names the open `file`.
-    pub fn same_file(file: &File, path: &Path) -> bool {
-        match (file.metadata(), std::fs::metadata(path)) {
-            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-            _ => false,
-        }
-    }
-
-    /// Records this process id in the lock file (for the message another run prints).
-    pub fn write_pid(mut file: &File) {
-        let _ = file.set_len(0);
-        let _ = file.rewind();
-        let _ = writeln!(file, "{}", std::process::id());
     }
 }
 
+/// Whether `path` still names the open `file`.
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Without inode numbers a lock file removed under the lock cannot be told apart: it is
+/// taken as the same.
 #[cfg(not(unix))]
-mod sys {
-    //! Without `flock` the folder is not locked; the other protections (fresh folders, the
-    //! checkpoint check) still apply.
-    use anyhow::Result;
-    use std::fs::File;
-    use std::path::Path;
+fn same_file(_file: &File, _path: &Path) -> bool {
+    true
+}
 
-    pub fn try_lock(_file: &File) -> Result<bool> {
-        Ok(true)
-    }
-
-    pub fn same_file(_file: &File, _path: &Path) -> bool {
-        true
-    }
-
-    pub fn write_pid(_file: &File) {}
+/// Records this process id in the lock file (for the message another run prints).
+fn write_pid(mut file: &File) {
+    use std::io::{Seek, Write};
+    let _ = file.set_len(0);
+    let _ = file.rewind();
+    let _ = writeln!(file, "{}", std::process::id());
 }
 
 #[cfg(all(test, unix))]

@@ -1,0 +1,255 @@
+//! A model type defined outside the library, in this file alone: an affine map `y = x W + b`.
+//! With one [`register`] call it is saved, loaded back by its kind, predicted on raw rows and
+//! drawn as an image through the same `FittedModel` calls that the command line uses.
+
+use io::fitted::{FittedModel, ModelInfo, ModelKind, register};
+use io::image::coords::pixel_to_coord;
+use io::image::{ColorMode, load_picture};
+use io::{Checkpoint, Standardizer};
+use nn::{Activation, Init, Layer, Linear, Model, NamedArray, ParamMut, ParamRef};
+use serde::{Deserialize, Serialize};
+use tensor_core::rand::SeedableRng;
+use tensor_core::rand_chacha::ChaCha8Rng;
+use tensor_core::{Backend, Tensor};
+use tensor_cpu::CpuBackend;
+
+/// The configuration of [`Affine`]: its widths.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct AffineConfig {
+    inputs: usize,
+    outputs: usize,
+}
+
+/// `y = x W + b`, one [`Linear`] layer without activation.
+struct Affine<B: Backend> {
+    backend: B,
+    config: AffineConfig,
+    layer: Linear<B>,
+}
+
+impl<B: Backend> std::fmt::Debug for Affine<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Affine({:?})", self.config)
+    }
+}
+
+impl<B: Backend> Layer<B> for Affine<B> {
+    fn describe(&self) -> String {
+        format!("affine [{}]", self.layer.describe())
+    }
+    fn input_dim(&self) -> usize {
+        self.config.inputs
+    }
+    fn output_dim(&self) -> usize {
+        self.config.outputs
+    }
+    fn forward(&mut self, x: &Tensor<B>) -> nn::Result<&Tensor<B>> {
+        self.layer.forward(x)
+    }
+    fn output(&self) -> Option<&Tensor<B>> {
+        self.layer.output()
+    }
+    fn backward(&mut self, x: &Tensor<B>, grad: &Tensor<B>) -> nn::Result<&Tensor<B>> {
+        self.layer.backward(x, grad)
+    }
+    fn backward_params(&mut self, x: &Tensor<B>, grad: &Tensor<B>) -> nn::Result<()> {
+        self.layer.backward_params(x, grad)
+    }
+    fn input_grad(&self) -> Option<&Tensor<B>> {
+        self.layer.input_grad()
+    }
+    fn infer(&self, x: &Tensor<B>, out: &mut Tensor<B>) -> nn::Result<()> {
+        self.layer.infer(x, out)
+    }
+    fn visit_params(&self, f: &mut dyn FnMut(ParamRef<'_, B>) -> nn::Result<()>) -> nn::Result<()> {
+        self.layer.visit_params(f)
+    }
+    fn visit_params_mut(
+        &mut self,
+        f: &mut dyn FnMut(ParamMut<'_, B>) -> nn::Result<()>,
+    ) -> nn::Result<()> {
+        self.layer.visit_params_mut(f)
+    }
+    fn set_accumulate_grads(&mut self, accumulate: bool) {
+        self.layer.set_accumulate_grads(accumulate)
+    }
+}
+
+impl<B: Backend> Model<B> for Affine<B> {
+    type Config = AffineConfig;
+
+    fn from_config(backend: &B, config: &AffineConfig, seed: u64) -> nn::Result<Self> {
+        if config.inputs == 0 || config.outputs == 0 {
+            return Err(nn::Error::Config(
+                "an affine map needs widths of at least 1".into(),
+            ));
+        }
+        let (i, o) = (config.inputs, config.outputs);
+        let id = Activation::Identity;
+        let init = Init::XavierUniform.layer(0, 1, i, o, id, id);
+        let layer = Linear::new(
+            backend,
+            i,
+            o,
+            id,
+            init,
+            &mut ChaCha8Rng::seed_from_u64(seed),
+        )?;
+        Ok(Affine {
+            backend: backend.clone(),
+            config: config.clone(),
+            layer,
+        })
+    }
+
+    fn config(&self) -> &AffineConfig {
+        &self.config
+    }
+
+    fn predict(&self, x: &Tensor<B>) -> nn::Result<Tensor<B>> {
+        let mut out = Tensor::zeros(&self.backend, [x.dims()[0], self.config.outputs])?;
+        self.layer.infer(x, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl<B: Backend> ModelKind<B> for Affine<B> {
+    const KIND: &'static str = "test_affine";
+
+    fn backend(&self) -> &B {
+        &self.backend
+    }
+}
+
+/// The one registration call a new model type needs.
+fn registered() {
+    register::<CpuBackend, Affine<CpuBackend>>().expect("a new kind registers");
+}
+
+/// An affine map with the given weight (`[inputs, outputs]`, row-major) and bias.
+fn affine(cpu: &CpuBackend, inputs: usize, weight: &[f32], bias: &[f32]) -> Affine<CpuBackend> {
+    let outputs = bias.len();
+    let mut m = Affine::from_config(cpu, &AffineConfig { inputs, outputs }, 3).unwrap();
+    let state = [
+        NamedArray::new("weight", vec![inputs, outputs], weight.to_vec()).unwrap(),
+        NamedArray::new("bias", vec![outputs], bias.to_vec()).unwrap(),
+    ];
+    m.import_state(&state).unwrap();
+    m
+}
+
+#[test]
+fn a_registered_model_type_saves_loads_and_predicts_in_user_units() {
+    registered();
+    let cpu = CpuBackend::new();
+    let (w, b) = ([0.5f32, -2.0, 1.5, 0.25], [0.1f32, -0.3]);
+    let scaler = Standardizer {
+        mean: vec![10.0, 1.0],
+        std: vec![2.0, 0.5],
+    };
+    let targets = Standardizer {
+        mean: vec![100.0, -5.0],
+        std: vec![4.0, 2.0],
+    };
+    let info = ModelInfo::regression(&["size", "age"], &["price", "tax"])
+        .with_features(scaler.clone())
+        .with_targets(targets.clone());
+    let model = FittedModel::new(affine(&cpu, 2, &w, &b), info).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("affine.safetensors");
+    model.save(&path).unwrap();
+
+    let ck = Checkpoint::load(&path).unwrap();
+    assert_eq!(ck.metadata["model_kind"], "test_affine");
+    assert_eq!(ck.metadata["architecture"]["inputs"], 2);
+    assert_eq!(ck.tensors["model.weight"].data, w);
+
+    let back = FittedModel::load(&path, &cpu).unwrap();
+    assert_eq!(back.network().kind(), "test_affine");
+    assert!(
+        back.network()
+            .downcast_ref::<Affine<CpuBackend>>()
+            .is_some()
+    );
+    assert!(back.network().as_mlp().is_none());
+    let rows = [12.0f32, 2.0, 7.0, 0.5, 10.0, 1.0];
+    let got = back.predict(&rows).unwrap();
+    assert_eq!(got.columns, ["price", "tax"]);
+    for (r, row) in rows.chunks(2).enumerate() {
+        let x: Vec<f64> = (0..2)
+            .map(|j| (row[j] as f64 - scaler.mean[j] as f64) / scaler.std[j] as f64)
+            .collect();
+        for k in 0..2 {
+            let raw = x[0] * w[k] as f64 + x[1] * w[2 + k] as f64 + b[k] as f64;
+            let want = raw * targets.std[k] as f64 + targets.mean[k] as f64;
+            let v = got.values[r * 2 + k] as f64;
+            assert!(
+                (v - want).abs() < 1e-4,
+                "row {r}, output {k}: {v} vs {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_registered_model_type_draws_an_image() {
+    registered();
+    let cpu = CpuBackend::new();
+    let (w, b) = ([0.2f32, 0.1], [0.5f32]);
+    let model = FittedModel::new(affine(&cpu, 2, &w, &b), ModelInfo::image(4, 3, &["value"]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("affine.safetensors");
+    model.unwrap().save(&path).unwrap();
+    let back = FittedModel::load(&path, &cpu).unwrap();
+    let png = dir.path().join("affine.png");
+    assert_eq!(back.render_png(4, &png).unwrap(), (4, 3));
+    let picture = load_picture(&png, ColorMode::Grayscale).unwrap();
+    for y in 0..3 {
+        for x in 0..4 {
+            let (cx, cy) = (pixel_to_coord(x, 4), pixel_to_coord(y, 3));
+            let want = (w[0] * cx + w[1] * cy + b[0]).clamp(0.0, 1.0);
+            let v = picture.data[y * 4 + x];
+            assert!(
+                (v - want).abs() <= 0.5 / 255.0 + 1e-6,
+                "pixel ({x}, {y}): {v} vs {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn registering_a_kind_twice_is_refused_unless_it_is_the_same_type() {
+    registered();
+    registered();
+    let e = register::<CpuBackend, nn::Mlp<CpuBackend>>().unwrap_err();
+    assert!(e.to_string().contains("`mlp` is already registered"), "{e}");
+}
+
+#[test]
+fn a_file_of_a_kind_not_registered_on_this_backend_names_the_kinds_it_reads() {
+    registered();
+    let cpu = CpuBackend::new();
+    let model = FittedModel::new(
+        affine(&cpu, 1, &[2.0], &[1.0]),
+        ModelInfo::regression(&["x"], &["y"]),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("affine.safetensors");
+    model.unwrap().save(&path).unwrap();
+    let mut ck = Checkpoint::load(&path).unwrap();
+    ck.metadata["model_kind"] = "test_affine_v2".into();
+    ck.save(&path).unwrap();
+    let e = FittedModel::load(&path, &cpu).unwrap_err().to_string();
+    assert!(
+        e.contains("`test_affine_v2`")
+            && e.contains("`hash_grid_mlp`")
+            && e.contains("`test_affine`"),
+        "{e}"
+    );
+    // Its tensors must fit its configuration, like any model's.
+    ck.metadata["model_kind"] = "test_affine".into();
+    ck.metadata["architecture"]["inputs"] = 3.into();
+    ck.save(&path).unwrap();
+    let e = FittedModel::load(&path, &cpu).unwrap_err().to_string();
+    assert!(e.contains("tensors do not fit"), "{e}");
+}

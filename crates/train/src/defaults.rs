@@ -1,0 +1,168 @@
+//! Default training settings, measured per kind of job: what the `iron-learn` jobs train
+//! with unless told otherwise (the mlp defaults were measured on four published tables,
+//! docs/BENCHMARKS.md). A program can start from them and override what it knows better.
+
+use crate::Schedule;
+use nn::TrainLength;
+
+/// A job's default learning rate, length, batch and schedule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Defaults {
+    /// Learning rate.
+    pub lr: f32,
+    /// Length.
+    pub length: TrainLength,
+    /// Mini-batch size (`None`: full batch).
+    pub batch: Option<usize>,
+    /// Schedule.
+    pub schedule: Schedule,
+}
+
+/// `xor`.
+pub const XOR: Defaults = Defaults {
+    lr: 0.05,
+    length: TrainLength::Epochs(1000),
+    batch: None,
+    schedule: Schedule::Constant,
+};
+
+/// `linreg` and `logreg`.
+pub const LINEAR: Defaults = Defaults {
+    lr: 0.05,
+    length: TrainLength::Epochs(2000),
+    batch: None,
+    schedule: Schedule::Cosine,
+};
+
+/// Mini-batch size of `mlp` on training sets larger than [`MLP_FULL_BATCH_ROWS`].
+pub const MLP_BATCH: usize = 64;
+/// `mlp` trains on the full batch up to this many training rows.
+pub const MLP_FULL_BATCH_ROWS: usize = 256;
+/// Epochs of `mlp` on the full batch (up to [`MLP_FULL_BATCH_ROWS`] rows).
+pub const MLP_FULL_BATCH_EPOCHS: u64 = 400;
+/// The optimizer steps `mlp` aims at on larger sets: the epochs are as many as make about
+/// this many steps, within [`MLP_MIN_EPOCHS`] and [`MLP_MAX_EPOCHS`].
+pub const MLP_STEP_BUDGET: u64 = 12_000;
+/// The fewest default epochs of `mlp` on mini-batches (large tables).
+pub const MLP_MIN_EPOCHS: u64 = 10;
+/// The most default epochs of `mlp` on mini-batches (small tables).
+pub const MLP_MAX_EPOCHS: u64 = 100;
+
+/// `mlp` on `rows` training rows: learning rate 3e-3 with cosine decay; up to
+/// [`MLP_FULL_BATCH_ROWS`] rows, [`MLP_FULL_BATCH_EPOCHS`] full-batch epochs; beyond, batches
+/// of [`MLP_BATCH`] for about [`MLP_STEP_BUDGET`] steps (10 to 100 epochs), so that the
+/// length follows the data's size.
+pub fn mlp(rows: usize) -> Defaults {
+    let batched = rows > MLP_FULL_BATCH_ROWS;
+    let epochs = if batched {
+        let per_epoch = rows.div_ceil(MLP_BATCH) as u64;
+        (MLP_STEP_BUDGET as f64 / per_epoch as f64).round() as u64
+    } else {
+        MLP_FULL_BATCH_EPOCHS
+    };
+    Defaults {
+        lr: 3e-3,
+        length: TrainLength::Epochs(if batched {
+            epochs.clamp(MLP_MIN_EPOCHS, MLP_MAX_EPOCHS)
+        } else {
+            epochs
+        }),
+        batch: batched.then_some(MLP_BATCH),
+        schedule: Schedule::Cosine,
+    }
+}
+
+/// `approx`.
+pub const APPROX: Defaults = Defaults {
+    lr: 3e-3,
+    length: TrainLength::Epochs(3000),
+    batch: None,
+    schedule: Schedule::Cosine,
+};
+
+/// Steps of `image fit` up to [`IMAGE_BASE_PIXELS`] pixels.
+pub const IMAGE_BASE_STEPS: u64 = 300;
+/// The pixel count (200 x 200) that [`IMAGE_BASE_STEPS`] fits well.
+pub const IMAGE_BASE_PIXELS: usize = 40_000;
+/// The most default steps of `image fit`.
+pub const IMAGE_MAX_STEPS: u64 = 3000;
+
+/// Steps of `image fit --arch hashgrid` up to [`HASH_GRID_BASE_PIXELS`] pixels.
+pub const HASH_GRID_BASE_STEPS: u64 = 100;
+/// The pixel count (256 x 256, one default batch) that [`HASH_GRID_BASE_STEPS`] fits well
+/// (about 40 dB on a photo).
+pub const HASH_GRID_BASE_PIXELS: usize = 65_536;
+
+/// `image fit` of a picture of `pixels` pixels: 300 steps up to 200 x 200 pixels, growing
+/// with the square root of the pixel count (the side) beyond, in multiples of 50.
+pub fn image_fit(pixels: usize) -> Defaults {
+    image_defaults(pixels, IMAGE_BASE_STEPS, IMAGE_BASE_PIXELS, 1e-3)
+}
+
+/// `image fit --arch hashgrid` of a picture of `pixels` pixels: learning rate 1e-2, 100 steps
+/// up to 256 x 256 pixels, growing with the side beyond, in multiples of 50.
+pub fn image_fit_hash_grid(pixels: usize) -> Defaults {
+    image_defaults(pixels, HASH_GRID_BASE_STEPS, HASH_GRID_BASE_PIXELS, 1e-2)
+}
+
+fn image_defaults(pixels: usize, base_steps: u64, base_pixels: usize, lr: f32) -> Defaults {
+    let ratio = (pixels as f64 / base_pixels as f64).max(1.0).sqrt();
+    let steps = (base_steps as f64 * ratio / 50.0).round() as u64 * 50;
+    Defaults {
+        lr,
+        length: TrainLength::Steps(steps.clamp(base_steps, IMAGE_MAX_STEPS)),
+        batch: None,
+        schedule: Schedule::Cosine,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_steps_follow_the_size() {
+        let steps = |px| match image_fit(px).length {
+            TrainLength::Steps(s) => s,
+            TrainLength::Epochs(_) => unreachable!(),
+        };
+        assert_eq!(steps(48 * 48), 300);
+        assert_eq!(steps(200 * 200), 300);
+        assert_eq!(steps(400 * 400), 600);
+        assert_eq!(steps(512 * 512), 750);
+        assert_eq!(steps(8000 * 8000), IMAGE_MAX_STEPS);
+        let grid = |px| match image_fit_hash_grid(px).length {
+            TrainLength::Steps(s) => s,
+            TrainLength::Epochs(_) => unreachable!(),
+        };
+        assert_eq!(grid(200 * 200), 100);
+        assert_eq!(grid(256 * 256), 100);
+        assert_eq!(grid(512 * 512), 200);
+        assert_eq!(grid(2048 * 2048), 800);
+        assert_eq!(grid(8192 * 8192), IMAGE_MAX_STEPS);
+        assert_eq!(image_fit_hash_grid(1).lr, 1e-2);
+    }
+
+    #[test]
+    fn mlp_batches_only_larger_sets() {
+        assert_eq!(mlp(100).batch, None);
+        assert_eq!(mlp(1000).batch, Some(MLP_BATCH));
+    }
+
+    #[test]
+    fn mlp_length_follows_the_rows() {
+        let epochs = |rows| match mlp(rows).length {
+            TrainLength::Epochs(e) => e,
+            TrainLength::Steps(_) => unreachable!(),
+        };
+        assert_eq!(epochs(200), MLP_FULL_BATCH_EPOCHS);
+        assert_eq!(
+            epochs(300),
+            MLP_MAX_EPOCHS,
+            "5 batches an epoch: capped at 100 epochs"
+        );
+        assert_eq!(epochs(7_500), 100, "118 batches an epoch: 12,000 steps");
+        assert_eq!(epochs(30_000), 26, "469 batches an epoch");
+        assert_eq!(epochs(200_000), MLP_MIN_EPOCHS);
+    }
+}

@@ -1,0 +1,175 @@
+//! Table jobs' inputs, ready to train on: a table file read, split into training, validation
+//! and test rows, typed and encoded on the training rows, with the targets as numbers or
+//! class indices ([`prepare`]).
+
+mod read;
+mod schema;
+mod targets;
+mod tensors;
+
+use std::path::PathBuf;
+
+use crate::{Error, Result};
+use io::Dataset;
+use io::table::{
+    EncodeOptions, Preprocessor, Table, TypeOverrides, class_indices, class_labels, infer_schema,
+    looks_categorical, regression_targets,
+};
+
+pub use read::{
+    RawData, drop_incomplete_rows, drop_missing_targets, is_parquet, read_any, split_rows,
+    target_name,
+};
+pub use schema::{SchemaColumn, SchemaReport};
+pub use targets::{balance, network_targets};
+pub use tensors::TableTensors;
+
+/// How to read and split the table of a job.
+#[derive(Debug, Clone, Default)]
+pub struct TableOptions {
+    /// The data file: CSV, Parquet or the JSON format.
+    pub data: PathBuf,
+    /// The target column (`None`: the last).
+    pub target: Option<String>,
+    /// A separate file of test rows.
+    pub test_data: Option<PathBuf>,
+    /// Share of rows held out for testing when there is no test part.
+    pub test_fraction: f32,
+    /// Share of the training rows held out for validation.
+    pub val_fraction: f32,
+    /// Drop rows with a missing cell instead of imputing it.
+    pub drop_missing: bool,
+    /// Type overrides: columns read as categories, as numbers, or ignored.
+    pub overrides: TypeOverrides,
+    /// The seed of the splits.
+    pub seed: u64,
+}
+
+/// The encoded parts of a table and what is needed to report on them.
+pub struct Prepared {
+    /// Training rows: encoded features; targets as values or class indices.
+    pub train: Dataset,
+    /// Validation rows, when some are held out.
+    pub val: Option<Dataset>,
+    /// Test rows, encoded.
+    pub test: Dataset,
+    /// The test rows as read (for `test_predictions.csv`).
+    pub test_table: Table,
+    /// Rows given without targets (a JSON file's `x_test` with no `y_test`).
+    pub unlabeled: Option<Table>,
+    /// Class labels in output order (classification).
+    pub labels: Option<Vec<String>>,
+    /// The fitted encoding.
+    pub encoding: Preprocessor,
+    /// The columns' types and encodings (`schema.json`).
+    pub schema: SchemaReport,
+    /// The target column's name.
+    pub target: String,
+    /// Classes (true) or a regression.
+    pub classify: bool,
+    /// What was done to the rows on the way (rows dropped), one line each.
+    pub notes: Vec<String>,
+}
+
+/// Reads, splits, types and encodes the data of a table job. `classify` is the task when
+/// the job knows it (`None`: decided from the target, see
+/// [`looks_categorical`]).
+pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
+    let mut notes = Vec::new();
+    let raw = read_any(&a.data)?;
+    let target = target_name(&raw.rows, a.target.as_deref())?;
+    let (train, test) = test_split(a, raw.rows, raw.test, &target, &mut notes)?;
+    let classify = match classify {
+        Some(c) => c,
+        None => looks_categorical(train.column(train.require(&target)?)),
+    };
+    let (train, val) = if a.val_fraction > 0.0 && train.rows() >= 4 {
+        let (t, v) = split_rows(&train, a.val_fraction, a.seed.wrapping_add(1))?;
+        (t, Some(v))
+    } else {
+        (train, None)
+    };
+    if train.rows() < 2 {
+        let total = train.rows() + test.rows() + val.as_ref().map_or(0, Table::rows);
+        return Err(Error::Refused(format!(
+            "--test-fraction {} and --val-fraction {} leave {} training row(s) of {total}; at least two are needed (use smaller fractions or more rows)",
+            a.test_fraction,
+            a.val_fraction,
+            train.rows()
+        )));
+    }
+    let schema = infer_schema(&train, Some(&target), &a.overrides)?;
+    let encoding = Preprocessor::fit(&train, &schema, &EncodeOptions::default())?;
+    let labels = classify
+        .then(|| class_labels(&train, &target))
+        .transpose()?;
+    let encode = |t: &Table| -> Result<Dataset> {
+        let y = match &labels {
+            Some(l) => class_targets(t, &target, l)?,
+            None => regression_targets(t, &target)?,
+        };
+        let x = encoding.transform(t)?;
+        let names = encoding.output_names();
+        Ok(Dataset::new(x, y, t.rows(), names, vec![target.clone()])?)
+    };
+    Ok(Prepared {
+        train: encode(&train)?,
+        val: val.as_ref().map(&encode).transpose()?,
+        test: encode(&test)?,
+        test_table: test,
+        unlabeled: raw.unlabeled,
+        labels,
+        schema: SchemaReport::new(&schema, &encoding, &target),
+        target: target.clone(),
+        encoding,
+        classify,
+        notes,
+    })
+}
+
+/// The training and test rows: the file's own test part, a separate test file, or a
+/// seeded share of the rows; rows without a target dropped.
+fn test_split(
+    a: &TableOptions,
+    rows: Table,
+    test: Option<Table>,
+    target: &str,
+    notes: &mut Vec<String>,
+) -> Result<(Table, Table)> {
+    let mut rows = drop_missing_targets(rows, target, notes)?;
+    if a.drop_missing {
+        rows = drop_incomplete_rows(rows, &a.overrides.ignore, notes)?;
+    }
+    match (&a.test_data, test) {
+        (Some(path), _) => {
+            let test = read_any(path)?.rows;
+            test.require(target)?;
+            Ok((rows, drop_missing_targets(test, target, notes)?))
+        }
+        (None, Some(test)) => Ok((rows, drop_missing_targets(test, target, notes)?)),
+        (None, None) if a.test_fraction > 0.0 => split_rows(&rows, a.test_fraction, a.seed),
+        (None, None) => Err(Error::Refused(format!(
+            "--test-fraction 0 leaves no rows to test on ({} has no test part); use a fraction such as 0.2 or --test-data FILE",
+            a.data.display()
+        ))),
+    }
+}
+
+/// Class indices of the target of `table` (as f32), erroring on a label the training rows
+/// lack.
+fn class_targets(table: &Table, target: &str, labels: &[String]) -> Result<Vec<f32>> {
+    let column = table.column(table.require(target)?);
+    class_indices(column, labels)
+        .into_iter()
+        .enumerate()
+        .map(|(r, i)| match i {
+            Some(i) => Ok(i as f32),
+            None => Err(Error::Refused(format!(
+                "`{}` has the class `{}` (data row {}), which the training rows lack",
+                table.source,
+                column.get(r),
+                r + 1
+            ))),
+        })
+        .collect()
+}

@@ -1,0 +1,80 @@
+//! [`SchemaReport`]: what a table job made of each column, as `schema.json` holds it.
+
+use io::table::{ColumnInfo, Preprocessor};
+use serde::Serialize;
+
+/// One column of a table: its inferred type, gaps, distinct values and encoding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SchemaColumn {
+    /// The column's name.
+    pub name: String,
+    /// Its type (`number`, `category`, `yes/no`, ...).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Training rows.
+    pub rows: usize,
+    /// Training rows with a missing cell.
+    pub missing: usize,
+    /// Distinct values in the training rows.
+    pub distinct: usize,
+    /// How it is encoded (or why it is ignored).
+    pub encoding: String,
+    /// The encoded columns it gives.
+    pub outputs: Vec<String>,
+}
+
+impl SchemaColumn {
+    /// The share of missing cells, in percent.
+    pub fn missing_percent(&self) -> f64 {
+        self.missing as f64 / self.rows.max(1) as f64 * 100.0
+    }
+}
+
+/// The columns of a table job and the width of their encoding (`schema.json`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SchemaReport {
+    /// The target column.
+    pub target: String,
+    /// Every column but the target.
+    pub columns: Vec<SchemaColumn>,
+    /// Encoded features in all.
+    pub encoded_width: usize,
+}
+
+impl SchemaReport {
+    /// The report of `schema` encoded by `encoding`.
+    pub fn new(schema: &[ColumnInfo], encoding: &Preprocessor, target: &str) -> Self {
+        let columns = schema
+            .iter()
+            .map(|info| {
+                let encoder = encoding.columns.iter().find(|e| e.column() == info.name);
+                let shown = match encoder {
+                    Some(e) => format!("{}{}", e.describe(), note(&info.note)),
+                    None => format!("ignored{}", note(&info.note)),
+                };
+                SchemaColumn {
+                    name: info.name.clone(),
+                    kind: info.kind.to_string(),
+                    rows: info.rows,
+                    missing: info.missing,
+                    distinct: info.distinct,
+                    encoding: shown,
+                    outputs: encoder.map(|e| e.output_names()).unwrap_or_default(),
+                }
+            })
+            .collect();
+        SchemaReport {
+            target: target.to_string(),
+            columns,
+            encoded_width: encoding.width(),
+        }
+    }
+}
+
+fn note(text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!(" ({text})")
+    }
+}

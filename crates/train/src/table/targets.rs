@@ -1,0 +1,123 @@
+//! What a table job trains on and saves besides the encoded features: the targets as the
+//! network learns them, class balancing, and the fitted model's description.
+
+use super::Prepared;
+use crate::{Error, Result};
+use io::{Dataset, ModelInfo, Standardizer};
+
+/// Targets as the network learns them: 0/1 (two classes), one-hot rows (more classes), or
+/// values standardised by `targets` (regression, when given).
+pub fn network_targets(
+    y: &[f32],
+    classes: usize,
+    targets: Option<&Standardizer>,
+) -> Result<Vec<f32>> {
+    if let Some(t) = targets {
+        return Ok(t.transform(y)?);
+    }
+    if classes == 2 {
+        return Ok(y.to_vec());
+    }
+    let mut out = vec![0f32; y.len() * classes];
+    for (r, &i) in y.iter().enumerate() {
+        out[r * classes + (i as usize).min(classes.saturating_sub(1))] = 1.0;
+    }
+    Ok(out)
+}
+
+/// The training rows with each class repeated up to the size of the largest: the same
+/// expected gradient as weighing class `c` by `rows / (classes * rows_c)`, up to a common
+/// factor. Returns the rows and how many each class now has.
+pub fn balance(train: &Dataset, classes: usize) -> Result<(Dataset, usize)> {
+    let mut by_class: Vec<Vec<usize>> = vec![Vec::new(); classes];
+    for r in 0..train.rows {
+        let class = (train.row_y(r)[0] as usize).min(classes.saturating_sub(1));
+        by_class[class].push(r);
+    }
+    let most = by_class.iter().map(Vec::len).max().unwrap_or(0);
+    let mut rows = Vec::with_capacity(most * classes);
+    for members in by_class.iter().filter(|m| !m.is_empty()) {
+        rows.extend((0..most).map(|i| members[i % members.len()]));
+    }
+    rows.sort_unstable();
+    Ok((train.select_rows(&rows)?, most))
+}
+
+impl Prepared {
+    /// Refuses a target that no model here can learn: more than 100 classes (a regression
+    /// target read as classes) or a constant value.
+    pub fn refuse_unlearnable(&self) -> Result<()> {
+        let column = &self.target;
+        let classes = self.labels.as_ref().map_or(0, Vec::len);
+        if classes > 100 {
+            return Err(Error::Refused(format!(
+                "the target column `{column}` has {classes} distinct values; is this a regression target? (use --task regression)"
+            )));
+        }
+        if classes == 0
+            && let Some(&first) = self.train.y.first()
+            && self.train.y.iter().all(|&v| v == first)
+        {
+            return Err(Error::Refused(format!(
+                "the target column `{column}` is constant (every training row holds {first}); there is nothing to learn"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The fitted model's description: a plain standardisation when every column is a
+    /// number without gaps (the model file then reads as before tables had types), the
+    /// whole encoding otherwise; regression targets standardised by `targets`.
+    pub fn model_info(&self, targets: Option<&Standardizer>) -> ModelInfo {
+        let names = self.encoding.output_names();
+        let target = self.target.as_str();
+        let info = match (&self.labels, targets) {
+            (Some(labels), _) => {
+                let numeric: Option<Vec<f32>> =
+                    labels.iter().map(|l| l.parse::<f32>().ok()).collect();
+                match numeric {
+                    Some(values) => ModelInfo::classification(&names, target, values),
+                    None => ModelInfo::classification_labels(&names, target, labels.clone()),
+                }
+            }
+            (None, Some(t)) => {
+                ModelInfo::regression(&names, &[target.to_string()]).with_targets(t.clone())
+            }
+            (None, None) => ModelInfo::regression(&names, &[target.to_string()]),
+        };
+        match self.encoding.as_standardizer() {
+            Some(s) => info.with_features(s),
+            None => info.with_preprocessing(self.encoding.clone()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_indices_one_hot_rows_or_standardised_values() {
+        assert_eq!(network_targets(&[1.0, 0.0], 2, None).unwrap(), [1.0, 0.0]);
+        let one_hot = network_targets(&[2.0, 0.0], 3, None).unwrap();
+        assert_eq!(one_hot, [0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+        let s = Standardizer {
+            mean: vec![10.0],
+            std: vec![2.0],
+        };
+        assert_eq!(
+            network_targets(&[12.0, 9.0], 0, Some(&s)).unwrap(),
+            [1.0, -0.5]
+        );
+    }
+
+    #[test]
+    fn balancing_repeats_the_rarer_classes() {
+        let y = vec![0.0, 0.0, 0.0, 1.0];
+        let d = Dataset::new(vec![1.0, 2.0, 3.0, 4.0], y, 4, vec![], vec![]).unwrap();
+        let (b, most) = balance(&d, 2).unwrap();
+        assert_eq!(most, 3);
+        assert_eq!(b.x, [1.0, 2.0, 3.0, 4.0, 4.0, 4.0]);
+        assert_eq!(b.y.iter().filter(|&&c| c == 1.0).count(), 3);
+    }
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The GPU check, run on a machine with an NVIDIA GPU from the folder `cargo xtask pack-gpu`
+# made: every GPU test, the CUDA sanitizers, a kernel profile of the SIREN step, and the
+# benchmarks of docs/BENCHMARKS.md side by side with PyTorch on the same GPU.
+#   .gpu/check.sh [tests|sanitize|racecheck|profile|bench]...   (default: all, in that order)
+# Logs go to $OUT (default .gpu/out). PHOTO=path/to/256x256.png adds the photo fit.
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here" || exit 1
+out=${OUT:-$here/out}
+mkdir -p "$out"
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/local/nvidia/lib64; do
+  [ -d "$d" ] && export LD_LIBRARY_PATH="$d:${LD_LIBRARY_PATH:-}"
+done
+export PATH=/usr/local/cuda/bin:$PATH
+steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=(tests sanitize racecheck profile bench)
+status=0
+
+tests() {
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  for t in tests/*; do
+    echo "== ${t##*/}"
+    timeout 300 "$t" --include-ignored 2>&1 | grep -E "FAILED|panicked|^test result" || status=1
+  done
+}
+
+sanitize() {
+  local s="compute-sanitizer --error-exitcode 9"
+  # Kernels with shared memory or barriers: reductions, losses, transposes, hash grid.
+  local shared=(reduce sum mean loss transpose hashgrid)
+  echo "== memcheck, every GPU test"
+  timeout 300 $s --tool memcheck tests/gpu --include-ignored 2>&1 | grep -E "ERROR SUMMARY|^test result"
+  echo "== synccheck, the tests of kernels with shared memory"
+  timeout 200 $s --tool synccheck tests/gpu --include-ignored "${shared[@]}" 2>&1 |
+    grep -E "ERROR SUMMARY|^test result"
+  for arch in siren hashgrid; do
+    for tool in memcheck synccheck; do
+      printf "== %s, image fit --arch %s --steps 200: " $tool $arch
+      timeout 200 $s --tool $tool ./iron-learn image fit --arch $arch --steps 200 --device cuda \
+        -o "/tmp/sanitize-$arch-$tool" -q 2>&1 | grep -E "ERROR SUMMARY" | tr '\n' ' '
+      echo "(exit ${PIPESTATUS[0]})"
+    done
+  done
+}
+
+racecheck() {
+  local s="compute-sanitizer --error-exitcode 9"
+  local shared=(reduce sum mean loss transpose hashgrid)
+  # racecheck tracks every shared-memory access and is far too slow on cuBLAS's kernels:
+  # it checks this project's kernels only (--kernel-regex), the others run unchecked.
+  local ours="kns=reduce_|loss_|transpose|hashgrid|copy_block|bias_act|act_backward|adam_step"
+  echo "== racecheck (this project's kernels), the tests of kernels with shared memory"
+  timeout 200 $s --tool racecheck --kernel-regex "$ours" tests/gpu --include-ignored "${shared[@]}" 2>&1 |
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^test result|rror"
+  for arch in siren hashgrid; do
+    printf "== racecheck (this project's kernels), image fit --arch %s --steps 20: " $arch
+    timeout 200 $s --tool racecheck --kernel-regex "$ours" ./iron-learn image fit --arch $arch \
+      --steps 20 --device cuda -o "/tmp/sanitize-$arch-racecheck" -q 2>&1 |
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | tr '\n' ' '
+    echo "(exit ${PIPESTATUS[0]})"
+  done
+}
+
+profile() {
+  echo "== kernels of the SIREN 256x3 step on 40,000 points (ncu, 5 steps)"
+  timeout 300 ncu --csv --metrics gpu__time_duration.sum ./iron-learn bench train --device cuda \
+    --hidden 256x3 --reps 2 > /tmp/ncu.csv 2>/dev/null
+  python3 - <<'PY'
+import collections, csv
+rows = [r for r in csv.reader(open("/tmp/ncu.csv")) if len(r) > 10]
+head, rows = rows[0], rows[1:]
+name, value = head.index("Kernel Name"), head.index("Metric Value")
+per = collections.defaultdict(list)
+for r in rows:
+    per[r[name][:70]].append(float(r[value].replace(",", "")))
+total = sum(sum(v) for v in per.values())
+print(f"{len(rows) / 5:.0f} kernels per step, {total / 5e3:.0f} us per step (serialised)")
+for k, v in sorted(per.items(), key=lambda p: -sum(p[1])):
+    print(f"{sum(v) / 5e3:8.1f} us {len(v) / 5:4.1f}x  {k}")
+PY
+}
+
+bench() {
+  echo "== training steps (CUDA events, median of 100 after warm-up)"
+  ./iron-learn bench train --device cuda --hidden 256x3 --points 40000 --reps 100
+  ./iron-learn bench train --device cuda --hashgrid 18 --hidden 64x2 --points 262144 --reps 100
+  for b in siren hashgrid; do python3 bench/torch_gpu.py $b --reps 100 2>/dev/null; done
+  echo "== the bundled drawing, whole command"
+  /usr/bin/time -f "%e s wall, %M KB peak" ./iron-learn image fit --device cuda -o /tmp/drawing -q
+  if [ -n "${PHOTO:-}" ]; then
+    echo "== $PHOTO with the hash grid"
+    for s in 100 150 200; do ./iron-learn image fit "$PHOTO" --device cuda --steps $s -o /tmp/photo$s -q; done
+  fi
+  echo "== tabular MLP 64,64: 200,000 rows x 20, batch 256, 10 epochs"
+  python3 bench/torch_gpu.py table-csv --csv /tmp/table.csv
+  local mlp=(mlp --data /tmp/table.csv --target y --hidden 64,64 --batch 256 --epochs 10 --lr 0.001
+    --weight-decay 0 --test-data /tmp/table.csv --val-fraction 0)
+  for dev in cuda cpu; do
+    ./iron-learn "${mlp[@]}" --device $dev -o /tmp/table-$dev 2>&1 | grep -E "steps in|^  network"
+  done
+  python3 bench/torch_gpu.py tabular 2>/dev/null
+}
+
+for step in "${steps[@]}"; do
+  "$step" 2>&1 | tee "$out/$step.log"
+done
+exit $status

@@ -1,0 +1,152 @@
+//! `cargo xtask pack-gpu`: builds what is checked on a machine with an NVIDIA GPU (which has
+//! no Rust toolchain) and puts it in `.gpu/`: the test binaries of the CUDA backend (and of
+//! any other package named), the `iron-learn` binary, the PyTorch reference scripts and the
+//! check script `xtask/gpu/check.sh`. Copy `.gpu/` there and run `.gpu/check.sh`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The one-line description shown by `cargo xtask help`.
+pub const ABOUT: &str =
+    "build the GPU test binaries, iron-learn and the check script into .gpu/ (options: -p PACKAGE)";
+
+/// Where the pack goes, under the workspace root.
+const PACK: &str = ".gpu";
+/// The profile the binaries are built with (optimised, quick to build).
+const PROFILE: &str = "ci";
+
+/// Runs the task.
+pub fn run(args: &[String]) -> crate::TaskResult {
+    let mut packages = vec!["iron-learn-tensor-cuda".to_string()];
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-p" | "--package" => {
+                packages.push(it.next().ok_or("-p needs a package name")?.clone())
+            }
+            "-h" | "--help" => {
+                return Err(format!("usage: cargo xtask pack-gpu [-p PACKAGE]...; {ABOUT}").into());
+            }
+            other => return Err(format!("unknown option `{other}` (see --help)").into()),
+        }
+    }
+    let root = workspace_root();
+    let pack = root.join(PACK);
+    if pack.exists() {
+        std::fs::remove_dir_all(&pack)?;
+    }
+    std::fs::create_dir_all(pack.join("tests"))?;
+    std::fs::create_dir_all(pack.join("bench"))?;
+    for exe in test_binaries(&root, &packages)? {
+        let name = exe.file_name().and_then(|n| n.to_str()).unwrap_or("test");
+        // Cargo names test binaries NAME-HASH; the pack keeps NAME.
+        let short = name.rsplit_once('-').map_or(name, |(n, _)| n);
+        copy(&exe, &pack.join("tests").join(short))?;
+    }
+    cargo(
+        &root,
+        &["build", "--profile", PROFILE, "--bin", "iron-learn"],
+    )?;
+    let bin = root.join("target").join(PROFILE).join("iron-learn");
+    copy(&bin, &pack.join("iron-learn"))?;
+    for script in ["torch_gpu.py", "torch_train.py", "torch_hashgrid.py"] {
+        copy(
+            &root.join("xtask/bench").join(script),
+            &pack.join("bench").join(script),
+        )?;
+    }
+    copy(&root.join("xtask/gpu/check.sh"), &pack.join("check.sh"))?;
+    exclude_from_git(&root)?;
+    println!(
+        "packed into {}: copy it to the GPU machine and run .gpu/check.sh",
+        pack.display()
+    );
+    Ok(())
+}
+
+/// The workspace root (the parent of this crate's folder).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace root")
+        .to_path_buf()
+}
+
+/// Runs cargo with `args` in `root`, failing on a non-zero exit.
+fn cargo(root: &Path, args: &[&str]) -> crate::TaskResult {
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .current_dir(root)
+        .status()?;
+    if !status.success() {
+        return Err(format!("cargo {} failed ({status})", args.join(" ")).into());
+    }
+    Ok(())
+}
+
+/// Builds the test binaries of `packages` and returns their paths (from cargo's JSON
+/// messages).
+fn test_binaries(
+    root: &Path,
+    packages: &[String],
+) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.args([
+        "test",
+        "--profile",
+        PROFILE,
+        "--no-run",
+        "--message-format=json",
+    ])
+    .current_dir(root)
+    .stderr(Stdio::inherit());
+    for p in packages {
+        cmd.args(["-p", p]);
+    }
+    let out = cmd.output()?;
+    if !out.status.success() {
+        return Err(format!("building the test binaries failed ({})", out.status).into());
+    }
+    let mut found = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let is_test = msg["profile"]["test"].as_bool() == Some(true);
+        if msg["reason"] == "compiler-artifact"
+            && is_test
+            && let Some(exe) = msg["executable"].as_str()
+        {
+            found.push(PathBuf::from(exe));
+        }
+    }
+    Ok(found)
+}
+
+/// Copies `from` to `to`, naming both on failure.
+fn copy(from: &Path, to: &Path) -> crate::TaskResult {
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()).into())
+}
+
+/// Adds the pack folder to the repository's exclude file, so that it is never committed.
+fn exclude_from_git(root: &Path) -> crate::TaskResult {
+    let out = Command::new("git")
+        .args(["rev-parse", "--git-path", "info/exclude"])
+        .current_dir(root)
+        .output()?;
+    if !out.status.success() {
+        return Ok(()); // not a git checkout: nothing to exclude from
+    }
+    let path = root.join(String::from_utf8_lossy(&out.stdout).trim());
+    let line = format!("/{PACK}/");
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    if !old.lines().any(|l| l == line) {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(&path, format!("{old}{line}\n"))?;
+    }
+    Ok(())
+}
