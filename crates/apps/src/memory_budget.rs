@@ -162,21 +162,8 @@ fn available_memory() -> Option<f64> {
     Some(kib * 1024.0)
 }
 
-/// Bytes for people: `1.5 GB`.
-pub fn bytes(v: f64) -> String {
-    let units = ["bytes", "KB", "MB", "GB", "TB", "PB", "EB"];
-    let mut v = v;
-    let mut i = 0;
-    while v >= 1024.0 && i + 1 < units.len() {
-        v /= 1024.0;
-        i += 1;
-    }
-    if i == 0 {
-        format!("{v:.0} bytes")
-    } else {
-        format!("{v:.1} {}", units[i])
-    }
-}
+/// Bytes for people: `1.5 GB` (the library's formatting).
+pub use io::image::human_bytes as bytes;
 
 /// Counts for people: `10.0 billion`.
 fn count(v: f64) -> String {

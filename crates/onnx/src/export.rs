@@ -5,8 +5,8 @@ use nn::{Activation, EncodingConfig, HashGridMlp, Mlp, NamedArray};
 use prost::Message;
 use tensor_core::Backend;
 
-use crate::graph::{Attr, Graph};
-use crate::proto::{ModelProto, OperatorSetIdProto, StringStringEntryProto};
+use crate::graph::{Attr, Graph, ML_DOMAIN};
+use crate::proto::{INT64, ModelProto, OperatorSetIdProto, STRING, StringStringEntryProto};
 use crate::{Error, Result};
 
 /// The ONNX operator set of MLP graphs (Softmax over one axis, Clip with tensor bounds);
@@ -16,6 +16,9 @@ pub const OPSET: i64 = 13;
 /// The IR version that goes with [`OPSET`].
 pub const IR_VERSION: i64 = 7;
 
+/// The `ai.onnx.ml` operator set of graphs with a table's preprocessing (`CategoryMapper`).
+pub const ML_OPSET: i64 = 1;
+
 /// The coordinate convention of image models, as stored in the file's metadata.
 pub const COORDINATES: &str = "inputs (x, y): pixel i of n at -1 + 2 i / (n - 1), x along a \
      row (column index), y down the image (row index); outputs: one value per channel in [0, 1]";
@@ -24,25 +27,24 @@ pub const COORDINATES: &str = "inputs (x, y): pixel i of n at -1 + 2 i / (n - 1)
 /// training column order (`coordinates` for image models), the standardisation inside, and
 /// one output in user units: `prediction` (regression), `probabilities` (one column per
 /// class) or `pixels` (in `[0, 1]`).
+///
+/// A model trained on a table with a [`Preprocessor`](io::table::Preprocessor) takes one
+/// input per raw column instead, named as the column (see [`table`](crate::table) for their
+/// types), encodes them inside the graph, and a classifier has a second output, `label`:
+/// the class as text.
 pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> {
     let info = model.info();
-    if info.preprocessing.is_some() {
-        return Err(Error::Unsupported(
-            "a model trained on a table with text, yes/no, date or missing cells (its \
-             preprocessing has no ONNX form yet); `iron-learn predict` and \
-             examples/python/predict.py apply it"
-                .into(),
-        ));
-    }
     let network = model.network();
     let mut g = Graph::new("iron_learn");
-    let image = matches!(info.task, Task::Image { .. });
-    let input_name = if image { "coordinates" } else { "input" };
-    let mut h = g.input(
-        input_name,
-        network.input_dim(),
-        &info.feature_names.join(","),
-    );
+    let mut h = match &info.preprocessing {
+        Some(p) => crate::table::encode(&mut g, p)?,
+        None => {
+            let image = matches!(info.task, Task::Image { .. });
+            let input_name = if image { "coordinates" } else { "input" };
+            let doc = info.feature_names.join(",");
+            g.input(input_name, network.input_dim(), &doc)
+        }
+    };
 
     if let Some(s) = &info.features {
         let mean = g.constant("feature_mean", &[s.mean.len()], &s.mean);
@@ -51,8 +53,40 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
         h = g.node("Div", &[&centred, &std], &[]);
     }
 
-    let (mut h, opset, ir_version) = body(&mut g, &h, network)?;
+    let (h, opset, ir_version) = body(&mut g, &h, network)?;
+    outputs(&mut g, info, &h, network.output_dim());
+    if info.preprocessing.is_some() {
+        check_input_names(&g, info)?;
+    }
 
+    let mut opset_import = vec![OperatorSetIdProto {
+        domain: String::new(),
+        version: opset,
+    }];
+    if info.preprocessing.is_some() {
+        opset_import.push(OperatorSetIdProto {
+            domain: ML_DOMAIN.into(),
+            version: ML_OPSET,
+        });
+    }
+    Ok(ModelProto {
+        ir_version,
+        opset_import,
+        producer_name: "iron-learn".into(),
+        producer_version: env!("CARGO_PKG_VERSION").into(),
+        model_version: 1,
+        doc_string: doc(info),
+        graph: Some(g.finish()),
+        metadata_props: metadata(info, network)?,
+    })
+}
+
+/// Adds the outputs, in user units, from the network's raw output `h` (`width` columns):
+/// `prediction` (regression), `pixels` (images), or `probabilities` (classifiers), and for a
+/// classifier of a table, `label` too: the class as text, `[N]`.
+fn outputs(g: &mut Graph, info: &ModelInfo, h: &str, width: usize) {
+    let mut h = h.to_string();
+    let image = matches!(info.task, Task::Image { .. });
     let (output, width) = match &info.task {
         Task::Regression | Task::Image { .. } => {
             if let Some(t) = &info.targets {
@@ -66,12 +100,12 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
                 let hi = g.scalar("pixel_max", 1.0);
                 h = g.node("Clip", &[&h, &lo, &hi], &[]);
             }
-            (
-                if image { "pixels" } else { "prediction" },
-                network.output_dim(),
-            )
+            (if image { "pixels" } else { "prediction" }, width)
         }
         Task::Classification { classes } if classes.len() == 2 => {
+            if info.preprocessing.is_some() {
+                label(g, info, &h, true);
+            }
             let one = g.scalar("one", 1.0);
             let p = g.node("Sigmoid", &[&h], &[]);
             let q = g.node("Sub", &[&one, &p], &[]);
@@ -79,25 +113,59 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
             ("probabilities", 2)
         }
         Task::Classification { classes } => {
+            if info.preprocessing.is_some() {
+                label(g, info, &h, false);
+            }
             h = g.node("Softmax", &[&h], &[("axis", Attr::Int(1))]);
             ("probabilities", classes.len())
         }
     };
     g.output(&h, output, width, &info.output_columns().join(","));
+}
 
-    Ok(ModelProto {
-        ir_version,
-        opset_import: vec![OperatorSetIdProto {
-            domain: String::new(),
-            version: opset,
-        }],
-        producer_name: "iron-learn".into(),
-        producer_version: env!("CARGO_PKG_VERSION").into(),
-        model_version: 1,
-        doc_string: doc(info),
-        graph: Some(g.finish()),
-        metadata_props: metadata(info, network)?,
-    })
+/// The `label` output from the logits `z`: class 1 where `z > 0` for two classes (one
+/// logit), else the last largest logit, as `predict` chooses; its text by `CategoryMapper`.
+fn label(g: &mut Graph, info: &ModelInfo, z: &str, binary: bool) {
+    let index = if binary {
+        let zero = g.scalar("logit_zero", 0.0);
+        let positive = g.node("Greater", &[z, &zero], &[]);
+        let index = g.node("Cast", &[&positive], &[("to", Attr::Int(i64::from(INT64)))]);
+        let flat = g.constant_i64("label_shape", &[1], &[-1]);
+        g.node("Reshape", &[&index, &flat], &[])
+    } else {
+        let attrs = [
+            ("axis", Attr::Int(1)),
+            ("keepdims", Attr::Int(0)),
+            ("select_last_index", Attr::Int(1)),
+        ];
+        g.node("ArgMax", &[z], &attrs)
+    };
+    let count = info.classes().map_or(0, <[f32]>::len);
+    let words: Vec<String> = (0..count).map(|i| info.class_text(i)).collect();
+    let attrs = [
+        ("cats_int64s", Attr::Ints((0..count as i64).collect())),
+        ("cats_strings", Attr::Strings(words.clone())),
+        ("default_string", Attr::Str(String::new())),
+    ];
+    let text = g.node_in(ML_DOMAIN, "CategoryMapper", &[&index], &attrs);
+    g.typed_output(&text, "label", STRING, &[None], &words.join(","));
+}
+
+/// Refuses a raw column whose name is also the name of a value inside the graph (a
+/// constant, a node's output or an output such as `label`).
+fn check_input_names(g: &Graph, info: &ModelInfo) -> Result<()> {
+    let inner: std::collections::HashSet<&str> = g.defined_names().collect();
+    match info
+        .input_columns()
+        .into_iter()
+        .find(|c| inner.contains(c.as_str()))
+    {
+        Some(c) => Err(Error::Unsupported(format!(
+            "the column `{c}` has the name of a value inside the graph; rename the column \
+             and train again"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Adds the network to `g`, reading the standardised inputs `x`: the name of its raw output,
@@ -206,6 +274,28 @@ pub(crate) fn activation(g: &mut Graph, h: &str, act: Activation, layer: usize) 
 }
 
 fn doc(info: &ModelInfo) -> String {
+    if let Some(p) = &info.preprocessing {
+        let inputs: Vec<String> = p
+            .columns
+            .iter()
+            .map(|c| {
+                let t = crate::table::type_name(crate::table::input_type(c));
+                format!("{} ({t})", c.column())
+            })
+            .collect();
+        let outputs = match &info.task {
+            Task::Classification { .. } => format!(
+                "outputs `label` (string [N]) and `probabilities` ({})",
+                info.output_columns().join(", ")
+            ),
+            _ => format!("output `prediction` ({})", info.target_names.join(", ")),
+        };
+        return format!(
+            "Model of {} from raw table columns, one input [N, 1] each: {}; {outputs}.",
+            info.target_names.join(", "),
+            inputs.join(", ")
+        );
+    }
     match &info.task {
         Task::Regression => format!(
             "Regression of {} on {}: input [N, {}] in that column order, output `prediction`.",
@@ -251,6 +341,23 @@ fn metadata<B: Backend>(
     ];
     if let Some(classes) = info.classes() {
         props.push(("classes", json(serde_json::to_string(classes))?));
+    }
+    if let Some(p) = &info.preprocessing {
+        let types: Vec<serde_json::Value> = p
+            .columns
+            .iter()
+            .map(|c| {
+                let t = crate::table::type_name(crate::table::input_type(c));
+                serde_json::json!({ "name": c.column(), "type": t })
+            })
+            .collect();
+        props.push(("input_types", json(serde_json::to_string(&types))?));
+        let words: Vec<String> = (0..info.classes().map_or(0, <[f32]>::len))
+            .map(|i| info.class_text(i))
+            .collect();
+        if !words.is_empty() {
+            props.push(("class_labels", json(serde_json::to_string(&words))?));
+        }
     }
     if let Task::Image { width, height } = info.task {
         props.push(("coordinates", COORDINATES.to_string()));

@@ -13,6 +13,13 @@
 //! `BitwiseXor` and `BitwiseAnd` (operator set 18, see [`hashgrid`]). [`export_with`] can
 //! store the weights and tables as `float16` ([`Precision`]), halving the file.
 //!
+//! A model trained on a table with text, yes/no, date or missing cells exports its whole
+//! preprocessing too: one input per raw column, named as the column (numbers as `float32`,
+//! yes/no and categories as `string`, dates as `float64` seconds; see [`table`]), the
+//! median fill, indicators, standardisation and one-hot encoding inside the graph
+//! (`CategoryMapper` of `ai.onnx.ml` for the text), and for a classifier a `label` output
+//! (the class as text) beside `probabilities`.
+//!
 //! The protobuf messages are declared with `prost`'s derive ([`proto`]), so exporting needs
 //! neither `protoc` nor an inference runtime; the tests run every exported graph in `tract`.
 //!
@@ -37,8 +44,9 @@ mod graph;
 pub mod hashgrid;
 pub mod precision;
 pub mod proto;
+pub mod table;
 
-pub use export::{COORDINATES, IR_VERSION, OPSET, export, save, to_model_proto};
+pub use export::{COORDINATES, IR_VERSION, ML_OPSET, OPSET, export, save, to_model_proto};
 pub use precision::{Precision, export_with, save_with};
 
 /// What can go wrong while exporting.

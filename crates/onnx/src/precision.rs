@@ -80,6 +80,7 @@ pub fn to_half(model: &mut ModelProto) -> Result<usize> {
             name: format!("{original}_cast"),
             op_type: "Cast".into(),
             attribute: vec![cast_to_float()],
+            domain: String::new(),
         });
     }
     let converted = casts.len();
@@ -100,6 +101,7 @@ fn cast_to_float() -> AttributeProto {
         r#type: attribute_type::INT,
         f: 0.0,
         i: i64::from(FLOAT),
+        ..AttributeProto::default()
     }
 }
 

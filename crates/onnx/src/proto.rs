@@ -19,12 +19,27 @@ pub const INT32: i32 = 6;
 /// `TensorProto.DataType.UINT64`.
 pub const UINT64: i32 = 13;
 
+/// `TensorProto.DataType.STRING`.
+pub const STRING: i32 = 8;
+
+/// `TensorProto.DataType.BOOL`.
+pub const BOOL: i32 = 9;
+
+/// `TensorProto.DataType.DOUBLE`.
+pub const DOUBLE: i32 = 11;
+
 /// `AttributeProto.AttributeType` values used here.
 pub mod attribute_type {
     /// A single float (`f`).
     pub const FLOAT: i32 = 1;
     /// A single integer (`i`).
     pub const INT: i32 = 2;
+    /// A single string (`s`).
+    pub const STRING: i32 = 3;
+    /// A list of integers (`ints`).
+    pub const INTS: i32 = 7;
+    /// A list of strings (`strings`).
+    pub const STRINGS: i32 = 8;
 }
 
 /// `ModelProto`: the whole file.
@@ -119,9 +134,12 @@ pub struct NodeProto {
     /// Attributes.
     #[prost(message, repeated, tag = "5")]
     pub attribute: Vec<AttributeProto>,
+    /// Operator domain ("" for `ai.onnx`, `ai.onnx.ml` for the traditional-ML operators).
+    #[prost(string, tag = "7")]
+    pub domain: String,
 }
 
-/// `AttributeProto` (scalar float and integer attributes only).
+/// `AttributeProto` (a float, an integer, a string, or a list of integers or strings).
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct AttributeProto {
     /// Attribute name.
@@ -136,6 +154,15 @@ pub struct AttributeProto {
     /// Integer value.
     #[prost(int64, tag = "3")]
     pub i: i64,
+    /// String value (UTF-8 bytes).
+    #[prost(bytes = "vec", tag = "4")]
+    pub s: Vec<u8>,
+    /// List of integers.
+    #[prost(int64, repeated, tag = "8")]
+    pub ints: Vec<i64>,
+    /// List of strings (UTF-8 bytes each).
+    #[prost(bytes = "vec", repeated, tag = "9")]
+    pub strings: Vec<Vec<u8>>,
 }
 
 /// `ValueInfoProto`: a named, typed graph input or output.
@@ -163,7 +190,7 @@ pub struct TypeProto {
 /// `TypeProto.Tensor`.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct TensorTypeProto {
-    /// Element type ([`FLOAT`]).
+    /// Element type ([`FLOAT`], [`DOUBLE`], [`STRING`], ...).
     #[prost(int32, tag = "1")]
     pub elem_type: i32,
     /// Shape.

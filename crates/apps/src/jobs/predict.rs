@@ -45,7 +45,8 @@ impl Job for Predict {
                 (bytes, predictions.rows)
             }
             (Some(path), _) => {
-                let table = read_any(path)?.rows;
+                let budget = crate::memory_budget::image_budget()?;
+                let table = read_any(path, budget.as_ref())?.rows;
                 predict_table(&model, &table, &args.keep)?
             }
             (None, Some(points)) => {

@@ -32,6 +32,7 @@ pub fn prepare_table(a: &RegressionArgs, classify: Option<bool>) -> Result<Prepa
             ignore: a.ignore.clone(),
         },
         seed: a.train.seed,
+        memory_budget: crate::memory_budget::image_budget()?,
     };
     let p = prepare(&options, classify)?;
     for note in &p.notes {

@@ -24,6 +24,7 @@ mod runs;
 mod small;
 mod special_outputs;
 mod tables;
+mod tables_onnx;
 mod tabular;
 mod tabular_parquet;
 mod words;

@@ -292,3 +292,22 @@ fn linreg_uses_every_training_row() {
     assert!((ours - exact).abs() <= 1e-3 * exact, "{ours} vs {exact}");
     assert!(num(&m, "baseline_test_mse") > 10.0 * ours, "{m}");
 }
+
+/// A text table whose reading would not fit in the memory budget is refused before it is
+/// read, in one line saying how many rows would fit, and nothing is written.
+#[test]
+fn a_table_beyond_the_memory_budget_is_refused_before_reading() {
+    let dir = tmp();
+    let mut text = String::from("x,colour,y\n");
+    for r in 0..20_000 {
+        text += &format!("{r},c{},{}\n", r % 7, r % 3);
+    }
+    let csv = write(dir.path(), "big.csv", &text);
+    let run_dir = dir.path().join("run");
+    let o = command(["mlp", "--data", &csv, "-o", run_dir.to_str().unwrap()])
+        .env("IRON_LEARN_MEMORY_LIMIT", "200K")
+        .output()
+        .unwrap();
+    assert_one_line_error(&o, &["big.csv", "memory budget", "rows of it would fit"]);
+    assert!(!run_dir.exists(), "nothing is written");
+}

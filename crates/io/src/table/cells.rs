@@ -85,9 +85,21 @@ impl DateTime {
         })
     }
 
+    /// The seconds from 1970-01-01 00:00 to this date at its hour (0 when no time is
+    /// written; minutes and seconds are not kept): the form in which an exported ONNX graph
+    /// takes a date.
+    pub fn seconds_since_epoch(&self) -> f64 {
+        let days = self.days_since_epoch() as f64;
+        days * 86_400.0 + f64::from(self.hour.unwrap_or(0)) * 3_600.0
+    }
+
     /// Day of the week, 0 for Monday to 6 for Sunday.
     pub fn weekday(&self) -> u32 {
-        // Days since 1970-01-01 (a Thursday), by the civil-calendar formula.
+        (self.days_since_epoch() + 3).rem_euclid(7) as u32
+    }
+
+    /// Days since 1970-01-01 (a Thursday), by the civil-calendar formula.
+    fn days_since_epoch(&self) -> i64 {
         let (y, m) = if self.month <= 2 {
             (i64::from(self.year) - 1, i64::from(self.month) + 9)
         } else {
@@ -97,8 +109,7 @@ impl DateTime {
         let yoe = y - era * 400;
         let doy = (153 * m + 2) / 5 + i64::from(self.day) - 1;
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        let days = era * 146_097 + doe - 719_468;
-        (days + 3).rem_euclid(7) as u32
+        era * 146_097 + doe - 719_468
     }
 }
 
@@ -191,6 +202,13 @@ mod tests {
         assert_eq!((d.year, d.month, d.day, d.hour), (2024, 2, 29, None));
         assert_eq!(d.weekday(), 3, "29 February 2024 was a Thursday");
         assert_eq!(DateTime::parse("1970-01-01").unwrap().weekday(), 3);
+        assert_eq!(
+            d.seconds_since_epoch(),
+            1_709_164_800.0,
+            "date -d 2024-02-29Z +%s"
+        );
+        let before = DateTime::parse("1969-12-31 23:10").unwrap();
+        assert_eq!(before.seconds_since_epoch(), -3_600.0);
         assert_eq!(
             DateTime::parse("2000-01-03").unwrap().weekday(),
             0,

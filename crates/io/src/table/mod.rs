@@ -40,7 +40,10 @@ pub use infer::{
     infer_schema,
 };
 pub use parquet::{load_parquet, read_parquet};
-pub use read::{DELIMITERS, load_table, read_bytes, read_table, sniff_delimiter};
+pub use read::{
+    DELIMITERS, TableEstimate, estimate_text_table, load_table, read_bytes, read_table,
+    sniff_delimiter,
+};
 pub use target::{
     class_indices, class_labels, looks_categorical, regression_targets, rows_with_target,
 };

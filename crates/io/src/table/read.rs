@@ -19,6 +19,66 @@ pub fn read_bytes(path: impl AsRef<Path>) -> Result<Vec<u8>> {
     read_file(path.as_ref())
 }
 
+/// What reading a delimited text file into a [`Table`] holds, estimated before reading it
+/// from its size and its first lines ([`estimate_text_table`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableEstimate {
+    /// The file's size.
+    pub file_bytes: u64,
+    /// About how many rows it holds (its size over the mean size of its first rows).
+    pub rows: u64,
+    /// Columns of its header.
+    pub columns: u64,
+}
+
+impl TableEstimate {
+    /// Bytes held at the peak of reading: the file's bytes, the cells' text (no more than
+    /// the file) and 8 bytes of offset a cell.
+    pub fn bytes(&self) -> u64 {
+        2 * self.file_bytes + 8 * self.rows * self.columns
+    }
+
+    /// About how many rows of this file fit in `budget` bytes.
+    pub fn rows_within(&self, budget: u64) -> u64 {
+        let per_row = 2 * self.file_bytes / self.rows.max(1) + 8 * self.columns;
+        budget / per_row.max(1)
+    }
+}
+
+/// Bytes read from the head of a file by [`estimate_text_table`].
+const ESTIMATE_SAMPLE: u64 = 64 * 1024;
+
+/// Estimates what reading the delimited text file at `path` holds, from its size and its
+/// first 64 KiB, without reading the rest; `None` when the file cannot be opened (reading it
+/// then says why).
+pub fn estimate_text_table(path: impl AsRef<Path>) -> Option<TableEstimate> {
+    use std::io::Read;
+    let file = std::fs::File::open(path.as_ref()).ok()?;
+    let file_bytes = file.metadata().ok()?.len();
+    let mut sample = Vec::new();
+    file.take(ESTIMATE_SAMPLE).read_to_end(&mut sample).ok()?;
+    let lines = first_lines(&sample, usize::MAX);
+    let header = lines.first()?;
+    let columns = count_outside_quotes(header, sniff_delimiter(&sample)) as u64 + 1;
+    // The last line of a partial sample may be cut short.
+    let whole = if file_bytes > sample.len() as u64 {
+        lines.len().saturating_sub(1)
+    } else {
+        lines.len()
+    };
+    let body = &lines[1.min(whole)..whole];
+    let body_bytes: u64 = body.iter().map(|l| l.len() as u64 + 1).sum();
+    let rows = match body.len() as u64 {
+        0 => 1,
+        n => (file_bytes.saturating_sub(header.len() as u64 + 1) * n).div_ceil(body_bytes.max(1)),
+    };
+    Some(TableEstimate {
+        file_bytes,
+        rows,
+        columns,
+    })
+}
+
 /// Reads a delimited text file into a [`Table`]; see [`read_table`].
 pub fn load_table(path: impl AsRef<Path>, delimiter: Option<u8>) -> Result<Table> {
     let path = path.as_ref();

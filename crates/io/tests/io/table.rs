@@ -208,3 +208,30 @@ fn overrides_win_and_bad_names_are_errors() {
     };
     assert!(infer_schema(&t, Some("y"), &twice).is_err());
 }
+
+/// The estimate of a text table before reading it: the header's columns, the rows from
+/// the file's size over its first rows (exact for rows of one length, close for a file
+/// larger than the sample), and what a budget holds.
+#[test]
+fn text_table_estimate_from_the_head_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.csv");
+    std::fs::write(&small, "a;b;c\n1;2;3\n4;5;6\n7;8;9\n").unwrap();
+    let e = io::table::estimate_text_table(&small).unwrap();
+    assert_eq!((e.file_bytes, e.rows, e.columns), (24, 3, 3));
+    assert_eq!(e.bytes(), 2 * 24 + 8 * 3 * 3);
+
+    let big = dir.path().join("big.csv");
+    let mut text = String::from("id,name,value\n");
+    for r in 0..100_000 {
+        text += &format!("{r},item{},{}\n", r % 97, r % 1000);
+    }
+    std::fs::write(&big, &text).unwrap();
+    let e = io::table::estimate_text_table(&big).unwrap();
+    assert_eq!(e.columns, 3);
+    let error = e.rows.abs_diff(100_000) as f64 / 100_000.0;
+    assert!(error < 0.1, "estimated {} rows for 100,000", e.rows);
+    let per_row = e.bytes() / e.rows;
+    assert_eq!(e.rows_within(per_row * 500), 500);
+    assert!(io::table::estimate_text_table(dir.path().join("absent.csv")).is_none());
+}

@@ -15,6 +15,8 @@ use tensor_cpu::CpuBackend;
 use tract_onnx::prelude::*;
 
 mod hashgrid;
+mod runtime;
+mod table;
 
 /// Runs ONNX bytes in tract on `x` (`rows x features`), returning the output's values and
 /// shape.

@@ -43,6 +43,8 @@ pub struct TableOptions {
     pub overrides: TypeOverrides,
     /// The seed of the splits.
     pub seed: u64,
+    /// The memory a text table's reading may take (`None`: unchecked).
+    pub memory_budget: Option<io::image::MemoryBudget>,
 }
 
 /// The encoded parts of a table and what is needed to report on them.
@@ -76,7 +78,7 @@ pub struct Prepared {
 /// [`looks_categorical`]).
 pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let mut notes = Vec::new();
-    let raw = read_any(&a.data)?;
+    let raw = read_any(&a.data, a.memory_budget.as_ref())?;
     let target = target_name(&raw.rows, a.target.as_deref())?;
     let (train, test) = test_split(a, raw.rows, raw.test, &target, &mut notes)?;
     let classify = match classify {
@@ -142,7 +144,7 @@ fn test_split(
     }
     match (&a.test_data, test) {
         (Some(path), _) => {
-            let test = read_any(path)?.rows;
+            let test = read_any(path, a.memory_budget.as_ref())?.rows;
             test.require(target)?;
             Ok((rows, drop_missing_targets(test, target, notes)?))
         }

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::{Error, Result};
 use io::dataset::{DatasetFormat, detect_format, parse_json};
+use io::image::{MemoryBudget, human_bytes};
 use io::table::{Table, TextColumn, is_missing, read_table};
 use io::{Dataset, fitted::label_text};
 use tensor_core::rand::SeedableRng;
@@ -22,8 +23,9 @@ pub struct RawData {
     pub unlabeled: Option<Table>,
 }
 
-/// Reads a CSV (delimiter sniffed; tab for `.tsv`), Parquet or JSON file as text tables.
-pub fn read_any(path: &Path) -> Result<RawData> {
+/// Reads a CSV (delimiter sniffed; tab for `.tsv`), Parquet or JSON file as text tables;
+/// a text file whose reading would not fit in `budget` is refused before it is read.
+pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<RawData> {
     let name = path.display().to_string();
     if is_parquet(path) {
         let bytes = io::table::read_bytes(path)?;
@@ -33,6 +35,7 @@ pub fn read_any(path: &Path) -> Result<RawData> {
             unlabeled: None,
         });
     }
+    refuse_beyond_budget(path, budget)?;
     let bytes = io::table::read_bytes(path)?;
     match detect_format(path, &bytes)? {
         DatasetFormat::Json => {
@@ -66,6 +69,30 @@ pub fn read_any(path: &Path) -> Result<RawData> {
             })
         }
     }
+}
+
+/// Refuses, in one line saying what would fit and before reading it, a text table whose
+/// reading would not fit in `budget` ([`io::table::estimate_text_table`]).
+fn refuse_beyond_budget(path: &Path, budget: Option<&MemoryBudget>) -> Result<()> {
+    let (Some(estimate), Some(budget)) = (io::table::estimate_text_table(path), budget) else {
+        return Ok(());
+    };
+    let need = estimate.bytes();
+    if need > budget.bytes {
+        return Err(Error::Refused(format!(
+            "`{}` ({}, about {} rows x {} columns) takes about {} to read, over the memory \
+             budget of {} ({}); about {} rows of it would fit",
+            path.display(),
+            human_bytes(estimate.file_bytes as f64),
+            estimate.rows,
+            estimate.columns,
+            human_bytes(need as f64),
+            human_bytes(budget.bytes as f64),
+            budget.source,
+            estimate.rows_within(budget.bytes)
+        )));
+    }
+    Ok(())
 }
 
 /// Whether a path names a Parquet file (by extension).
