@@ -4,7 +4,7 @@
 use crate::Result;
 use crate::divergence::{Watch, mean_square};
 use io::checkpoint::DataFingerprint;
-use nn::{BatchSource, Data, Loss, TrainData};
+use nn::{BatchSource, Data, Loss, PixelValues, TrainData};
 use serde_json::Value;
 use tensor_core::Backend;
 
@@ -25,17 +25,33 @@ impl DataSummary {
     /// as `value - offset[channel]`: the fingerprint covers the shape
     /// `[pixels, 2, channels]` and every value (the coordinates follow from the shape).
     pub fn of_pixels(values: &[f32], channels: usize, offset: &[f32]) -> Self {
+        Self::of_pixel_values(values.len(), |i| values[i], channels, offset)
+    }
+
+    /// [`DataSummary::of_pixels`] of a compact copy of the pixels (no `f32` copy made).
+    pub fn of_compact_pixels(values: &PixelValues, channels: usize, offset: &[f32]) -> Self {
+        Self::of_pixel_values(values.len(), |i| values.get(i), channels, offset)
+    }
+
+    fn of_pixel_values(
+        len: usize,
+        value: impl Fn(usize) -> f32,
+        channels: usize,
+        offset: &[f32],
+    ) -> Self {
         let c = channels.max(1);
-        let pixels = values.len() / c;
-        let fingerprint = DataFingerprint::new(Vec::new(), vec![pixels, 2, c], [values]);
-        let sum: f64 = values
-            .chunks_exact(c)
-            .flat_map(|px| px.iter().zip(offset))
-            .map(|(&v, &o)| f64::from(v - o).powi(2))
+        let pixels = len / c;
+        let fingerprint = DataFingerprint::of_values(
+            Vec::new(),
+            vec![pixels, 2, c],
+            [(len, (0..len).map(&value))],
+        );
+        let sum: f64 = (0..len)
+            .map(|i| f64::from(value(i) - offset.get(i % c).copied().unwrap_or(0.0)).powi(2))
             .sum();
         DataSummary {
             fingerprint,
-            targets_mean_square: sum / values.len().max(1) as f64,
+            targets_mean_square: sum / len.max(1) as f64,
             target_width: c,
         }
     }

@@ -7,6 +7,7 @@ use crate::memory_budget;
 use anyhow::{Result, bail};
 use nn::{Activation, GridScale, HashGridMlpConfig, MlpConfig};
 use tensor_core::Backend;
+use train::plot::comparison::COMPARISON_SIDE;
 
 /// The default batch of sampled pixels per step.
 pub const DEFAULT_BATCH: usize = 1 << 16;
@@ -126,6 +127,8 @@ impl Plan {
         };
         let footprint = Footprint {
             pixels,
+            width: w,
+            picture: PictureBytes::compact(pixels, c),
             channels: c,
             batch,
             samples: s * s,
@@ -143,11 +146,46 @@ impl Plan {
     }
 }
 
+/// The memory of the training picture: at its peak while it is made (decoded, converted,
+/// resized), and while it is held (the compact copy the fit trains on and is scored against).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PictureBytes {
+    /// Peak bytes while the picture is made.
+    pub load: u64,
+    /// Bytes held during training and scoring.
+    pub held: u64,
+}
+
+impl PictureBytes {
+    /// A picture of `pixels` pixels and `channels` made in `f32`, then compacted: at worst
+    /// held in `f32` (values that are not 8-bit), at its peak beside its byte copy.
+    pub fn values(pixels: usize, channels: usize) -> Self {
+        let values = pixels as u64 * channels as u64;
+        PictureBytes {
+            load: 5 * values,
+            held: 4 * values,
+        }
+    }
+
+    /// An 8-bit picture of `pixels` pixels and `channels`, made in place.
+    pub fn compact(pixels: usize, channels: usize) -> Self {
+        let bytes = pixels as u64 * channels as u64;
+        PictureBytes {
+            load: bytes,
+            held: bytes,
+        }
+    }
+}
+
 /// What a fit keeps in memory.
 #[derive(Debug, Clone, Copy)]
 pub struct Footprint {
     /// Pixels of the training image.
     pub pixels: usize,
+    /// Pixels per row of the training image.
+    pub width: usize,
+    /// The training picture's memory.
+    pub picture: PictureBytes,
     /// Channels.
     pub channels: usize,
     /// Pixels per step.
@@ -161,18 +199,30 @@ pub struct Footprint {
 }
 
 impl Footprint {
-    /// Bytes: the image three times (loaded, compact copy, reconstruction) and twice more
-    /// for the metrics, the parameters four times (values, gradients, Adam's two moments),
-    /// each batch row's activations three times (values, pre-activations, gradients), and
-    /// the bounded buffers of rendering.
+    /// Peak bytes: the larger of making the picture and running the fit. The fit holds the
+    /// picture's compact copy, the parameters four times (values, gradients, Adam's two
+    /// moments), each batch row's activations three times (values, pre-activations,
+    /// gradients), then draws the reconstruction in bands (a band's coordinates and
+    /// activations), scoring each band as it comes ([`io::image::scoring_bytes`]) and
+    /// shrinking both pictures for `comparison.png`; plus 64 MB for the program itself.
     pub fn bytes(&self) -> u64 {
         // In f64: absurd requests saturate instead of overflowing.
         let f = |v: usize| v as f64;
-        let image = f(self.pixels) * f(self.channels) * 4.0;
         let params = f(self.params) * 16.0;
         let rows = f(self.batch) * f(self.samples);
         let batch = rows * (2.0 + 3.0 * f(self.widths) + 3.0 * f(self.channels)) * 4.0;
-        (5.0 * image + params + batch + f(64 << 20)) as u64
+        let band = f(io::image::BAND_PIXELS) * (2.0 + 2.0 * f(self.widths) + f(self.channels));
+        let shown = f(self.pixels).min(f(COMPARISON_SIDE).powi(2));
+        let display = 2.0 * shown * f(self.channels) * 4.0;
+        let scoring = io::image::scoring_bytes(self.width, self.channels) as f64;
+        let running = self.picture.held as f64
+            + params
+            + batch
+            + band * 4.0
+            + scoring
+            + display
+            + f(64 << 20);
+        running.max(self.picture.load as f64) as u64
     }
 }
 

@@ -1,18 +1,21 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
-use super::image_arch::{Plan, check_memory, resolve_arch};
+use super::image_arch::{PictureBytes, Plan, check_memory, resolve_arch};
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
 use crate::report::run_dir;
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
-use io::image::{ColorMode, fit_longest_side, flat_area_noise, save_png};
+use io::image::{
+    ColorMode, CompactPicture, ModelPixels, RenderSettings, fit_longest_side, render_scored,
+};
 use io::{Picture, default_drawing};
-use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler, PixelValues};
+use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
 use train::metrics::{PictureScores, under_trained};
+use train::plot::comparison::COMPARISON_SIDE;
 use train::plot::write_comparison;
 use train::{LossUnits, RunMetrics, RunModel};
 
@@ -47,13 +50,13 @@ pub fn architecture<B: Backend>(
 }
 
 /// Loads the image to fit (or renders the bundled drawing) at the requested size, in colour
-/// when it has colour (unless --gray), with a name for messages.
+/// when it has colour (unless --gray), as a compact copy, with a name for messages.
 ///
-/// `fits(width, height)` is asked before a picture of that size is made.
+/// `fits(width, height, bytes)` is asked before a picture of that size is made.
 fn target(
     args: &ImageFitArgs,
-    fits: &dyn Fn(usize, usize) -> Result<()>,
-) -> Result<(Picture, String)> {
+    fits: &dyn Fn(usize, usize, PictureBytes) -> Result<()>,
+) -> Result<(CompactPicture, String)> {
     if let Some(n) = args.size
         && !(2..=MAX_SIZE).contains(&n)
     {
@@ -66,38 +69,74 @@ fn target(
     }
     let Some(path) = &args.image else {
         let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
-        fits(n, n)?;
+        fits(n, n, PictureBytes::values(n * n, 1))?;
         let mut picture = default_drawing().render(n)?;
         if let Some(t) = args.threshold {
             picture = picture.threshold(t);
         }
-        return Ok((picture, "bundled drawing".into()));
+        return Ok((
+            CompactPicture::from_picture(picture)?,
+            "bundled drawing".into(),
+        ));
     };
     let mode = if args.gray || args.threshold.is_some() {
         ColorMode::Grayscale
     } else {
         ColorMode::Rgb
     };
-    // From the header alone: the decoding (at the image's own size, whatever --size asks),
-    // then the fit, must fit in memory.
+    let c = if mode == ColorMode::Rgb { 3 } else { 1 };
+    // From the header alone: loading the image (at its own size, whatever --size asks), then
+    // the fit, must fit in memory.
     let header = io::image::read_image_header(path)?;
-    if let Some(budget) = crate::memory_budget::image_budget()? {
-        header.check_decode(mode, &budget, path)?;
-    }
+    let budget = crate::memory_budget::image_budget()?;
     let (w, h) = match args.size {
         Some(n) => fit_longest_side(header.width, header.height, n as usize),
         None => (header.width, header.height),
     };
-    fits(w, h)?;
-    let mut picture = super::image_render::load_within_budget(path, mode)?;
-    if !args.color && !picture.has_color() && picture.channels == 3 {
-        picture = picture.to_grayscale();
-    }
-    if (picture.width, picture.height) != (w, h) {
-        picture = picture.resize_bicubic(w, h)?;
-    }
+    let gray_if_no_colour = |picture: &CompactPicture| -> Result<Option<CompactPicture>> {
+        if args.color || picture.channels() != 3 || picture.has_color() {
+            return Ok(None);
+        }
+        // Known only now: a gray copy (4 bytes a pixel at most) beside the colour one.
+        let (pixels, held) = (picture.pixels(), picture.memory_bytes());
+        let gray = PictureBytes::values(pixels, 1);
+        fits(
+            w,
+            h,
+            PictureBytes {
+                load: held + gray.load,
+                ..gray
+            },
+        )?;
+        Ok(Some(picture.to_grayscale()?))
+    };
+    let mut picture = if (w, h) == (header.width, header.height) {
+        let bytes = PictureBytes {
+            load: header.load_bytes(mode),
+            held: header.compact_bytes(mode),
+        };
+        fits(w, h, bytes)?;
+        let mut picture = io::image::load_compact_within(path, mode, budget.as_ref())?;
+        if let Some(gray) = gray_if_no_colour(&picture)? {
+            picture = gray;
+        }
+        picture
+    } else {
+        // Resized from the whole decoded image, in f32.
+        if let Some(budget) = &budget {
+            header.check_decode(mode, budget, path)?;
+        }
+        let resized = PictureBytes::values(w * h, c);
+        let load = header.decode_bytes(mode) + resized.held;
+        fits(w, h, PictureBytes { load, ..resized })?;
+        let mut picture = super::image_render::load_within_budget(path, mode)?;
+        if !args.color && !picture.has_color() && picture.channels == 3 {
+            picture = picture.to_grayscale();
+        }
+        CompactPicture::from_picture(picture.resize_bicubic(w, h)?)?
+    };
     if let Some(t) = args.threshold {
-        picture = picture.threshold(t);
+        picture = picture.threshold(t)?;
     }
     Ok((picture, path.display().to_string()))
 }
@@ -123,11 +162,10 @@ fn offsets(means: &[f32], supersample: usize) -> (Vec<f32>, Option<Vec<f32>>) {
 /// The job's entries of `config.json`: the image read and the options.
 fn record(
     args: &ImageFitArgs,
-    picture: &Picture,
+    (w, h, c, line_art): (usize, usize, usize, bool),
     plan: &Plan,
     batch: usize,
 ) -> Result<Map<String, Value>> {
-    let (w, h, c) = (picture.width, picture.height, picture.channels);
     let mut data = match &args.image {
         Some(path) => serde_json::to_value(train::record::DataFile::read(path)?)?,
         None => json!({ "source": "bundled drawing" }),
@@ -135,7 +173,7 @@ fn record(
     data["width"] = json!(w);
     data["height"] = json!(h);
     data["channels"] = json!(c);
-    data["line_art"] = json!(picture.is_line_art());
+    data["line_art"] = json!(line_art);
     let options = json!({
         "size": args.size,
         "arch": arch_name(plan.arch),
@@ -161,7 +199,8 @@ struct RunParts<'a> {
     args: &'a ImageFitArgs,
     dir: &'a std::path::Path,
     arch: ArchArg,
-    picture: &'a Picture,
+    /// The picture's width, height and channels.
+    size: (usize, usize, usize),
     source: &'a str,
     offset: &'a [f32],
     output_bias: Option<Vec<f32>>,
@@ -171,11 +210,7 @@ struct RunParts<'a> {
 impl<'a> RunParts<'a> {
     /// The training run of a network with configuration `architecture`.
     fn run<C>(self, architecture: C) -> Run<'a, C> {
-        let (w, h, c) = (
-            self.picture.width,
-            self.picture.height,
-            self.picture.channels,
-        );
+        let (w, h, c) = self.size;
         let s = self.args.supersample as usize;
         let channels: &[&str] = if c == 3 { &["r", "g", "b"] } else { &["value"] };
         Run {
@@ -222,7 +257,7 @@ impl Job for ImageFit {
         }
         // Refuse what cannot fit before a picture of that size is made. The architecture
         // can depend on the picture (line art or photo): both candidates must fit.
-        let fits = |w: usize, h: usize| -> Result<()> {
+        let fits = |w: usize, h: usize, bytes: PictureBytes| -> Result<()> {
             let c = if args.gray || args.threshold.is_some() {
                 1
             } else {
@@ -230,22 +265,26 @@ impl Job for ImageFit {
             };
             for line_art in [false, true] {
                 let arch = resolve_arch(args, line_art);
-                check_memory(&Plan::new::<B>(args, arch, (w, h, c), s)?.footprint)?;
+                let mut footprint = Plan::new::<B>(args, arch, (w, h, c), s)?.footprint;
+                footprint.picture = bytes;
+                check_memory(&footprint)?;
             }
             Ok(())
         };
         let (picture, source) = target(args, &fits)?;
-        let (w, h, c) = (picture.width, picture.height, picture.channels);
+        let (w, h, c) = (picture.width(), picture.height(), picture.channels());
         let line_art = picture.is_line_art();
         let plan = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s)?;
         let dir = run_dir::prepare(&args.train, "image-fit")?;
-        save_png(&picture, dir.join("original.png"))?;
-        let (offset, output_bias) = offsets(&io::image::channel_means(&picture), s);
-        let values = PixelValues::compact(&picture.data);
+        picture.save_png(&dir.join("original.png"))?;
+        let (offset, output_bias) = offsets(&picture.channel_means(), s);
+        let record = record(args, (w, h, c, line_art), &plan, plan.batch)?;
+        let shown = picture.shrink(COMPARISON_SIDE)?;
+        let summary = DataSummary::of_compact_pixels(picture.values(), c, &offset);
+        let values = picture.into_values();
         let sampler = PixelSampler::new(w, h, c, values, plan.batch, args.train.seed)?
             .with_offset(&offset)?
             .with_supersample(s)?;
-        let record = record(args, &picture, &plan, plan.batch)?;
         if !args.train.quiet {
             eprintln!(
                 "fitting {source} ({w}x{h}, {} pixels, {}) with a {} network {}, {}",
@@ -261,18 +300,19 @@ impl Job for ImageFit {
             );
         }
         let fit = Fit {
-            picture: &picture,
+            shown: &shown,
+            size: (w, h),
             dir: &dir,
             offset: &offset,
             line_art,
             sampler,
-            summary: DataSummary::of_pixels(&picture.data, c, &offset),
+            summary,
         };
         let parts = RunParts {
             args,
             dir: &dir,
             arch: plan.arch,
-            picture: &picture,
+            size: (w, h, c),
             source: &source,
             offset: &offset,
             output_bias,
@@ -301,7 +341,10 @@ struct ImageFitMetrics {
 
 /// The pieces of a fit that do not depend on the network.
 struct Fit<'a> {
-    picture: &'a Picture,
+    /// The picture as `comparison.png` shows it.
+    shown: &'a Picture,
+    /// The picture's width and height.
+    size: (usize, usize),
     dir: &'a std::path::Path,
     offset: &'a [f32],
     line_art: bool,
@@ -310,29 +353,41 @@ struct Fit<'a> {
 }
 
 impl Fit<'_> {
-    /// Trains, then writes the reconstruction, the comparison and the metrics.
+    /// Trains, then draws the reconstruction in bands into its PNG, scoring each band against
+    /// the picture's compact copy as it is drawn, and writes the comparison and the metrics.
     fn train<B: Backend, M: RunModel<B>>(
         mut self,
         backend: &B,
         run: Run<'_, M::Config>,
     ) -> Result<()> {
+        let ((w, h), c) = (self.size, self.offset.len());
         let data = RunData::Sampled(&mut self.sampler, self.summary);
         let out = run.train_model::<B, M>(backend, data, None)?;
-        drop(self.sampler);
-        let (picture, dir) = (self.picture, self.dir);
-        let (w, h, c) = (picture.width, picture.height, picture.channels);
-        let mut settings = io::image::RenderSettings::new(w, h, c);
+        let picture = CompactPicture::new(w, h, c, self.sampler.into_values())?;
+        let dir = self.dir;
+        let mut settings = RenderSettings::new(w, h, c);
         settings.offset = self.offset.to_vec();
-        let pixels = io::image::ModelPixels(&out.model);
-        let recon = io::image::render_picture(backend, &pixels, &settings)?;
-        save_png(&recon, dir.join("reconstruction.png"))?;
+        let (banded, recon) = render_scored(
+            backend,
+            &ModelPixels(&out.model),
+            &settings,
+            &picture,
+            &dir.join("reconstruction.png"),
+            COMPARISON_SIDE,
+        )?;
         write_comparison(
             &dir.join("comparison.png"),
-            &[("original", picture), ("reconstruction", &recon)],
+            &[("original", self.shown), ("reconstruction", &recon)],
         )?;
         let r = &out.report;
-        let scores = PictureScores::new(&recon, picture, self.line_art)?;
-        let noise = flat_area_noise(&recon, picture)?;
+        let ink = |v: f64| self.line_art.then_some(v);
+        let scores = PictureScores {
+            psnr: banded.psnr,
+            ssim: banded.ssim,
+            pixel_accuracy: ink(banded.pixel_accuracy),
+            ink_iou: ink(banded.ink_iou),
+        };
+        let noise = banded.flat_area_noise;
         let note = under_trained(&out.history, noise, r.steps);
         let m = ImageFitMetrics {
             scores,

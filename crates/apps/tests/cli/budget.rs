@@ -48,7 +48,8 @@ fn with_limit(limit: &str, args: &[&str]) -> Output {
 }
 
 /// `image fit`, `image encode` and `image render --reference` on a 30000x20000 header are
-/// refused in one line from the header, each saying what would fit.
+/// refused in one line from the header, each saying what would fit; the fit at full size,
+/// trained on a compact copy of 3 bytes a pixel, is planned within 2.5 GB.
 #[test]
 fn decoding_is_refused_from_the_header_alone() {
     let dir = tmp();
@@ -56,9 +57,9 @@ fn decoding_is_refused_from_the_header_alone() {
     header_only_png(&huge, 30_000, 20_000);
     let h = huge.to_str().unwrap();
     let out = dir.path().join("run");
-    // Decoding fits in 12 GB, the fit at full size does not: a smaller --size would.
+    // The compact copy alone (1.7 GB) does not fit in 1 GB: a smaller --size would.
     let o = with_limit(
-        "12G",
+        "1G",
         &[
             "image",
             "fit",
@@ -72,6 +73,23 @@ fn decoding_is_refused_from_the_header_alone() {
     );
     assert_one_line_error(&o, &["image fit", "memory", "--size"]);
     assert!(!out.exists(), "a refused fit left {}", out.display());
+    // In 2.5 GB the fit at full size is planned, and the decoding starts (and fails on the
+    // missing pixels) before anything is written.
+    let o = with_limit(
+        "2.5G",
+        &[
+            "image",
+            "fit",
+            h,
+            "--device",
+            "cpu",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_one_line_error(&o, &["decode", "huge.png"]);
+    assert!(!out.exists(), "a failed fit left {}", out.display());
     // In 2 GB not even the decoding fits, whatever --size asks: the whole image is decoded
     // first.
     let o = with_limit(
@@ -252,4 +270,76 @@ fn decode_refuses_a_csv_beyond_the_budget_before_reading_it_whole() {
     std::fs::write(&bad, "x,y,value\n0,0,7\n1,zero,3\n").unwrap();
     let o = decode("1K", &bad);
     assert_one_line_error(&o, &["zero", "pixel index"]);
+}
+
+/// The peak memory of a fit matches its estimate: a 2400x1600 colour photo-like image fits
+/// (compact copy, training, the reconstruction drawn and scored in bands) with a peak under
+/// the estimate the budget checks, and above a third of it. The estimate is read from the
+/// refusal under a 1 MB budget; the peak is the `Maximum resident set size` of GNU time.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fit_peaks_within_its_estimate() {
+    let time = Path::new("/usr/bin/time");
+    assert!(time.exists(), "the peak-memory test needs /usr/bin/time");
+    let dir = tmp();
+    let (w, h) = (2400usize, 1600usize);
+    let pixels: Vec<u8> = (0..w * h * 3)
+        .map(|i| ((i / 3 % w) * 3 + (i / 3 / w) * 5 + (i % 3) * 60) as u8)
+        .collect();
+    let image = dir.path().join("photo.png");
+    let bytes = io::image::encode_png(&pixels, w, h, 3).unwrap();
+    std::fs::write(&image, bytes).unwrap();
+    let args = |out: &Path| -> Vec<String> {
+        let image = image.to_str().unwrap().to_string();
+        let out = out.to_str().unwrap().to_string();
+        [
+            "image", "fit", &image, "--steps", "2", "--device", "cpu", "-q", "-o", &out,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let refused = command(args(&dir.path().join("refused")))
+        .env("IRON_LEARN_MEMORY_LIMIT", "1M")
+        .output()
+        .unwrap();
+    let message = assert_one_line_error(&refused, &["image fit", "would need about"]);
+    let estimate = message
+        .split("would need about ")
+        .nth(1)
+        .and_then(|rest| {
+            let mut words = rest.split_whitespace();
+            let value: f64 = words.next()?.parse().ok()?;
+            let unit = match words.next()? {
+                "MB" => 1024.0 * 1024.0,
+                "GB" => 1024.0 * 1024.0 * 1024.0,
+                _ => return None,
+            };
+            Some(value * unit)
+        })
+        .unwrap_or_else(|| panic!("no estimate in {message}"));
+    let o = std::process::Command::new(time)
+        .arg("-v")
+        .arg(BIN)
+        .args(args(&dir.path().join("run")))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", describe(&o));
+    let report = String::from_utf8_lossy(&o.stderr);
+    let peak = report
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no peak memory in {report}"))
+        * 1024.0;
+    assert!(
+        peak <= estimate && peak >= estimate / 3.0,
+        "peak {peak} bytes, estimate {estimate} bytes"
+    );
+    assert_eq!(
+        png_size(&dir.path().join("run/reconstruction.png")),
+        (2400, 1600)
+    );
 }

@@ -41,6 +41,20 @@ impl DataFingerprint {
         shape: Vec<usize>,
         parts: impl IntoIterator<Item = &'a [f32]>,
     ) -> Self {
+        let parts = parts
+            .into_iter()
+            .map(|part| (part.len(), part.iter().copied()));
+        Self::of_values(names, shape, parts)
+    }
+
+    /// The fingerprint of parts given as their lengths and values (each part's values made
+    /// as they are hashed, from a compact copy for instance): the same as [`Self::new`] on
+    /// the same values.
+    pub fn of_values<I: Iterator<Item = f32>>(
+        names: Vec<String>,
+        shape: Vec<usize>,
+        parts: impl IntoIterator<Item = (usize, I)>,
+    ) -> Self {
         let mut h = FNV_OFFSET;
         let mut eat = |bytes: &[u8]| {
             for &b in bytes {
@@ -51,9 +65,9 @@ impl DataFingerprint {
         for &d in &shape {
             eat(&(d as u64).to_le_bytes());
         }
-        for part in parts {
-            eat(&(part.len() as u64).to_le_bytes());
-            for v in part {
+        for (len, values) in parts {
+            eat(&(len as u64).to_le_bytes());
+            for v in values {
                 eat(&v.to_bits().to_le_bytes());
             }
         }

@@ -23,7 +23,7 @@ pub enum ColorMode {
     BlackAndWhite(f32),
 }
 
-/// Loads any PNG, JPEG, WebP or BMP file as a [`Picture`] in the given mode.
+/// Loads any PNG, JPEG, WebP, BMP or TIFF file as a [`Picture`] in the given mode.
 ///
 /// Transparent pixels are composited over white. 8-bit values `v` become exactly `v / 255`.
 /// The format is told from the content, not the extension. Errors name the file. The decoder
@@ -79,7 +79,7 @@ pub fn decode_picture(bytes: &[u8], mode: ColorMode, source: impl AsRef<Path>) -
         .map_err(|e| decode_err(e.to_string()))?;
     if reader.format().is_none() {
         return Err(decode_err(
-            "not a PNG, JPEG, WebP or BMP image (format not recognised)".into(),
+            "not a PNG, JPEG, WebP, BMP or TIFF image (format not recognised)".into(),
         ));
     }
     let image = reader.decode().map_err(|e| decode_err(e.to_string()))?;

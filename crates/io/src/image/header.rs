@@ -66,6 +66,10 @@ pub struct ImageHeader {
     pub channels: usize,
     /// Bytes stored per pixel once decoded (2 per channel for 16-bit images).
     pub bytes_per_pixel: usize,
+    /// Whether the file is decoded row by row straight into a compact copy (8-bit gray, RGB
+    /// or palette PNG, not interlaced; 8-bit gray or RGB TIFF): no decoded copy of the whole
+    /// image is made first.
+    pub rows_streamed: bool,
 }
 
 impl ImageHeader {
@@ -93,6 +97,60 @@ impl ImageHeader {
         self.bytes_per_pixel as u64 + conversion + 4 * out_channels
     }
 
+    /// Bytes per value of the [`CompactPicture`](super::CompactPicture) of the file in
+    /// `mode`: 1 where the values are 8-bit (8-bit gray or RGB files in their own colours or
+    /// as RGB, any file in black and white), 4 otherwise.
+    pub fn compact_value_bytes(&self, mode: ColorMode) -> u64 {
+        let eight_bit = self.direct();
+        match mode {
+            ColorMode::BlackAndWhite(_) => 1,
+            ColorMode::Rgb if eight_bit => 1,
+            ColorMode::Grayscale if eight_bit && self.channels == 1 => 1,
+            _ => 4,
+        }
+    }
+
+    /// Bytes of the file's [`CompactPicture`](super::CompactPicture) in `mode`.
+    pub fn compact_bytes(&self, mode: ColorMode) -> u64 {
+        let out_channels = if mode == ColorMode::Rgb { 3 } else { 1 };
+        self.pixels()
+            .saturating_mul(out_channels)
+            .saturating_mul(self.compact_value_bytes(mode))
+    }
+
+    /// Peak bytes of loading the file as a [`CompactPicture`](super::CompactPicture) in
+    /// `mode` ([`load_compact_within`](super::load_compact_within)): the compact copy alone
+    /// when the rows are streamed into it; otherwise the whole decoding
+    /// ([`decode_bytes`](Self::decode_bytes)), then its `f32` values beside the compact copy.
+    pub fn load_bytes(&self, mode: ColorMode) -> u64 {
+        let compact = self.compact_bytes(mode);
+        if self.rows_streamed {
+            return compact;
+        }
+        let out_channels = if mode == ColorMode::Rgb { 3 } else { 1 };
+        let values = self.pixels().saturating_mul(4 * out_channels);
+        self.decode_bytes(mode).max(values.saturating_add(compact))
+    }
+
+    /// Refuses, in one line, loading the image as a compact copy when that needs more than
+    /// `budget`, saying the largest image of this kind that would fit.
+    pub fn check_load(&self, mode: ColorMode, budget: &MemoryBudget, path: &Path) -> Result<()> {
+        let need = self.load_bytes(mode);
+        if need <= budget.bytes {
+            return Ok(());
+        }
+        let per_pixel = (need / self.pixels().max(1)).max(1);
+        Err(Error::TooLarge(format!(
+            "`{}` is a {}x{} image: loading it needs about {}, more than the memory budget of \
+             {budget}; images of up to {} megapixels fit",
+            path.display(),
+            self.width,
+            self.height,
+            human_bytes(need as f64),
+            budget.bytes / per_pixel / 1_000_000
+        )))
+    }
+
     /// Refuses, in one line, decoding an image that needs more than `budget`, saying the
     /// largest image of this kind that would fit.
     pub fn check_decode(&self, mode: ColorMode, budget: &MemoryBudget, path: &Path) -> Result<()> {
@@ -113,7 +171,7 @@ impl ImageHeader {
     }
 }
 
-/// Reads an image file's header (PNG, JPEG, WebP, BMP): its size and pixel layout, without
+/// Reads an image file's header (PNG, JPEG, WebP, BMP, TIFF): its size and pixel layout, without
 /// decoding any pixels.
 pub fn read_image_header(path: impl AsRef<Path>) -> Result<ImageHeader> {
     let path = path.as_ref();
@@ -128,9 +186,10 @@ pub fn read_image_header(path: impl AsRef<Path>) -> Result<ImageHeader> {
         .map_err(|e| Error::io("read", path, e))?;
     if reader.format().is_none() {
         return Err(decode_err(
-            "not a PNG, JPEG, WebP or BMP image (format not recognised)".into(),
+            "not a PNG, JPEG, WebP, BMP or TIFF image (format not recognised)".into(),
         ));
     }
+    let format = reader.format();
     let decoder = reader
         .into_decoder()
         .map_err(|e| decode_err(e.to_string()))?;
@@ -141,5 +200,10 @@ pub fn read_image_header(path: impl AsRef<Path>) -> Result<ImageHeader> {
         height: height as usize,
         channels: color.channel_count().into(),
         bytes_per_pixel: color.bytes_per_pixel().into(),
+        rows_streamed: match format {
+            Some(image::ImageFormat::Png) => super::rows::png_rows_streamed(path),
+            Some(image::ImageFormat::Tiff) => super::tiff_strips::tiff_rows_streamed(path),
+            _ => false,
+        },
     })
 }

@@ -75,8 +75,8 @@ pub fn ink_iou(prediction: &Picture, reference: &Picture) -> Result<f64> {
 }
 
 /// Side of the Gaussian window of [`ssim`] (Wang et al. 2004), and its standard deviation.
-const SSIM_WINDOW: usize = 11;
-const SSIM_SIGMA: f64 = 1.5;
+pub(super) const SSIM_WINDOW: usize = 11;
+pub(super) const SSIM_SIGMA: f64 = 1.5;
 
 /// Structural similarity (Wang, Bovik, Sheikh and Simoncelli, 2004) with the usual settings:
 /// an 11 x 11 Gaussian window of standard deviation 1.5, `K1 = 0.01`, `K2 = 0.03`, a dynamic
@@ -122,10 +122,10 @@ fn ssim_in_bands(prediction: &Picture, reference: &Picture, band_values: usize) 
 }
 
 /// Values per band of SSIM's f64 planes (2^20: 8 MiB a plane).
-const SSIM_BAND_VALUES: usize = 1 << 20;
+pub(super) const SSIM_BAND_VALUES: usize = 1 << 20;
 
 /// The sum of the SSIM map of two `w x h` planes (valid windows only) and its size.
-fn ssim_plane(x: &[f64], y: &[f64], w: usize, h: usize, kernel: &[f64]) -> (f64, usize) {
+pub(super) fn ssim_plane(x: &[f64], y: &[f64], w: usize, h: usize, kernel: &[f64]) -> (f64, usize) {
     let (c1, c2) = (0.01f64.powi(2), 0.03f64.powi(2));
     let product = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).collect::<Vec<_>>();
     let blur = |v: &[f64]| filter_valid(v, w, h, kernel);
@@ -148,7 +148,7 @@ fn ssim_plane(x: &[f64], y: &[f64], w: usize, h: usize, kernel: &[f64]) -> (f64,
 }
 
 /// A normalised 1-D Gaussian of `side` taps.
-fn gaussian(side: usize, sigma: f64) -> Vec<f64> {
+pub(super) fn gaussian(side: usize, sigma: f64) -> Vec<f64> {
     let mid = (side / 2) as f64;
     let taps: Vec<f64> = (0..side)
         .map(|i| (-((i as f64 - mid).powi(2)) / (2.0 * sigma * sigma)).exp())
@@ -158,28 +158,26 @@ fn gaussian(side: usize, sigma: f64) -> Vec<f64> {
 }
 
 /// Separable filtering of a `w x h` plane, keeping only positions where the window lies fully
-/// inside: a `(w - k + 1) x (h - k + 1)` plane.
+/// inside: a `(w - k + 1) x (h - k + 1)` plane. Each output is the sum of its taps in order,
+/// accumulated tap by tap over a whole row (which vectorises across the row).
 fn filter_valid(v: &[f64], w: usize, h: usize, kernel: &[f64]) -> Vec<f64> {
     let k = kernel.len();
     let (ow, oh) = (w + 1 - k, h + 1 - k);
     let mut rows = vec![0f64; ow * h];
-    for y in 0..h {
-        for x in 0..ow {
-            rows[y * ow + x] = kernel
-                .iter()
-                .enumerate()
-                .map(|(j, t)| t * v[y * w + x + j])
-                .sum();
+    for (out, input) in rows.chunks_exact_mut(ow).zip(v.chunks_exact(w)) {
+        for (j, &t) in kernel.iter().enumerate() {
+            for (o, &x) in out.iter_mut().zip(&input[j..j + ow]) {
+                *o += t * x;
+            }
         }
     }
     let mut out = vec![0f64; ow * oh];
-    for y in 0..oh {
-        for x in 0..ow {
-            out[y * ow + x] = kernel
-                .iter()
-                .enumerate()
-                .map(|(j, t)| t * rows[(y + j) * ow + x])
-                .sum();
+    for (y, out_row) in out.chunks_exact_mut(ow).enumerate() {
+        for (j, &t) in kernel.iter().enumerate() {
+            let input = &rows[(y + j) * ow..(y + j + 1) * ow];
+            for (o, &x) in out_row.iter_mut().zip(input) {
+                *o += t * x;
+            }
         }
     }
     out
@@ -255,6 +253,23 @@ mod tests {
         let ramp: Vec<f32> = (0..w * h).map(|i| i as f32 / 400.0).collect();
         let ramp = Picture::new(w, h, 1, ramp).unwrap();
         assert_eq!(flat_area_noise(&ramp, &ramp).unwrap(), None);
+    }
+
+    #[test]
+    fn row_filtering_sums_the_taps_in_order() {
+        let (w, h) = (19, 14);
+        let v: Vec<f64> = (0..w * h).map(|i| ((i * 37) % 101) as f64 / 7.0).collect();
+        let kernel = gaussian(5, SSIM_SIGMA);
+        let got = filter_valid(&v, w, h, &kernel);
+        let (ow, oh) = (w - 4, h - 4);
+        let tap_sum = |f: &dyn Fn(usize) -> f64| (0..5).fold(0.0, |s, j| s + kernel[j] * f(j));
+        let rows: Vec<f64> = (0..ow * h)
+            .map(|i| tap_sum(&|j| v[(i / ow) * w + i % ow + j]))
+            .collect();
+        let expected: Vec<f64> = (0..ow * oh)
+            .map(|i| tap_sum(&|j| rows[(i / ow + j) * ow + i % ow]))
+            .collect();
+        assert_eq!(got, expected);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! - [`read_image_header`]: an image file's size and layout from its header alone, and what
 //!   decoding it costs ([`ImageHeader::decode_bytes`]); [`load_picture_within`] refuses an
 //!   image that would exceed a [`MemoryBudget`] before allocating its pixels.
-//! - [`load_picture`] / [`decode_picture`]: any PNG, JPEG, WebP or BMP file, as gray, RGB or
+//! - [`load_picture`] / [`decode_picture`]: any PNG, JPEG, WebP, BMP or TIFF file, as gray, RGB or
 //!   black-and-white; [`save_png`] writes one back, [`save_picture`] in the format its name asks
 //!   for (PNG, JPEG, WebP, BMP).
 //! - [`fit_picture`]: a picture fitted on sampled pixels (hash grid or SIREN, the command
@@ -19,9 +19,15 @@
 //!   size in bands ([`RenderSettings`]), streamed into a PNG in the memory of one band.
 //! - [`write_pixel_csv`] / [`read_pixel_csv`]: `x,y,value` or `x,y,r,g,b` rows with pixel indices
 //!   as coordinates.
+//! - [`CompactPicture`]: a picture in one byte a value where its values are 8-bit;
+//!   [`load_compact_within`] decodes 8-bit PNGs row by row and 8-bit TIFFs strip by
+//!   strip into one, within a budget.
+//! - [`render_scored`]: a fitted picture drawn into a PNG in bands, scored against a
+//!   [`CompactPicture`] ([`BandScorer`]) and shrunk for display ([`Shrinker`]) as it is drawn.
 //! - [`psnr`], [`ssim`], [`pixel_accuracy`], [`ink_iou`]: comparisons of a prediction with a
 //!   reference; [`Picture::has_color`] and [`Picture::is_line_art`] tell which apply.
 
+mod compact;
 pub mod coords;
 mod csv_decode;
 mod csv_encode;
@@ -35,7 +41,11 @@ mod picture;
 mod png;
 mod render;
 mod resize;
+mod rows;
+mod score;
+mod tiff_strips;
 
+pub use compact::CompactPicture;
 pub use csv_decode::{PixelCsvExtent, decode_pixel_csv, pixel_csv_extent, read_pixel_csv};
 pub use csv_encode::{PixelValues, encode_pixel_csv, write_pixel_csv};
 pub use encode::{ImageFileFormat, encode_picture, save_picture};
@@ -49,6 +59,9 @@ pub use metrics::{flat_area_noise, ink_iou, mse, pixel_accuracy, psnr, ssim};
 pub use picture::Picture;
 pub use png::{encode_png, write_png_rows};
 pub use render::{
-    BAND_PIXELS, ModelPixels, PixelNetwork, RenderSettings, render_picture, render_png, render_rows,
+    BAND_PIXELS, ModelPixels, PixelNetwork, RenderSettings, render_picture, render_png,
+    render_png_with, render_rows,
 };
 pub use resize::ResizeFilter;
+pub use rows::load_compact_within;
+pub use score::{BandScorer, Scores, Shrinker, render_scored, scoring_bytes};

@@ -115,12 +115,7 @@ impl Picture {
     /// Gray level of the pixel with row-major index `i`: the value itself, or for RGB the
     /// Rec. 709 luma `0.2126 r + 0.7152 g + 0.0722 b`.
     pub fn gray_at(&self, i: usize) -> f32 {
-        let p = &self.data[i * self.channels..(i + 1) * self.channels];
-        match p {
-            [v] => *v,
-            [r, g, b] => (0.2126 * r + 0.7152 * g + 0.0722 * b).min(1.0),
-            _ => p.iter().sum::<f32>() / p.len() as f32,
-        }
+        super::inspect::gray_of(&self.data[i * self.channels..(i + 1) * self.channels])
     }
 
     /// A one-channel copy (Rec. 709 luma for RGB).

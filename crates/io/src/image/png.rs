@@ -6,11 +6,17 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::output::OutputFile;
 
+/// Pictures of at least this many pixels (16 megapixels) are compressed with the PNG
+/// encoder's fast setting: at the balanced one, compressing a 600-megapixel reconstruction
+/// took a quarter of the time of drawing and scoring it.
+pub const FAST_PNG_PIXELS: u64 = 1 << 24;
+
 /// Writes a `width x height` PNG with `channels` (1: gray, 3: RGB) 8-bit values per pixel to
 /// `path` as its rows are made: `next_rows(first_row, buffer)` fills `buffer` (cleared before
 /// each call) with one or more whole rows (`width * channels` bytes each) starting at row
 /// `first_row`, and is called until every row is written. Memory: one band of rows and the
-/// compressor's window, whatever the picture's size. The file is an [`OutputFile`]: a file is
+/// compressor's window, whatever the picture's size. Pictures of [`FAST_PNG_PIXELS`] or more
+/// are compressed with the fast setting. The file is an [`OutputFile`]: a file is
 /// replaced only once the PNG is complete (an error in `next_rows` changes nothing), a device
 /// or pipe is written in place.
 ///
@@ -41,6 +47,9 @@ pub fn write_png_rows(
         let mut encoder = png::Encoder::new(&mut out, w, h);
         encoder.set_color(color);
         encoder.set_depth(png::BitDepth::Eight);
+        if width as u64 * height as u64 >= FAST_PNG_PIXELS {
+            encoder.set_compression(png::Compression::Fast);
+        }
         let mut writer = encoder.write_header().map_err(fail)?;
         let mut stream = writer.stream_writer().map_err(fail)?;
         let mut buffer = Vec::new();

@@ -8,6 +8,7 @@ use nn::Model;
 use tensor_core::{Backend, Tensor};
 
 use super::coords::pixel_to_coord;
+use super::inspect::gray_of;
 use super::picture::{Picture, to_byte};
 use super::png::write_png_rows;
 use crate::error::{Error, Result};
@@ -179,6 +180,18 @@ pub fn render_png<B: Backend, M: PixelNetwork<B> + ?Sized>(
     settings: &RenderSettings,
     path: &Path,
 ) -> Result<()> {
+    render_png_with(backend, model, settings, path, |_| Ok(()))
+}
+
+/// [`render_png`], handing each band's values (whole rows, top to bottom, before any
+/// threshold) to `on_band` as well, to score or shrink the picture as it is drawn.
+pub fn render_png_with<B: Backend, M: PixelNetwork<B> + ?Sized>(
+    backend: &B,
+    model: &M,
+    settings: &RenderSettings,
+    path: &Path,
+    mut on_band: impl FnMut(&[f32]) -> Result<()>,
+) -> Result<()> {
     settings.check()?;
     let band = settings.band_rows();
     let channels = settings.offset.len();
@@ -190,24 +203,16 @@ pub fn render_png<B: Backend, M: PixelNetwork<B> + ?Sized>(
         |first, bytes| {
             let rows = band.min(settings.height - first);
             let values = render_rows(backend, model, settings, first, rows)?;
+            on_band(&values)?;
             match settings.threshold {
                 Some(t) => bytes.extend(
                     values
                         .chunks_exact(channels)
-                        .map(|px| if gray(px) < t { 0 } else { 255 }),
+                        .map(|px| if gray_of(px) < t { 0 } else { 255 }),
                 ),
                 None => bytes.extend(values.iter().map(|&v| to_byte(v))),
             }
             Ok(())
         },
     )
-}
-
-/// The gray level of one pixel, as [`Picture::gray_at`] computes it.
-fn gray(pixel: &[f32]) -> f32 {
-    match pixel {
-        [v] => *v,
-        [r, g, b] => (0.2126 * r + 0.7152 * g + 0.0722 * b).min(1.0),
-        _ => pixel.iter().sum::<f32>() / pixel.len() as f32,
-    }
 }

@@ -3,6 +3,7 @@
 //! One test binary for the crate: each module below is one former test file.
 
 mod checkpoint;
+mod compact;
 mod crash;
 mod custom_model;
 mod dataset;

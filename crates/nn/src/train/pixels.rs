@@ -20,30 +20,57 @@ impl PixelValues {
     /// The values as bytes when every one is a multiple of 1/255 in `[0, 1]` (an 8-bit
     /// image, 4 times smaller), as they are otherwise.
     pub fn compact(values: &[f32]) -> Self {
-        let exact = |v: f32| {
-            let b = (v * 255.0).round();
-            (0.0..=255.0).contains(&b) && (b / 255.0 - v).abs() <= 1e-6
-        };
-        if values.iter().all(|&v| exact(v)) {
+        if values.iter().all(|&v| is_byte_level(v)) {
             PixelValues::U8(values.iter().map(|&v| (v * 255.0).round() as u8).collect())
         } else {
             PixelValues::F32(values.to_vec())
         }
     }
 
-    fn len(&self) -> usize {
+    /// [`PixelValues::compact`] taking the values: kept without a copy when they are not
+    /// all 8-bit.
+    pub fn compact_owned(values: Vec<f32>) -> Self {
+        if values.iter().all(|&v| is_byte_level(v)) {
+            PixelValues::compact(&values)
+        } else {
+            PixelValues::F32(values)
+        }
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
         match self {
             PixelValues::U8(v) => v.len(),
             PixelValues::F32(v) => v.len(),
         }
     }
 
-    fn get(&self, i: usize) -> f32 {
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Value `i` (`v / 255` for bytes; panics out of range, like slice indexing).
+    pub fn get(&self, i: usize) -> f32 {
         match self {
             PixelValues::U8(v) => v[i] as f32 / 255.0,
             PixelValues::F32(v) => v[i],
         }
     }
+
+    /// Bytes of memory the values take: 1 per value for bytes, 4 for `f32`.
+    pub fn memory_bytes(&self) -> u64 {
+        match self {
+            PixelValues::U8(v) => v.len() as u64,
+            PixelValues::F32(v) => 4 * v.len() as u64,
+        }
+    }
+}
+
+/// Whether `v` is a multiple of 1/255 in `[0, 1]` (to within 1e-6): an 8-bit level.
+fn is_byte_level(v: f32) -> bool {
+    let b = (v * 255.0).round();
+    (0.0..=255.0).contains(&b) && (b / 255.0 - v).abs() <= 1e-6
 }
 
 /// The coordinate of pixel `i` on a side of `n` pixels: `-1 + 2 i / (n - 1)`, or 0 when
@@ -158,6 +185,16 @@ impl PixelSampler {
     /// Pixels per batch.
     pub fn batch(&self) -> usize {
         self.batch
+    }
+
+    /// The image's values, as the sampler reads its targets from them.
+    pub fn values(&self) -> &PixelValues {
+        &self.values
+    }
+
+    /// The image's values, giving the sampler up (to score the fit on the same copy).
+    pub fn into_values(self) -> PixelValues {
+        self.values
     }
 
     /// Whether every step sees the whole image.
