@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU check, run on a machine with an NVIDIA GPU from the folder `cargo xtask pack-gpu`
 # made: every GPU test, the CUDA sanitizers, a kernel profile of the SIREN step, and the
-# benchmarks of docs/BENCHMARKS.md side by side with PyTorch on the same GPU.
-#   .gpu/check.sh [tests|sanitize|racecheck|profile|bench]...   (default: all, in that order)
+# benchmarks of docs/BENCHMARKS.md side by side with PyTorch on the same GPU; and, since the
+# host is also an x86 CPU (usually with AVX-512), the CPU tests and steps under each vector path.
+#   .gpu/check.sh [tests|cpu|sanitize|racecheck|profile|bench]...   (default: all, in that order)
 # Logs go to $OUT (default .gpu/out). PHOTO=path/to/256x256.png adds the photo fit.
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here" || exit 1
@@ -12,7 +13,7 @@ for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/loc
   [ -d "$d" ] && export LD_LIBRARY_PATH="$d:${LD_LIBRARY_PATH:-}"
 done
 export PATH=/usr/local/cuda/bin:$PATH
-steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=(tests sanitize racecheck profile bench)
+steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=(tests cpu sanitize racecheck profile bench)
 status=0
 
 tests() {
@@ -21,6 +22,23 @@ tests() {
     echo "== ${t##*/}"
     timeout 300 "$t" --include-ignored 2>&1 | grep -E "FAILED|panicked|^test result" || status=1
   done
+}
+
+cpu() {
+  echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(nproc) threads," \
+    "$(grep -m1 -o -w -E 'avx512f|avx2|fma' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+  for p in avx512 avx2 scalar; do
+    if ! IRON_LEARN_SIMD=$p ./iron-learn bench train --hidden 8x1 --points 64 --reps 1 >/dev/null 2>&1; then
+      echo "== IRON_LEARN_SIMD=$p: this CPU lacks it"
+      continue
+    fi
+    for t in cpu-tests/*; do
+      echo "== IRON_LEARN_SIMD=$p ${t##*/}"
+      IRON_LEARN_SIMD=$p timeout 300 "$t" 2>&1 | grep -E "FAILED|panicked|^test result" || status=1
+    done
+  done
+  echo "== training steps under each vector path, side by side (3 rounds)"
+  bash bench/simd_paths.sh ./iron-learn 3 "$here/../data/regression.csv"
 }
 
 sanitize() {
@@ -48,12 +66,13 @@ racecheck() {
   # racecheck tracks every shared-memory access and is far too slow on cuBLAS's kernels:
   # it checks this project's kernels only (--kernel-regex), the others run unchecked.
   local ours="kns=reduce_|loss_|transpose|hashgrid|copy_block|bias_act|act_backward|adam_step"
+  compute-sanitizer --help | grep -E -A3 -- "--kernel-(regex|name)"
   echo "== racecheck (this project's kernels), the tests of kernels with shared memory"
-  timeout 200 $s --tool racecheck --kernel-regex "$ours" tests/gpu --include-ignored "${shared[@]}" 2>&1 |
+  timeout 150 $s --tool racecheck --kernel-regex "$ours" tests/gpu --include-ignored "${shared[@]}" 2>&1 |
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^test result|rror"
   for arch in siren hashgrid; do
     printf "== racecheck (this project's kernels), image fit --arch %s --steps 20: " $arch
-    timeout 200 $s --tool racecheck --kernel-regex "$ours" ./iron-learn image fit --arch $arch \
+    timeout 90 $s --tool racecheck --kernel-regex "$ours" ./iron-learn image fit --arch $arch \
       --steps 20 --device cuda -o "/tmp/sanitize-$arch-racecheck" -q 2>&1 |
       grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | tr '\n' ' '
     echo "(exit ${PIPESTATUS[0]})"

@@ -1,7 +1,9 @@
 //! `cargo xtask pack-gpu`: builds what is checked on a machine with an NVIDIA GPU (which has
 //! no Rust toolchain) and puts it in `.gpu/`: the test binaries of the CUDA backend (and of
-//! any other package named), the `iron-learn` binary, the PyTorch reference scripts and the
-//! check script `xtask/gpu/check.sh`. Copy `.gpu/` there and run `.gpu/check.sh`.
+//! any other package named), the CPU test binaries of `tensor-cpu` and `nn` (the GPU host is
+//! also an x86 CPU, usually one with AVX-512, where every vector path can be forced and
+//! tested), the `iron-learn` binary, the PyTorch reference scripts, the vector-path benchmark
+//! and the check script `xtask/gpu/check.sh`. Copy `.gpu/` there and run `.gpu/check.sh`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -14,6 +16,8 @@ pub const ABOUT: &str =
 const PACK: &str = ".gpu";
 /// The profile the binaries are built with (optimised, quick to build).
 const PROFILE: &str = "ci";
+/// The packages whose tests `check.sh cpu` runs under each vector path the host has.
+const CPU_PACKAGES: [&str; 2] = ["iron-learn-tensor-cpu", "iron-learn-nn"];
 
 /// Runs the task.
 pub fn run(args: &[String]) -> crate::TaskResult {
@@ -36,20 +40,26 @@ pub fn run(args: &[String]) -> crate::TaskResult {
         std::fs::remove_dir_all(&pack)?;
     }
     std::fs::create_dir_all(pack.join("tests"))?;
+    std::fs::create_dir_all(pack.join("cpu-tests"))?;
     std::fs::create_dir_all(pack.join("bench"))?;
-    for exe in test_binaries(&root, &packages)? {
-        let name = exe.file_name().and_then(|n| n.to_str()).unwrap_or("test");
-        // Cargo names test binaries NAME-HASH; the pack keeps NAME.
-        let short = name.rsplit_once('-').map_or(name, |(n, _)| n);
-        copy(&exe, &pack.join("tests").join(short))?;
-    }
+    copy_tests(&test_binaries(&root, &packages)?, &pack.join("tests"))?;
+    let cpu_packages = CPU_PACKAGES.map(String::from);
+    copy_tests(
+        &test_binaries(&root, &cpu_packages)?,
+        &pack.join("cpu-tests"),
+    )?;
     cargo(
         &root,
         &["build", "--profile", PROFILE, "--bin", "iron-learn"],
     )?;
     let bin = root.join("target").join(PROFILE).join("iron-learn");
     copy(&bin, &pack.join("iron-learn"))?;
-    for script in ["torch_gpu.py", "torch_train.py", "torch_hashgrid.py"] {
+    for script in [
+        "torch_gpu.py",
+        "torch_train.py",
+        "torch_hashgrid.py",
+        "simd_paths.sh",
+    ] {
         copy(
             &root.join("xtask/bench").join(script),
             &pack.join("bench").join(script),
@@ -121,6 +131,17 @@ fn test_binaries(
         }
     }
     Ok(found)
+}
+
+/// Copies the test binaries `exes` into `dir`, each under its name without cargo's hash.
+fn copy_tests(exes: &[PathBuf], dir: &Path) -> crate::TaskResult {
+    for exe in exes {
+        let name = exe.file_name().and_then(|n| n.to_str()).unwrap_or("test");
+        // Cargo names test binaries NAME-HASH; the pack keeps NAME.
+        let short = name.rsplit_once('-').map_or(name, |(n, _)| n);
+        copy(exe, &dir.join(short))?;
+    }
+    Ok(())
 }
 
 /// Copies `from` to `to`, naming both on failure.
