@@ -122,7 +122,11 @@ fn test_binaries(
         let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
-        let is_test = msg["profile"]["test"].as_bool() == Some(true);
+        // Test harnesses only: examples built alongside (`cargo test` builds them) are not tests.
+        let is_example = msg["target"]["kind"]
+            .as_array()
+            .is_some_and(|kinds| kinds.iter().any(|k| k == "example"));
+        let is_test = msg["profile"]["test"].as_bool() == Some(true) && !is_example;
         if msg["reason"] == "compiler-artifact"
             && is_test
             && let Some(exe) = msg["executable"].as_str()
