@@ -93,22 +93,6 @@ pub const HASH_GRID_BASE_STEPS: u64 = 100;
 /// (about 40 dB on a photo).
 pub const HASH_GRID_BASE_PIXELS: usize = 65_536;
 
-/// Log2 of the most entries a hash-grid level holds by default.
-pub const HASH_GRID_LOG2_TABLE_SIZE: u32 = 19;
-/// The pixel count from which the default hash-grid tables hold twice as many entries
-/// (2^20): a 30000 x 20000 photo fits closer that way within 2.5 GB (docs/BENCHMARKS.md).
-pub const HASH_GRID_LARGE_PIXELS: usize = 1 << 28;
-
-/// The default log2 table size of a hash grid fitting `pixels` pixels: 19, or 20 from
-/// [`HASH_GRID_LARGE_PIXELS`] on.
-pub fn hash_grid_log2_table_size(pixels: usize) -> u32 {
-    if pixels >= HASH_GRID_LARGE_PIXELS {
-        HASH_GRID_LOG2_TABLE_SIZE + 1
-    } else {
-        HASH_GRID_LOG2_TABLE_SIZE
-    }
-}
-
 /// `image fit` of a picture of `pixels` pixels: 300 steps up to 200 x 200 pixels, growing
 /// with the square root of the pixel count (the side) beyond, in multiples of 50.
 pub fn image_fit(pixels: usize) -> Defaults {
@@ -157,14 +141,6 @@ mod tests {
         assert_eq!(grid(2048 * 2048), 800);
         assert_eq!(grid(8192 * 8192), IMAGE_MAX_STEPS);
         assert_eq!(image_fit_hash_grid(1).lr, 1e-2);
-    }
-
-    #[test]
-    fn only_very_large_images_get_larger_tables() {
-        assert_eq!(hash_grid_log2_table_size(640 * 427), 19);
-        assert_eq!(hash_grid_log2_table_size(16384 * 16383), 19);
-        assert_eq!(hash_grid_log2_table_size(16384 * 16384), 20);
-        assert_eq!(hash_grid_log2_table_size(30000 * 20000), 20);
     }
 
     #[test]

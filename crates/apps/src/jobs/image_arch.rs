@@ -34,11 +34,10 @@ pub fn default_hidden(arch: ArchArg) -> &'static str {
 pub fn hash_grid_config(
     args: &ImageFitArgs,
     hidden: &[usize],
-    (w, h): (usize, usize),
+    longest: usize,
     channels: usize,
     output: Activation,
 ) -> Result<HashGridMlpConfig> {
-    let longest = w.max(h);
     // By default the finest level has a cell per pixel (at least the coarsest level's).
     let finest = args
         .finest_resolution
@@ -46,9 +45,7 @@ pub fn hash_grid_config(
     let config = HashGridMlpConfig {
         levels: args.levels,
         features: args.features,
-        log2_table_size: args.log2_table_size.unwrap_or(
-            crate::defaults::hash_grid_log2_table_size(w.saturating_mul(h)),
-        ),
+        log2_table_size: args.log2_table_size,
         base_resolution: args.base_resolution,
         scale: GridScale::Finest(finest),
         hidden: hidden.to_vec(),
@@ -101,7 +98,7 @@ impl Plan {
             Activation::Sigmoid
         };
         let grid = match arch {
-            ArchArg::Hashgrid => Some(hash_grid_config(args, widths_of, (w, h), c, output)?),
+            ArchArg::Hashgrid => Some(hash_grid_config(args, widths_of, w.max(h), c, output)?),
             _ => None,
         };
         let mlp = architecture::<B>(arch, widths_of, c, output, args.train.seed)?;

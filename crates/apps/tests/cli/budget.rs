@@ -122,36 +122,6 @@ fn decoding_is_refused_from_the_header_alone() {
     assert!(!csv.exists());
 }
 
-/// From 2^28 pixels on the default hash grid has tables of 2^20 entries a level: the
-/// 30000x20000 plan is 2.4 GB by default, as with `--log2-table-size 20`, against 2.3 GB with
-/// the tables of 2^19 that smaller images keep.
-#[test]
-fn very_large_images_plan_larger_tables() {
-    let dir = tmp();
-    let huge = dir.path().join("huge.png");
-    header_only_png(&huge, 30_000, 20_000);
-    let out = dir.path().join("run");
-    let plan = |extra: &[&str]| {
-        let mut args = vec![
-            "image",
-            "fit",
-            huge.to_str().unwrap(),
-            "--device",
-            "cpu",
-            "-q",
-        ];
-        args.extend_from_slice(extra);
-        args.extend(["-o", out.to_str().unwrap()]);
-        let o = with_limit("1M", &args);
-        assert!(!out.exists(), "a refused fit left {}", out.display());
-        String::from_utf8_lossy(&o.stderr).into_owned()
-    };
-    assert!(plan(&[]).contains("about 2.4 GB"), "{}", plan(&[]));
-    assert!(plan(&["--log2-table-size", "20"]).contains("about 2.4 GB"));
-    let small_tables = plan(&["--log2-table-size", "19"]);
-    assert!(small_tables.contains("about 2.3 GB"), "{small_tables}");
-}
-
 /// A render drawn whole (another format than PNG, or scored against a reference) is refused
 /// from its size alone, with the --size that fits; the same size as a PNG is drawn in bands.
 #[test]
