@@ -3,11 +3,12 @@
 images (docs/BENCHMARKS.md).
 
     iron-learn image encode photo.jpg -o photo.csv
-    python3 make_big_photo.py photo.csv big.png --width 30000 --height 20000 [--scale 4]
+    python3 make_big_photo.py photo.csv big.png --width 30000 --height 20000 [--scale 8]
 
 The photo's pixels come from the `x,y,r,g,b` CSV that `iron-learn image encode` writes. The
-photo is first enlarged `--scale` times (bilinear; 1 keeps it as it is), then tiled over the
-output in mirrored copies (every other tile flipped left-right, every other row of tiles
+photo is first enlarged `--scale` times (bilinear; 1 keeps it as it is; 8 makes 5120x3416
+tiles of a 640x427 photo, smooth at the pixel scale like a real gigapixel photo), then tiled
+over the output in mirrored copies (every other tile flipped left-right, every other row of tiles
 top-bottom, so that tile edges meet without seams) under a slow brightness ramp (x 0.85 to
 1.15 across, x 0.9 to 1.1 down), so that no two tiles are alike. Rows are compressed (zlib
 level 1) and written as they are made: memory stays that of one tile period. Needs numpy.
