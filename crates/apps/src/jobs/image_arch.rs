@@ -202,9 +202,12 @@ impl Footprint {
     /// Peak bytes: the larger of making the picture and running the fit. The fit holds the
     /// picture's compact copy, the parameters four times (values, gradients, Adam's two
     /// moments), each batch row's activations three times (values, pre-activations,
-    /// gradients), then draws the reconstruction in bands (a band's coordinates and
-    /// activations), scoring each band as it comes ([`io::image::scoring_bytes`]) and
-    /// shrinking both pictures for `comparison.png`; plus 64 MB for the program itself.
+    /// gradients); while it trains it writes checkpoints (a copy of the values and both
+    /// moments, 12 bytes a parameter, and the file's bytes, 12 more); after training it draws
+    /// the reconstruction in bands (a band's coordinates and activations), scoring each band
+    /// as it comes ([`io::image::scoring_bytes`]) and shrinking both pictures for
+    /// `comparison.png`; plus 64 MB for the program itself. Checkpoints and drawing never
+    /// overlap, so the larger of the two counts.
     pub fn bytes(&self) -> u64 {
         // In f64: absurd requests saturate instead of overflowing.
         let f = |v: usize| v as f64;
@@ -215,13 +218,10 @@ impl Footprint {
         let shown = f(self.pixels).min(f(COMPARISON_SIDE).powi(2));
         let display = 2.0 * shown * f(self.channels) * 4.0;
         let scoring = io::image::scoring_bytes(self.width, self.channels) as f64;
-        let running = self.picture.held as f64
-            + params
-            + batch
-            + band * 4.0
-            + scoring
-            + display
-            + f(64 << 20);
+        let checkpoint = f(self.params) * 24.0;
+        let drawing = band * 4.0 + scoring + display;
+        let running =
+            self.picture.held as f64 + params + batch + checkpoint.max(drawing) + f(64 << 20);
         running.max(self.picture.load as f64) as u64
     }
 }

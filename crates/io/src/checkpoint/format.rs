@@ -1,9 +1,9 @@
 //! Checkpoint <-> safetensors bytes, with precise diagnostics for bad files.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use safetensors::tensor::TensorView;
 use safetensors::{Dtype, SafeTensors};
 use serde_json::Value;
 
@@ -13,23 +13,44 @@ use crate::error::{Error, Result};
 /// Header length above which a file is taken for something else (the safetensors limit).
 const MAX_HEADER: u64 = 100_000_000;
 
+/// One tensor as safetensors reads it, borrowing the checkpoint's values: on little-endian
+/// machines (every target this project builds for) the f32 values are the file's bytes as they
+/// lie in memory, so writing a checkpoint makes no copy of its values before the file's.
+struct F32View<'a> {
+    shape: &'a [usize],
+    data: &'a [f32],
+}
+
+impl safetensors::View for F32View<'_> {
+    fn dtype(&self) -> Dtype {
+        Dtype::F32
+    }
+
+    fn shape(&self) -> &[usize] {
+        self.shape
+    }
+
+    fn data(&self) -> Cow<'_, [u8]> {
+        if cfg!(target_endian = "little") {
+            Cow::Borrowed(bytemuck::cast_slice(self.data))
+        } else {
+            Cow::Owned(self.data.iter().flat_map(|v| v.to_le_bytes()).collect())
+        }
+    }
+
+    fn data_len(&self) -> usize {
+        self.data.len() * std::mem::size_of::<f32>()
+    }
+}
+
 pub(super) fn to_bytes(ck: &Checkpoint) -> Result<Vec<u8>> {
-    let raw: Vec<(&str, Vec<u8>, &[usize])> = ck
-        .tensors
-        .iter()
-        .map(|(name, t)| {
-            let bytes = t.data.iter().flat_map(|v| v.to_le_bytes()).collect();
-            (name.as_str(), bytes, t.shape.as_slice())
-        })
-        .collect();
-    let views = raw
-        .iter()
-        .map(|(name, bytes, shape)| {
-            TensorView::new(Dtype::F32, shape.to_vec(), bytes)
-                .map(|v| (*name, v))
-                .map_err(|e| Error::invalid(format!("tensor `{name}`: {e}")))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let views = ck.tensors.iter().map(|(name, t)| {
+        let view = F32View {
+            shape: &t.shape,
+            data: &t.data,
+        };
+        (name.as_str(), view)
+    });
     let meta_text = serde_json::to_string(&ck.metadata)
         .map_err(|e| Error::invalid(format!("checkpoint metadata cannot be written: {e}")))?;
     let info = HashMap::from([(METADATA_KEY.to_string(), meta_text)]);
