@@ -72,6 +72,10 @@ pub trait Network<B: Backend>: Debug + Send + Sync {
     ///
     /// [`downcast_ref`]: trait.Network.html#method.downcast_ref
     fn as_any(&self) -> &dyn Any;
+    /// The network as a boxed [`Any`], to take its concrete type ([`downcast`]).
+    ///
+    /// [`downcast`]: trait.Network.html#method.downcast
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
 /// A model of kind `M` behind [`Network`] (a wrapper, so that the methods of `Network` never
@@ -112,12 +116,27 @@ impl<B: Backend, M: ModelKind<B>> Network<B> for Held<M> {
     fn as_any(&self) -> &dyn Any {
         &self.0
     }
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        Box::new(self.0)
+    }
 }
 
 impl<B: Backend> dyn Network<B> + '_ {
     /// The network as a `M`, when it is one.
     pub fn downcast_ref<M: 'static>(&self) -> Option<&M> {
         self.as_any().downcast_ref()
+    }
+
+    /// The network as a `M`, when it is one; else the network back, unchanged.
+    pub fn downcast<M: 'static>(self: Box<Self>) -> Result<M, Box<Self>> {
+        if self.as_any().is::<M>() {
+            let any = self.into_any();
+            Ok(*any
+                .downcast::<M>()
+                .unwrap_or_else(|_| unreachable!("checked above")))
+        } else {
+            Err(self)
+        }
     }
 
     /// The MLP, when this is one.
