@@ -14,18 +14,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rows = table.tensors(&cpu)?;
     let config = rows.mlp(&[32, 32], Activation::Relu).config(42)?;
     let dir = std::env::temp_dir().join("iron-learn-resume-mlp");
+    let settings = Settings::new(3e-3, TrainLength::Epochs(400)).batch(64);
     for (resume, stop_at) in [(false, Some(200)), (true, None)] {
-        let settings = Settings::new(3e-3, TrainLength::Epochs(400)).batch(64);
-        let out = Run::new(
-            "mlp",
-            &dir,
-            config.clone(),
-            Loss::Mse,
-            settings.resume(resume),
-        )
-        .early_stopping(Some(EarlyStopping::new(20, 0.0)))
-        .stop_at_step(stop_at)
-        .train_mlp(&cpu, rows.train_data(), rows.val_data())?;
+        let settings = settings.resume(resume);
+        let out = Run::new("mlp", &dir, config.clone(), Loss::Mse, settings)
+            .early_stopping(Some(EarlyStopping::new(20, 0.0)))
+            .stop_at_step(stop_at)
+            .train_mlp(&cpu, rows.train_data(), rows.val_data())?;
         let part = if resume { "resumed" } else { "stopped" };
         println!("{part}: {}", out.summary());
         assert_eq!(out.report.stop_reason == StopReason::Interrupted, !resume);

@@ -76,12 +76,7 @@ impl Job for Approx {
             } else {
                 Loss::Mse
             },
-            extra: serde_json::to_value(ApproxExtra {
-                function: f.text(),
-                range: [a, b],
-                targets: &stats,
-                classify: args.classify,
-            })?,
+            extra: serde_json::to_value(ApproxExtra::new(args, &f, (a, b), &stats))?,
             info: if args.classify {
                 io::ModelInfo::classification(&["x"], "positive", vec![0.0, 1.0])
             } else {
@@ -157,6 +152,22 @@ struct ApproxExtra<'a> {
     range: [f64; 2],
     targets: &'a Standardizer,
     classify: bool,
+}
+
+impl<'a> ApproxExtra<'a> {
+    fn new(
+        args: &ApproxArgs,
+        f: &'a Function,
+        (a, b): (f64, f64),
+        stats: &'a Standardizer,
+    ) -> Self {
+        ApproxExtra {
+            function: f.text(),
+            range: [a, b],
+            targets: stats,
+            classify: args.classify,
+        }
+    }
 }
 
 /// The entries of `config.json` of a fitted function.

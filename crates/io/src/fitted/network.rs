@@ -5,7 +5,9 @@
 //! Adding a model type: implement [`nn::Model`] for it, implement [`ModelKind`] (one
 //! constant), and, unless it is one of the built-in types listed in `built_in`, call
 //! [`register`] once for the backend it runs on. Saving, loading, `predict`, image rendering
-//! and run checkpoints then work for it with no other change.
+//! and run checkpoints (resumed through [`load_network`](super::load_network), like every
+//! load) then work for it with no other change. The `iron-learn-onnx` crate's `register`
+//! makes this same call and adds the type's ONNX form.
 
 use std::any::{Any, TypeId};
 use std::fmt::Debug;
