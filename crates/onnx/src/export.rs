@@ -1,11 +1,12 @@
 //! A [`FittedModel`] as an ONNX graph.
 
 use io::fitted::{FittedModel, ModelInfo, Network, Task};
-use nn::{Activation, EncodingConfig, HashGridMlp, Mlp, NamedArray};
+use nn::{Activation, EncodingConfig, Mlp, NamedArray};
 use prost::Message;
 use tensor_core::Backend;
 
 use crate::graph::{Attr, Graph, ML_DOMAIN};
+use crate::model::{Body, OnnxModel};
 use crate::proto::{INT64, ModelProto, OperatorSetIdProto, STRING, StringStringEntryProto};
 use crate::{Error, Result};
 
@@ -53,7 +54,11 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
         h = g.node("Div", &[&centred, &std], &[]);
     }
 
-    let (h, opset, ir_version) = body(&mut g, &h, network)?;
+    let Body {
+        output: h,
+        opset,
+        ir_version,
+    } = crate::model::body(&mut g, &h, network)?;
     outputs(&mut g, info, &h, network.output_dim());
     if info.preprocessing.is_some() {
         check_input_names(&g, info)?;
@@ -168,28 +173,11 @@ fn check_input_names(g: &Graph, info: &ModelInfo) -> Result<()> {
     }
 }
 
-/// Adds the network to `g`, reading the standardised inputs `x`: the name of its raw output,
-/// and the operator set and IR version its graph needs. The model types with an ONNX form
-/// are the MLP and the hash-grid network; another is refused, naming its kind.
-fn body<B: Backend>(
-    g: &mut Graph,
-    x: &str,
-    network: &dyn Network<B>,
-) -> Result<(String, i64, i64)> {
-    if let Some(m) = network.downcast_ref::<Mlp<B>>() {
-        return Ok((mlp(g, x, m)?, OPSET, IR_VERSION));
+/// An MLP's ONNX form: its encoding and layers.
+impl<B: Backend> OnnxModel<B> for Mlp<B> {
+    fn to_onnx(&self, g: &mut Graph, x: &str) -> Result<String> {
+        mlp(g, x, self)
     }
-    if let Some(m) = network.downcast_ref::<HashGridMlp<B>>() {
-        return Ok((
-            crate::hashgrid::network(g, x, m)?,
-            crate::hashgrid::OPSET,
-            crate::hashgrid::IR_VERSION,
-        ));
-    }
-    Err(Error::Unsupported(format!(
-        "a `{}` model (ONNX export covers the `mlp` and `hash_grid_mlp` kinds)",
-        network.kind()
-    )))
 }
 
 /// Adds an MLP (its encoding and layers) to `g`, reading the standardised inputs `x`, and

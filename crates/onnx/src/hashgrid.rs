@@ -33,6 +33,7 @@ use tensor_core::{Backend, HashGridLevel, HashGridSpec};
 
 use crate::export::activation;
 use crate::graph::{Attr, Graph};
+use crate::model::OnnxModel;
 use crate::proto::{INT32, UINT64};
 use crate::{Error, Result};
 
@@ -42,13 +43,19 @@ pub const OPSET: i64 = 18;
 /// The IR version that goes with [`OPSET`].
 pub const IR_VERSION: i64 = 8;
 
+/// A hash-grid network's ONNX form (operator set [`OPSET`]).
+impl<B: Backend> OnnxModel<B> for HashGridMlp<B> {
+    const OPSET: i64 = OPSET;
+    const IR_VERSION: i64 = IR_VERSION;
+
+    fn to_onnx(&self, g: &mut Graph, x: &str) -> Result<String> {
+        network(g, x, self)
+    }
+}
+
 /// Adds the hash-grid network to `g`, reading the (standardised) inputs `x` (`[N, d]`), and
 /// returns the name of its raw output (`[N, outputs]`, before the output de-standardisation).
-pub(crate) fn network<B: Backend>(
-    g: &mut Graph,
-    x: &str,
-    model: &HashGridMlp<B>,
-) -> Result<String> {
+fn network<B: Backend>(g: &mut Graph, x: &str, model: &HashGridMlp<B>) -> Result<String> {
     let config = model.config();
     let state = model.export_state()?;
     let tensor = |name: &str| -> Result<&NamedArray> {

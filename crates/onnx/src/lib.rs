@@ -20,6 +20,10 @@
 //! (`CategoryMapper` of `ai.onnx.ml` for the text), and for a classifier a `label` output
 //! (the class as text) beside `probabilities`.
 //!
+//! A model type of its own exports too once it implements [`OnnxModel`] (its network as
+//! nodes of a [`Graph`]) and is registered with [`register`] (see [`model`]); a network of
+//! a kind with no ONNX form is refused, naming its kind.
+//!
 //! The protobuf messages are declared with `prost`'s derive ([`proto`]), so exporting needs
 //! neither `protoc` nor an inference runtime; the tests run every exported graph in `tract`.
 //!
@@ -40,13 +44,16 @@
 #![warn(missing_docs)]
 
 mod export;
-mod graph;
+pub mod graph;
 pub mod hashgrid;
+pub mod model;
 pub mod precision;
 pub mod proto;
 pub mod table;
 
 pub use export::{COORDINATES, IR_VERSION, ML_OPSET, OPSET, export, save, to_model_proto};
+pub use graph::{Attr, Graph};
+pub use model::{OnnxModel, exported_kinds, register};
 pub use precision::{Precision, export_with, save_with};
 
 /// What can go wrong while exporting.

@@ -4,7 +4,7 @@
 use crate::{Error, Result};
 use io::Checkpoint;
 use io::checkpoint::DataFingerprint;
-use io::fitted::{DEFAULT_KIND, MODEL_KIND_KEY, ModelKind};
+use io::fitted::{MODEL_KIND_KEY, ModelKind};
 use nn::{
     AdamConfig, HashGridMlp, Mlp, MlpConfig, NamedArray, Optimizer, OptimizerConfig,
     OptimizerState, TrainerState,
@@ -113,13 +113,9 @@ pub fn read(path: &Path) -> Result<(PathBuf, Checkpoint)> {
 }
 
 /// The kind of model a checkpoint holds ([`ModelKind::KIND`]; checkpoints written before
-/// there were several kinds hold an MLP).
+/// there were several kinds hold an MLP; one whose kind is not a name reads as empty).
 pub fn kind(checkpoint: &Checkpoint) -> &str {
-    checkpoint
-        .metadata
-        .get(MODEL_KIND_KEY)
-        .and_then(Value::as_str)
-        .unwrap_or(DEFAULT_KIND)
+    io::fitted::kind_of(checkpoint).unwrap_or_default()
 }
 
 /// The job that wrote a checkpoint (empty when its metadata names none).
@@ -162,19 +158,9 @@ fn check_finite(path: &Path, checkpoint: &Checkpoint) -> Result<()> {
     }
 }
 
-/// The model tensors of a checkpoint, without their prefix.
-fn model_state(checkpoint: &Checkpoint) -> Result<Vec<NamedArray>> {
-    Ok(checkpoint
-        .tensors
-        .iter()
-        .filter_map(|(name, t)| {
-            name.strip_prefix(MODEL_PREFIX)
-                .map(|n| NamedArray::new(n, t.shape.clone(), t.data.clone()))
-        })
-        .collect::<std::result::Result<_, _>>()?)
-}
-
-/// Rebuilds the model of a checkpoint read from `path`.
+/// Rebuilds the model of a checkpoint read from `path` through the model registry (the
+/// loader of [`load_fitted`] and of model files), as the type `M` of the run; `M` is
+/// registered first when it is not one of the kinds the registry already reads.
 pub fn rebuild<B: Backend, M: RunModel<B>>(
     backend: &B,
     path: &Path,
@@ -182,14 +168,13 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
 ) -> Result<Loaded<B, M>> {
     check_finite(path, &checkpoint)?;
     let md = &checkpoint.metadata;
-    let field = |k: &str| {
-        md.get(k).cloned().ok_or_else(|| {
-            Error::checkpoint(
-                path,
-                format!("is not an iron-learn checkpoint: no `{k}` in its metadata"),
-            )
-        })
+    let Some(job) = md.get("job") else {
+        return Err(Error::checkpoint(
+            path,
+            "is not an iron-learn checkpoint: no `job` in its metadata".to_string(),
+        ));
     };
+    let job = job.as_str().unwrap_or_default().to_string();
     let found = kind(&checkpoint);
     if found != M::KIND {
         return Err(Error::checkpoint(
@@ -197,9 +182,20 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
             format!("holds a `{found}` model, not a `{}` one", M::KIND),
         ));
     }
-    let architecture: M::Config = serde_json::from_value(field("architecture")?)
-        .map_err(|e| Error::checkpoint(path, format!("has an unreadable architecture: {e}")))?;
-    let job = field("job")?.as_str().unwrap_or_default().to_string();
+    if !io::fitted::known_kinds::<B>().contains(&M::KIND) {
+        io::fitted::register::<B, M>()?;
+    }
+    let model = io::fitted::load_network(&checkpoint, backend, path)?
+        .downcast::<M>()
+        .map_err(|n| {
+            Error::checkpoint(
+                path,
+                format!(
+                    "holds a `{}` model of another type than this run's",
+                    n.kind()
+                ),
+            )
+        })?;
     let extra = md.get("extra").cloned().unwrap_or(Value::Null);
     let info = md
         .get(io::fitted::INFO_KEY)
@@ -207,14 +203,10 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
     let data = checkpoint
         .data_fingerprint()
         .map_err(|e| Error::checkpoint(path, format!("has an unreadable data fingerprint: {e}")))?;
-    let mut model = M::from_config(backend, &architecture, 0)?;
-    model
-        .import_state(&model_state(&checkpoint)?)
-        .map_err(|e| Error::checkpoint(path, format!("does not fit its own architecture: {e}")))?;
     Ok(Loaded {
         meta: RunMeta {
             job,
-            architecture,
+            architecture: model.config().clone(),
             extra,
             info,
             data,

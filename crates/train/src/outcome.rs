@@ -4,9 +4,9 @@ use crate::history::Row;
 use crate::monitor::LossUnits;
 use nn::{TrainLength, TrainReport};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
-/// The figures every run reports in its `metrics.json`, besides its job's own.
+/// The figures every run reports in its `metrics.json`, besides its job's own (a job's
+/// metrics struct takes them as a `#[serde(flatten)]` field).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunMetrics {
     /// The last training loss, in `loss_units`.
@@ -19,16 +19,6 @@ pub struct RunMetrics {
     pub seconds: f64,
     /// Trainable parameters of the model.
     pub parameters: usize,
-}
-
-impl RunMetrics {
-    /// The figures as JSON entries, to merge with a job's own.
-    pub fn entries(&self) -> Map<String, Value> {
-        match serde_json::to_value(self) {
-            Ok(Value::Object(m)) => m,
-            _ => Map::new(),
-        }
-    }
 }
 
 /// What a finished run hands back.

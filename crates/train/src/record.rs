@@ -22,6 +22,17 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// A typed record (a job's `config.json` entries, its metrics) as JSON entries, to merge
+/// with others; a value that is not a record (a number, a list) gives an error.
+pub fn entries<T: Serialize + ?Sized>(value: &T) -> Result<Map<String, Value>> {
+    match serde_json::to_value(value).map_err(|e| Error::json("the record", e))? {
+        Value::Object(m) => Ok(m),
+        other => Err(Error::Refused(format!(
+            "the record {other} is not a set of named entries"
+        ))),
+    }
+}
+
 /// A data file as recorded: its path as given, its size in bytes and its SHA-256.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DataFile {

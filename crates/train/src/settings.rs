@@ -79,3 +79,27 @@ impl Default for Settings {
         }
     }
 }
+
+impl Settings {
+    /// Learning rate `lr` for `length`, the rest as [`Settings::default`].
+    pub fn new(lr: f32, length: TrainLength) -> Self {
+        Settings {
+            lr,
+            length,
+            ..Settings::default()
+        }
+    }
+
+    /// These settings with batches of `rows` rows.
+    pub fn batch(self, rows: usize) -> Self {
+        Settings {
+            batch: Some(rows),
+            ..self
+        }
+    }
+
+    /// These settings, continuing from the run folder's checkpoint when `resume` is true.
+    pub fn resume(self, resume: bool) -> Self {
+        Settings { resume, ..self }
+    }
+}

@@ -11,7 +11,8 @@ use anyhow::{Result, bail};
 use io::Standardizer;
 use io::expr::{Function, Samples, ScaledSamples, parse_range};
 use nn::{Activation, Data, Loss, Mlp};
-use serde_json::{Map, json};
+use serde::Serialize;
+use serde_json::Map;
 use tensor_core::Backend;
 use train::LossUnits;
 use train::history::number;
@@ -75,7 +76,7 @@ impl Job for Approx {
             } else {
                 Loss::Mse
             },
-            extra: json!({ "function": f.text(), "range": [a, b], "targets": stats, "classify": args.classify }),
+            extra: serde_json::to_value(ApproxExtra::new(args, &f, (a, b), &stats))?,
             info: if args.classify {
                 io::ModelInfo::classification(&["x"], "positive", vec![0.0, 1.0])
             } else {
@@ -85,7 +86,7 @@ impl Job for Approx {
             early_stopping: None,
             pool: 1,
             output_bias: None,
-            record: record(args, &f, (a, b), &s, &hidden),
+            record: record(args, &f, (a, b), &s, &hidden)?,
             loss_units: if args.classify {
                 LossUnits::plain(Loss::BceWithLogits)
             } else {
@@ -95,8 +96,7 @@ impl Job for Approx {
         };
         let out = run.train(backend, Data::new(&xt, &yt), None)?;
         let pred = out.model.predict(&xt)?.to_vec()?;
-        let mut m = Map::new();
-        let truth = score(args, &f, (a, b), &pred, (&ys, &raw), &stats, &mut m)?;
+        let (truth, fit) = score(args, &f, (a, b), &pred, (&ys, &raw), &stats)?;
         let fitted = FittedCurve {
             args,
             f: &f,
@@ -108,12 +108,91 @@ impl Job for Approx {
         };
         fitted.write(backend, &out.model, &dir)?;
         println!("{}; results in {}", out.summary(), dir.display());
-        m.insert("points_used".into(), json!(n));
-        let left_out = s.undefined + s.overflow + s.outliers;
-        m.insert("points_left_out".into(), json!(left_out));
-        m.extend(out.metrics(out.model.num_params()).entries());
-        run_dir::write_metrics(&dir, &m)
+        let metrics = ApproxMetrics {
+            points_used: n,
+            points_left_out: s.undefined + s.overflow + s.outliers,
+            fit,
+            run: out.metrics(out.model.num_params()),
+        };
+        run_dir::write_metrics(&dir, &metrics)
     }
+}
+
+/// `metrics.json` of a fitted function.
+#[derive(Serialize)]
+struct ApproxMetrics {
+    points_used: usize,
+    points_left_out: usize,
+    #[serde(flatten)]
+    fit: Fit,
+    #[serde(flatten)]
+    run: train::RunMetrics,
+}
+
+/// How well the function was fitted: its sign's accuracy, or the errors in its units.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Fit {
+    Sign {
+        accuracy: f64,
+        baseline_accuracy: f64,
+    },
+    Values {
+        mse: f64,
+        mae: f64,
+        max_error: f32,
+        r2: f64,
+    },
+}
+
+/// The checkpoint's job data of a fitted function.
+#[derive(Serialize)]
+struct ApproxExtra<'a> {
+    function: &'a str,
+    range: [f64; 2],
+    targets: &'a Standardizer,
+    classify: bool,
+}
+
+impl<'a> ApproxExtra<'a> {
+    fn new(
+        args: &ApproxArgs,
+        f: &'a Function,
+        (a, b): (f64, f64),
+        stats: &'a Standardizer,
+    ) -> Self {
+        ApproxExtra {
+            function: f.text(),
+            range: [a, b],
+            targets: stats,
+            classify: args.classify,
+        }
+    }
+}
+
+/// The entries of `config.json` of a fitted function.
+#[derive(Serialize)]
+struct ApproxRecord<'a> {
+    data: ApproxData<'a>,
+    options: ApproxOptions,
+}
+
+/// The function, range and samples of a fit.
+#[derive(Serialize)]
+struct ApproxData<'a> {
+    function: &'a str,
+    range: [f64; 2],
+    samples: usize,
+    points_used: usize,
+    points_left_out: usize,
+}
+
+/// The job's options of a fit.
+#[derive(Serialize)]
+struct ApproxOptions {
+    classify: bool,
+    hidden: String,
+    activation: &'static str,
 }
 
 /// The job's entries of `config.json`: the function, range and samples, and its options.
@@ -123,23 +202,21 @@ fn record(
     (a, b): (f64, f64),
     s: &Samples,
     hidden: &crate::hidden::Hidden,
-) -> Map<String, serde_json::Value> {
-    Map::from_iter([
-        (
-            "data".to_string(),
-            json!({
-                "function": f.text(),
-                "range": [a, b],
-                "samples": args.samples,
-                "points_used": s.x.len(),
-                "points_left_out": s.undefined + s.overflow + s.outliers,
-            }),
-        ),
-        (
-            "options".to_string(),
-            json!({ "classify": args.classify, "hidden": hidden.to_string(), "activation": "tanh" }),
-        ),
-    ])
+) -> Result<Map<String, serde_json::Value>> {
+    Ok(train::record::entries(&ApproxRecord {
+        data: ApproxData {
+            function: f.text(),
+            range: [a, b],
+            samples: args.samples,
+            points_used: s.x.len(),
+            points_left_out: s.undefined + s.overflow + s.outliers,
+        },
+        options: ApproxOptions {
+            classify: args.classify,
+            hidden: hidden.to_string(),
+            activation: "tanh",
+        },
+    })?)
 }
 
 /// Prints and records how well the network's raw outputs `pred` fit: the sign's accuracy
@@ -152,8 +229,7 @@ fn score(
     pred: &[f32],
     (ys, raw): (&[f32], &[f32]),
     stats: &Standardizer,
-    m: &mut Map<String, serde_json::Value>,
-) -> Result<Vec<f32>> {
+) -> Result<(Vec<f32>, Fit)> {
     Ok(if args.classify {
         let p: Vec<f32> = pred
             .iter()
@@ -166,9 +242,11 @@ fn score(
             c.accuracy,
             c.baseline_accuracy
         );
-        m.insert("accuracy".into(), json!(c.accuracy));
-        m.insert("baseline_accuracy".into(), json!(c.baseline_accuracy));
-        ys.to_vec()
+        let fit = Fit::Sign {
+            accuracy: c.accuracy,
+            baseline_accuracy: c.baseline_accuracy,
+        };
+        (ys.to_vec(), fit)
     } else {
         let p = stats.inverse_transform(pred)?;
         let r = metrics::regression(&p, raw);
@@ -184,11 +262,13 @@ fn score(
             r.mae,
             r.r2
         );
-        m.insert("mse".into(), json!(r.mse));
-        m.insert("mae".into(), json!(r.mae));
-        m.insert("max_error".into(), json!(max_err));
-        m.insert("r2".into(), json!(r.r2));
-        raw.to_vec()
+        let fit = Fit::Values {
+            mse: r.mse,
+            mae: r.mae,
+            max_error: max_err,
+            r2: r.r2,
+        };
+        (raw.to_vec(), fit)
     })
 }
 

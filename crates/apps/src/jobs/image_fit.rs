@@ -12,11 +12,12 @@ use io::image::{
 use io::{Picture, default_drawing};
 use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tensor_core::Backend;
 use train::metrics::{PictureScores, under_trained};
 use train::plot::comparison::COMPARISON_SIDE;
 use train::plot::write_comparison;
+use train::record::DataFile;
 use train::{LossUnits, RunMetrics, RunModel};
 
 /// Training size of the bundled drawing.
@@ -166,27 +167,68 @@ fn record(
     plan: &Plan,
     batch: usize,
 ) -> Result<Map<String, Value>> {
-    let mut data = match &args.image {
-        Some(path) => serde_json::to_value(train::record::DataFile::read(path)?)?,
-        None => json!({ "source": "bundled drawing" }),
+    let data = ImageData {
+        file: args.image.as_deref().map(DataFile::read).transpose()?,
+        source: args.image.is_none().then_some("bundled drawing"),
+        width: w,
+        height: h,
+        channels: c,
+        line_art,
     };
-    data["width"] = json!(w);
-    data["height"] = json!(h);
-    data["channels"] = json!(c);
-    data["line_art"] = json!(line_art);
-    let options = json!({
-        "size": args.size,
-        "arch": arch_name(plan.arch),
-        "hidden": plan.hidden.to_string(),
-        "color": c == 3,
-        "threshold": args.threshold,
-        "supersample": args.supersample,
-        "batch_pixels": batch,
-    });
-    Ok(Map::from_iter([
-        ("data".to_string(), data),
-        ("options".to_string(), options),
-    ]))
+    let options = ImageOptions {
+        size: args.size,
+        arch: arch_name(plan.arch),
+        hidden: plan.hidden.to_string(),
+        color: c == 3,
+        threshold: args.threshold,
+        supersample: args.supersample,
+        batch_pixels: batch,
+    };
+    Ok(train::record::entries(&ImageRecord { data, options })?)
+}
+
+/// The entries of an image fit's `config.json`.
+#[derive(Serialize)]
+struct ImageRecord {
+    data: ImageData,
+    options: ImageOptions,
+}
+
+/// The picture read: its file (or the bundled drawing's name) and its size.
+#[derive(Serialize)]
+struct ImageData {
+    #[serde(flatten)]
+    file: Option<DataFile>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'static str>,
+    width: usize,
+    height: usize,
+    channels: usize,
+    line_art: bool,
+}
+
+/// An image fit's options as recorded.
+#[derive(Serialize)]
+struct ImageOptions {
+    size: Option<u32>,
+    arch: String,
+    hidden: String,
+    color: bool,
+    threshold: Option<f32>,
+    supersample: u32,
+    batch_pixels: usize,
+}
+
+/// The checkpoint's job data of an image fit.
+#[derive(Serialize)]
+struct ImageExtra<'a> {
+    width: usize,
+    height: usize,
+    channels: usize,
+    threshold: Option<f32>,
+    offset: &'a [f32],
+    supersample: usize,
+    source: &'a str,
 }
 
 /// The architecture's name in messages and records (`siren`, `hashgrid`, ...).
@@ -223,15 +265,16 @@ impl<'a> RunParts<'a> {
             },
             architecture,
             loss: Loss::Mse,
-            extra: json!({
-                "width": w,
-                "height": h,
-                "channels": c,
-                "threshold": self.args.threshold,
-                "offset": self.offset,
-                "supersample": s,
-                "source": self.source,
-            }),
+            extra: serde_json::to_value(ImageExtra {
+                width: w,
+                height: h,
+                channels: c,
+                threshold: self.args.threshold,
+                offset: self.offset,
+                supersample: s,
+                source: self.source,
+            })
+            .unwrap_or_default(), // numbers and text only: cannot fail
             info: io::ModelInfo::image(w, h, channels).with_targets(io::Standardizer {
                 mean: self.offset.to_vec(),
                 std: vec![1.0; c],

@@ -3,6 +3,7 @@
 use super::class_report::print_classification;
 use super::matrix;
 use super::regression_report::print_regression;
+use super::tabular_out::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
 use super::tabular_out::{prepare_table, print_coefficients, write_table_predictions};
 use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, RegressionArgs, TaskArg};
 use crate::device::Job;
@@ -12,7 +13,7 @@ use anyhow::{Result, bail};
 use io::Standardizer;
 use nn::{Activation, Data, Loss, Mlp};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tensor_core::Backend;
 use train::metrics::{ClassReport, Coefficients, RegressionReport, predicted_classes};
 use train::table::{Prepared, balance, network_targets};
@@ -209,30 +210,36 @@ impl Tabular {
     /// The job's entries of `config.json`: the data read and the options.
     fn record(&self, p: &Prepared, net: &Network, classes: usize) -> Result<Map<String, Value>> {
         let a = &self.data;
-        let val_rows = p.val.as_ref().map_or(0, |v| v.rows);
-        let mut data = serde_json::to_value(train::record::DataFile::read(&a.data)?)?;
-        data["rows"] =
-            json!({ "train": p.train.rows, "validation": val_rows, "test": p.test.rows });
-        data["target"] = json!(p.target);
-        let options = json!({
-            "test_fraction": a.test_fraction,
-            "test_data": a.test_data,
-            "val_fraction": a.val_fraction,
-            "drop_missing": a.drop_missing,
-            "patience_epochs": a.patience,
-            "task": if classes > 0 { "classification" } else { "regression" },
-            "class_weight": a.class_weight.map(|_| "balanced"),
-            "hidden": crate::hidden::Hidden(net.hidden.clone()).to_string(),
-            "activation": format!("{:?}", net.activation).to_lowercase(),
-            "weight_decay": net.weight_decay,
-            "categorical": a.categorical,
-            "numeric": a.numeric,
-            "ignore": a.ignore,
-        });
-        Ok(Map::from_iter([
-            ("data".to_string(), data),
-            ("options".to_string(), options),
-        ]))
+        let rows = TableRows {
+            train: p.train.rows,
+            validation: p.val.as_ref().map_or(0, |v| v.rows),
+            test: p.test.rows,
+        };
+        let data = TableData {
+            file: train::record::DataFile::read(&a.data)?,
+            rows,
+            target: &p.target,
+        };
+        let options = TableRecordOptions {
+            test_fraction: a.test_fraction,
+            test_data: &a.test_data,
+            val_fraction: a.val_fraction,
+            drop_missing: a.drop_missing,
+            patience_epochs: a.patience,
+            task: if classes > 0 {
+                "classification"
+            } else {
+                "regression"
+            },
+            class_weight: a.class_weight.map(|_| "balanced"),
+            hidden: crate::hidden::Hidden(net.hidden.clone()).to_string(),
+            activation: format!("{:?}", net.activation).to_lowercase(),
+            weight_decay: net.weight_decay,
+            categorical: &a.categorical,
+            numeric: &a.numeric,
+            ignore: &a.ignore,
+        };
+        Ok(train::record::entries(&TableRecord { data, options })?)
     }
 
     /// Trains the network on `train` (validating on the prepared validation rows).
@@ -267,12 +274,12 @@ impl Tabular {
             },
             architecture: net.architecture.clone(),
             loss: net.loss,
-            extra: json!({
-                "targets": targets,
-                "classes": p.labels,
-                "feature_names": train.feature_names,
-                "target_name": p.target,
-            }),
+            extra: serde_json::to_value(TableExtra {
+                targets,
+                classes: &p.labels,
+                feature_names: &train.feature_names,
+                target_name: &p.target,
+            })?,
             info: p.model_info(targets),
             early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
             pool: 1,

@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use anyhow::Result;
-use io::FittedModel;
 use io::table::Table;
+use io::{FittedModel, Standardizer};
+use serde::Serialize;
 use tensor_core::Backend;
 use train::metrics::Coefficients;
 
@@ -121,4 +122,55 @@ pub fn print_coefficients(c: &Coefficients, labels: &Option<Vec<String>>) {
             c.coefficients.len() - SHOWN
         );
     }
+}
+
+/// The entries of a tabular job's `config.json`.
+#[derive(Serialize)]
+pub(super) struct TableRecord<'a> {
+    pub data: TableData<'a>,
+    pub options: TableRecordOptions<'a>,
+}
+
+/// The table read: the file, the rows of each part and the target.
+#[derive(Serialize)]
+pub(super) struct TableData<'a> {
+    #[serde(flatten)]
+    pub file: train::record::DataFile,
+    pub rows: TableRows,
+    pub target: &'a str,
+}
+
+/// The rows of each part of a table.
+#[derive(Serialize)]
+pub(super) struct TableRows {
+    pub train: usize,
+    pub validation: usize,
+    pub test: usize,
+}
+
+/// A tabular job's options as recorded.
+#[derive(Serialize)]
+pub(super) struct TableRecordOptions<'a> {
+    pub test_fraction: f32,
+    pub test_data: &'a Option<std::path::PathBuf>,
+    pub val_fraction: Option<f32>,
+    pub drop_missing: bool,
+    pub patience_epochs: Option<u64>,
+    pub task: &'static str,
+    pub class_weight: Option<&'static str>,
+    pub hidden: String,
+    pub activation: String,
+    pub weight_decay: f32,
+    pub categorical: &'a [String],
+    pub numeric: &'a [String],
+    pub ignore: &'a [String],
+}
+
+/// The checkpoint's job data of a tabular model.
+#[derive(Serialize)]
+pub(super) struct TableExtra<'a> {
+    pub targets: Option<&'a Standardizer>,
+    pub classes: &'a Option<Vec<String>>,
+    pub feature_names: &'a [String],
+    pub target_name: &'a str,
 }

@@ -7,7 +7,8 @@ use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::Result;
 use nn::{Activation, Data, Loss, Mlp};
-use serde_json::{Map, json};
+use serde::Serialize;
+use serde_json::Map;
 use tensor_core::Backend;
 use train::LossUnits;
 
@@ -38,15 +39,17 @@ impl Job for Xor {
             defaults: crate::defaults::XOR,
             architecture,
             loss: Loss::BceWithLogits,
-            extra: json!({}),
+            extra: serde_json::Value::Object(Map::new()),
             info: io::ModelInfo::classification(&["a", "b"], "xor", vec![0.0, 1.0]),
             early_stopping: None,
             pool: 1,
             output_bias: None,
-            record: serde_json::Map::from_iter([(
-                "options".to_string(),
-                json!({ "hidden": hidden.to_string(), "activation": "tanh" }),
-            )]),
+            record: train::record::entries(&XorRecord {
+                options: XorOptions {
+                    hidden: hidden.to_string(),
+                    activation: "tanh",
+                },
+            })?,
             loss_units: LossUnits::plain(Loss::BceWithLogits),
             weight_decay: 0.0,
         };
@@ -64,10 +67,34 @@ impl Job for Xor {
             out.summary(),
             dir.display()
         );
-        let mut m = Map::new();
-        m.insert("predictions".into(), json!(probs));
-        m.insert("max_error".into(), json!(max_error));
-        m.extend(out.metrics(out.model.num_params()).entries());
-        run_dir::write_metrics(&dir, &m)
+        let run = out.metrics(out.model.num_params());
+        let metrics = XorMetrics {
+            predictions: probs,
+            max_error,
+            run,
+        };
+        run_dir::write_metrics(&dir, &metrics)
     }
+}
+
+/// The entries of `config.json` of an XOR run.
+#[derive(Serialize)]
+struct XorRecord {
+    options: XorOptions,
+}
+
+/// The network options of an XOR run.
+#[derive(Serialize)]
+struct XorOptions {
+    hidden: String,
+    activation: &'static str,
+}
+
+/// `metrics.json` of an XOR run: the four predicted probabilities and the largest error.
+#[derive(Serialize)]
+struct XorMetrics {
+    predictions: Vec<f32>,
+    max_error: f32,
+    #[serde(flatten)]
+    run: train::RunMetrics,
 }

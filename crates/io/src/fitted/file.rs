@@ -3,11 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use nn::NamedArray;
-use serde_json::{Value, json};
+use serde_json::json;
 use tensor_core::Backend;
 
 use super::network::{DEFAULT_KIND, MODEL_KIND_KEY, rebuild};
-use super::{FittedModel, ModelInfo};
+use super::{FittedModel, ModelInfo, Network};
 use crate::checkpoint::{ARCHITECTURE_KEY, Checkpoint};
 use crate::error::{Error, Result};
 
@@ -55,39 +55,21 @@ impl<B: Backend> FittedModel<B> {
     /// Rebuilds a model from a checkpoint (a model file or a run checkpoint: tensors other
     /// than the network's are ignored) on `backend`. `source` names the file in errors.
     pub fn from_checkpoint(ck: &Checkpoint, backend: &B, source: &Path) -> Result<Self> {
-        let bad = |detail: String| Error::NotAModel {
-            path: source.to_path_buf(),
-            detail,
-        };
-        let field = |key: &str| -> Result<&Value> {
-            ck.metadata
-                .get(key)
-                .ok_or_else(|| bad(format!("its metadata has no `{key}`")))
-        };
-        let kind = match ck.metadata.get(MODEL_KIND_KEY) {
-            None => DEFAULT_KIND,
-            Some(v) => v
-                .as_str()
-                .ok_or_else(|| bad(format!("its `{MODEL_KIND_KEY}` is not a name")))?,
-        };
-        let info: ModelInfo = serde_json::from_value(field(INFO_KEY)?.clone()).map_err(|e| {
+        let bad = |detail: String| not_a_model(source, detail);
+        let kind = kind_of(ck).map_err(bad)?;
+        let info = ck
+            .metadata
+            .get(INFO_KEY)
+            .ok_or_else(|| bad(format!("its metadata has no `{INFO_KEY}`")))?;
+        let info: ModelInfo = serde_json::from_value(info.clone()).map_err(|e| {
             bad(format!(
                 "its `{INFO_KEY}` description is unreadable ({e}); files written before models \
                  carried one must be trained again"
             ))
         })?;
-        let state = ck
-            .tensors
-            .iter()
-            .filter_map(|(name, t)| {
-                name.strip_prefix(TENSOR_PREFIX)
-                    .map(|n| NamedArray::new(n, t.shape.clone(), t.data.clone()))
-            })
-            .collect::<nn::Result<Vec<_>>>()?;
-        let network = rebuild(kind, field(ARCHITECTURE_KEY)?, backend, &state).map_err(bad)?;
+        let network = rebuild_network(ck, kind, backend, source)?;
         Self::from_network(network, info).map_err(|e| bad(e.to_string()))
     }
-
     /// Writes the model to `path` atomically: network tensors and metadata, no optimizer
     /// state.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
@@ -100,5 +82,57 @@ impl<B: Backend> FittedModel<B> {
         let path = model_file(path.as_ref());
         let ck = Checkpoint::load(&path)?;
         Self::from_checkpoint(&ck, backend, &path)
+    }
+}
+
+/// Rebuilds the network of a checkpoint (a model file or a run checkpoint) on `backend`, by
+/// its kind, through the registry: the one place where a file becomes a network. Files
+/// without a [`MODEL_KIND_KEY`] hold an MLP. `source` names the file in errors.
+pub fn load_network<B: Backend>(
+    ck: &Checkpoint,
+    backend: &B,
+    source: &Path,
+) -> Result<Box<dyn Network<B>>> {
+    let kind = kind_of(ck).map_err(|detail| not_a_model(source, detail))?;
+    rebuild_network(ck, kind, backend, source)
+}
+
+/// The kind of model a checkpoint holds ([`DEFAULT_KIND`] when it names none); an error
+/// sentence when its kind is not a name.
+pub fn kind_of(ck: &Checkpoint) -> std::result::Result<&str, String> {
+    match ck.metadata.get(MODEL_KIND_KEY) {
+        None => Ok(DEFAULT_KIND),
+        Some(v) => v
+            .as_str()
+            .ok_or_else(|| format!("its `{MODEL_KIND_KEY}` is not a name")),
+    }
+}
+
+/// The network of kind `kind` from the checkpoint's architecture and `model.` tensors.
+fn rebuild_network<B: Backend>(
+    ck: &Checkpoint,
+    kind: &str,
+    backend: &B,
+    source: &Path,
+) -> Result<Box<dyn Network<B>>> {
+    let architecture = ck
+        .metadata
+        .get(ARCHITECTURE_KEY)
+        .ok_or_else(|| not_a_model(source, format!("its metadata has no `{ARCHITECTURE_KEY}`")))?;
+    let state = ck
+        .tensors
+        .iter()
+        .filter_map(|(name, t)| {
+            name.strip_prefix(TENSOR_PREFIX)
+                .map(|n| NamedArray::new(n, t.shape.clone(), t.data.clone()))
+        })
+        .collect::<nn::Result<Vec<_>>>()?;
+    rebuild(kind, architecture, backend, &state).map_err(|detail| not_a_model(source, detail))
+}
+
+fn not_a_model(source: &Path, detail: String) -> Error {
+    Error::NotAModel {
+        path: source.to_path_buf(),
+        detail,
     }
 }

@@ -39,7 +39,7 @@ mod inputs;
 mod network;
 mod predictions;
 
-pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX, model_file};
+pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX, kind_of, load_network, model_file};
 pub use info::{ModelInfo, Task, label_text};
 pub use inputs::{InputRows, load_inputs, read_csv_inputs};
 pub use network::{DEFAULT_KIND, MODEL_KIND_KEY, ModelKind, Network, boxed, known_kinds, register};

@@ -5,7 +5,9 @@
 //! Adding a model type: implement [`nn::Model`] for it, implement [`ModelKind`] (one
 //! constant), and, unless it is one of the built-in types listed in `built_in`, call
 //! [`register`] once for the backend it runs on. Saving, loading, `predict`, image rendering
-//! and run checkpoints then work for it with no other change.
+//! and run checkpoints (resumed through [`load_network`](super::load_network), like every
+//! load) then work for it with no other change. The `iron-learn-onnx` crate's `register`
+//! makes this same call and adds the type's ONNX form.
 
 use std::any::{Any, TypeId};
 use std::fmt::Debug;
@@ -72,6 +74,10 @@ pub trait Network<B: Backend>: Debug + Send + Sync {
     ///
     /// [`downcast_ref`]: trait.Network.html#method.downcast_ref
     fn as_any(&self) -> &dyn Any;
+    /// The network as a boxed [`Any`], to take its concrete type ([`downcast`]).
+    ///
+    /// [`downcast`]: trait.Network.html#method.downcast
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
 /// A model of kind `M` behind [`Network`] (a wrapper, so that the methods of `Network` never
@@ -112,12 +118,27 @@ impl<B: Backend, M: ModelKind<B>> Network<B> for Held<M> {
     fn as_any(&self) -> &dyn Any {
         &self.0
     }
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        Box::new(self.0)
+    }
 }
 
 impl<B: Backend> dyn Network<B> + '_ {
     /// The network as a `M`, when it is one.
     pub fn downcast_ref<M: 'static>(&self) -> Option<&M> {
         self.as_any().downcast_ref()
+    }
+
+    /// The network as a `M`, when it is one; else the network back, unchanged.
+    pub fn downcast<M: 'static>(self: Box<Self>) -> Result<M, Box<Self>> {
+        if self.as_any().is::<M>() {
+            let any = self.into_any();
+            Ok(*any
+                .downcast::<M>()
+                .unwrap_or_else(|_| unreachable!("checked above")))
+        } else {
+            Err(self)
+        }
     }
 
     /// The MLP, when this is one.

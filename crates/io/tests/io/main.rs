@@ -2,6 +2,7 @@
 //!
 //! One test binary for the crate: each module below is one former test file.
 
+mod affine;
 mod checkpoint;
 mod compact;
 mod crash;

@@ -14,6 +14,7 @@ use prost::Message;
 use tensor_cpu::CpuBackend;
 use tract_onnx::prelude::*;
 
+mod custom_model;
 mod hashgrid;
 mod runtime;
 mod table;

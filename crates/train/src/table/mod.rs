@@ -47,6 +47,20 @@ pub struct TableOptions {
     pub memory_budget: Option<io::image::MemoryBudget>,
 }
 
+impl TableOptions {
+    /// The table in `data`, a share `test_fraction` of its rows held out for testing and a
+    /// share `val_fraction` of the rest for validation; the other options as
+    /// [`Default`].
+    pub fn split(data: impl Into<PathBuf>, test_fraction: f32, val_fraction: f32) -> Self {
+        TableOptions {
+            data: data.into(),
+            test_fraction,
+            val_fraction,
+            ..TableOptions::default()
+        }
+    }
+}
+
 /// The encoded parts of a table and what is needed to report on them.
 pub struct Prepared {
     /// Training rows: encoded features; targets as values or class indices.

@@ -3,7 +3,7 @@
 use super::{Prepared, network_targets};
 use crate::Result;
 use io::{Dataset, Standardizer};
-use nn::Data;
+use nn::{Activation, Data, Mlp, MlpBuilder};
 use tensor_core::{Backend, Tensor};
 
 /// The training and validation rows of a [`Prepared`] table on a device.
@@ -25,6 +25,17 @@ impl<B: Backend> TableTensors<B> {
     /// The validation rows, when there are some.
     pub fn val_data(&self) -> Option<Data<'_, B>> {
         self.val.as_ref().map(|(x, y)| Data::new(x, y))
+    }
+
+    /// An MLP for these rows: their features in, `hidden` layers of `activation`, and one
+    /// raw output per target column out (logits for a classifier, standardised values for a
+    /// regression, as the targets are held).
+    pub fn mlp(&self, hidden: &[usize], activation: Activation) -> MlpBuilder<B> {
+        let width = |t: &Tensor<B>| t.dims().get(1).copied().unwrap_or(0);
+        Mlp::builder()
+            .input(width(&self.train.0))
+            .hidden(hidden, activation)
+            .output(width(&self.train.1), Activation::Identity)
     }
 }
 

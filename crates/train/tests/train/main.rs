@@ -2,5 +2,6 @@
 //!
 //! One test binary for the crate: each module below is one subject.
 
+mod custom_model;
 mod runs;
 mod table;
