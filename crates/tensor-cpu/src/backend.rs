@@ -109,6 +109,10 @@ impl Primitives for CpuBackend {
         Ok(data.to_vec())
     }
 
+    fn host_slice<'a>(&self, storage: &'a Vec<f32>) -> Option<&'a [f32]> {
+        Some(storage)
+    }
+
     fn upload_vec(&self, data: Vec<f32>) -> Result<Vec<f32>> {
         self.count_alloc();
         self.count_up(std::mem::size_of_val(data.as_slice()));

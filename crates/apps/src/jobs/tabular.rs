@@ -15,6 +15,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use tensor_core::Backend;
 use tensor_core::Tensor;
+use train::metrics::lstsq::affordable;
 use train::metrics::{ClassReport, Coefficients, RegressionReport, predicted_classes};
 use train::table::{Prepared, balance, network_targets};
 use train::{LossUnits, Outcome};
@@ -327,9 +328,14 @@ impl Job for Tabular {
             .transpose()?;
         let net = self.network::<B>(train.n_features, classes)?;
         let dir = run_dir::prepare(&a.train, self.job())?;
+        let train_rows = p.train.rows;
         let (out, x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
-        if balanced.is_none() {
+        // The features are read again only by the least-squares reference of a regression.
+        let reference = classes == 0 && affordable(train_rows, p.train.n_features);
+        if balanced.is_none() && reference {
             p.train.x = x;
+        } else {
+            drop(x);
         }
         self.report(&p, out, &net, targets.as_ref(), &dir)
     }

@@ -106,6 +106,12 @@ impl<B: Backend> Tensor<B> {
         })
     }
 
+    /// The values (row-major) where the host reads them in place (on the CPU); `None` where
+    /// they must be copied ([`to_vec`](Self::to_vec)).
+    pub fn host_slice(&self) -> Option<&[f32]> {
+        self.backend.host_slice(&self.storage)
+    }
+
     /// The values (row-major) on the host; on the CPU the tensor's own buffer, without a
     /// copy.
     pub fn into_vec(self) -> Result<Vec<f32>> {
