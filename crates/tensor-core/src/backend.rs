@@ -123,6 +123,22 @@ pub trait Primitives: Clone + Send + Sync + fmt::Debug + 'static {
     fn upload_into(&self, data: &[f32], dst: &mut Self::Storage) -> Result<()>;
     /// Copies a buffer to the host.
     fn download(&self, storage: &Self::Storage) -> Result<Vec<f32>>;
+    /// The values of a buffer where the host can read them in place (the CPU's); `None`
+    /// where they must be copied to the host first.
+    fn host_slice<'a>(&self, storage: &'a Self::Storage) -> Option<&'a [f32]> {
+        let _ = storage;
+        None
+    }
+    /// A new buffer holding `data`, taking it over where host memory is the device's (no
+    /// copy on the CPU); a copy of it elsewhere.
+    fn upload_vec(&self, data: Vec<f32>) -> Result<Self::Storage> {
+        self.upload(&data)
+    }
+    /// The values of a buffer on the host, the buffer itself where host memory is the
+    /// device's (no copy on the CPU).
+    fn download_vec(&self, storage: Self::Storage) -> Result<Vec<f32>> {
+        self.download(&storage)
+    }
     /// A new index buffer holding `indices`.
     fn upload_indices(&self, indices: &[u32]) -> Result<Self::Index>;
     /// The number of indices in an index buffer.

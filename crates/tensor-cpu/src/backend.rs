@@ -109,6 +109,21 @@ impl Primitives for CpuBackend {
         Ok(data.to_vec())
     }
 
+    fn host_slice<'a>(&self, storage: &'a Vec<f32>) -> Option<&'a [f32]> {
+        Some(storage)
+    }
+
+    fn upload_vec(&self, data: Vec<f32>) -> Result<Vec<f32>> {
+        self.count_alloc();
+        self.count_up(std::mem::size_of_val(data.as_slice()));
+        Ok(data)
+    }
+
+    fn download_vec(&self, storage: Vec<f32>) -> Result<Vec<f32>> {
+        self.count_down(std::mem::size_of_val(storage.as_slice()));
+        Ok(storage)
+    }
+
     fn upload_into(&self, data: &[f32], dst: &mut Vec<f32>) -> Result<()> {
         buffer_len("upload_into", "dst", dst.len(), data.len())?;
         self.count_up(std::mem::size_of_val(data));

@@ -60,7 +60,16 @@ impl DataSummary {
     /// metadata (see [`fingerprint`]).
     fn of_tensors<B: Backend>(data: Data<'_, B>, extra: &Value) -> Result<Self> {
         let targets = data.y.to_vec()?;
-        let fingerprint = fingerprint(&data.x.to_vec()?, &targets, data, extra);
+        // Read in place where the host can (no copy of the inputs on the CPU).
+        let copied;
+        let x = match data.x.host_slice() {
+            Some(x) => x,
+            None => {
+                copied = data.x.to_vec()?;
+                &copied
+            }
+        };
+        let fingerprint = fingerprint(x, &targets, data, extra);
         Ok(DataSummary {
             fingerprint,
             targets_mean_square: mean_square(&targets),

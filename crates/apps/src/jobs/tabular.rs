@@ -15,6 +15,8 @@ use nn::{Activation, Data, Loss, Mlp};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tensor_core::Backend;
+use tensor_core::Tensor;
+use train::metrics::lstsq::affordable;
 use train::metrics::{ClassReport, Coefficients, RegressionReport, predicted_classes};
 use train::table::{Prepared, balance, network_targets};
 use train::{LossUnits, Outcome};
@@ -242,16 +244,19 @@ impl Tabular {
         Ok(train::record::entries(&TableRecord { data, options })?)
     }
 
-    /// Trains the network on `train` (validating on the prepared validation rows).
+    /// Trains the network on the rows of `train` whose features are `x` (taken over by the
+    /// training tensor, without a copy on the CPU), validating on the prepared validation
+    /// rows; gives `x` back with the outcome.
+    #[allow(clippy::too_many_arguments)]
     fn train<B: Backend>(
         &self,
         backend: &B,
         p: &Prepared,
-        train: &io::Dataset,
+        (train, x): (&io::Dataset, Vec<f32>),
         net: &Network,
         targets: Option<&Standardizer>,
         dir: &std::path::Path,
-    ) -> Result<Outcome<Mlp<B>>> {
+    ) -> Result<(Outcome<Mlp<B>>, Vec<f32>)> {
         let a = &self.data;
         let classes = p.labels.as_ref().map_or(0, Vec::len);
         let matrices = |d: &io::Dataset| -> Result<_> {
@@ -261,7 +266,13 @@ impl Tabular {
                 matrix(backend, &y, d.rows, net.out_dim)?,
             ))
         };
-        let (xt, yt) = matrices(train)?;
+        let xt = Tensor::from_vec(backend, x, [train.rows, train.n_features])?;
+        let yt = matrix(
+            backend,
+            &network_targets(&train.y, classes, targets)?,
+            train.rows,
+            net.out_dim,
+        )?;
         let validation = p.val.as_ref().map(matrices).transpose()?;
         let run = Run {
             job: self.job(),
@@ -292,7 +303,8 @@ impl Tabular {
             weight_decay: net.weight_decay,
         };
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
-        run.train(backend, Data::new(&xt, &yt), val_data)
+        let outcome = run.train(backend, Data::new(&xt, &yt), val_data)?;
+        Ok((outcome, xt.into_vec()?))
     }
 }
 
@@ -302,25 +314,36 @@ impl Job for Tabular {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         self.check_args()?;
         let a = &self.data;
-        let p = prepare_table(a, self.task())?;
+        let mut p = prepare_table(a, self.task())?;
         let classes = self.check_target(&p)?;
-        let train = match a.class_weight {
+        // The training rows' features move into the training tensor and back: one copy.
+        let (balanced, x) = match a.class_weight {
             Some(ClassWeightArg::Balanced) => {
-                let (rows, most) = balance(&p.train, classes)?;
+                let (mut rows, most) = balance(&p.train, classes)?;
                 println!(
                     "note: --class-weight balanced: each class repeated to {most} training rows ({} in all)",
                     rows.rows
                 );
-                rows
+                let x = std::mem::take(&mut rows.x);
+                (Some(rows), x)
             }
-            None => p.train.clone(),
+            None => (None, std::mem::take(&mut p.train.x)),
         };
+        let train = balanced.as_ref().unwrap_or(&p.train);
         let targets = (classes == 0)
             .then(|| Standardizer::fit(&train.y, 1))
             .transpose()?;
         let net = self.network::<B>(train.n_features, classes)?;
         let dir = run_dir::prepare(&a.train, self.job())?;
-        let out = self.train(backend, &p, &train, &net, targets.as_ref(), &dir)?;
+        let train_rows = p.train.rows;
+        let (out, x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
+        // The features are read again only by the least-squares reference of a regression.
+        let reference = classes == 0 && affordable(train_rows, p.train.n_features);
+        if balanced.is_none() && reference {
+            p.train.x = x;
+        } else {
+            drop(x);
+        }
         self.report(&p, out, &net, targets.as_ref(), &dir)
     }
 }

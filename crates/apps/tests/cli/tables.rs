@@ -311,3 +311,48 @@ fn a_table_beyond_the_memory_budget_is_refused_before_reading() {
     assert_one_line_error(&o, &["big.csv", "memory budget", "rows of it would fit"]);
     assert!(!run_dir.exists(), "nothing is written");
 }
+
+/// A table that reads within the memory budget but whose encoded rows would not fit is
+/// refused after typing and before encoding, in one line saying how many rows would fit,
+/// and nothing is written; under a larger budget the same job runs.
+#[test]
+fn an_encoding_beyond_the_memory_budget_is_refused_before_it_is_made() {
+    let dir = tmp();
+    let mut text = String::from("x,colour,y\n");
+    for r in 0..20_000 {
+        text += &format!("{},c{},{}\n", r * 7919 % 10_007, r % 64, r % 5);
+    }
+    let csv = write(dir.path(), "wide.csv", &text);
+    let run_dir = dir.path().join("run");
+    let run = |limit: &str| {
+        command([
+            "mlp",
+            "--data",
+            &csv,
+            "--epochs",
+            "1",
+            "-o",
+            run_dir.to_str().unwrap(),
+        ])
+        .env("IRON_LEARN_MEMORY_LIMIT", limit)
+        .output()
+        .unwrap()
+    };
+    // Reading takes about 1 MB; the 20,000 rows encoded into 65 columns about 6 MB.
+    let o = run("3M");
+    assert_one_line_error(
+        &o,
+        &["wide.csv", "65 columns", "memory budget", "rows would fit"],
+    );
+    assert!(!run_dir.exists(), "nothing is written");
+    let message = String::from_utf8_lossy(&o.stderr).to_string();
+    let fit: u64 = message
+        .split("about ")
+        .last()
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("no row count in {message}"));
+    assert!((5_000..20_000).contains(&fit), "{message}");
+    assert_success(&run("64M"));
+    assert!(run_dir.join("metrics.json").exists());
+}

@@ -161,12 +161,12 @@ impl<B: Backend> FittedModel<B> {
         let mut x = Vec::with_capacity(table.rows() * names.len());
         for r in 0..table.rows() {
             for &c in &columns {
-                let cell = table.column(c).get(r);
-                let v = crate::table::number_f32(cell).ok_or_else(|| Error::BadNumber {
+                let cell = table.column(c).cell(r);
+                let v = cell.number_f32().ok_or_else(|| Error::BadNumber {
                     source_name: table.source.clone(),
                     line: r as u64 + 2,
                     column: table.names()[c].clone(),
-                    value: cell.to_string(),
+                    value: cell.text(&mut String::new()).to_string(),
                 })?;
                 x.push(v);
             }

@@ -172,8 +172,11 @@ impl Predictions {
             .map(|n| table.require(n))
             .collect::<Result<_>>()?;
         let mut cells = Vec::with_capacity(table.rows() * columns.len());
+        let mut buf = String::new();
         for r in 0..table.rows() {
-            cells.extend(columns.iter().map(|&c| table.column(c).get(r).to_string()));
+            for &c in &columns {
+                cells.push(table.column(c).cell(r).text(&mut buf).to_string());
+            }
         }
         let mut bytes = Vec::new();
         self.write_csv_text(&mut bytes, leading, &cells)?;

@@ -12,14 +12,13 @@
 //!   training column had any. A level never seen in training reads as `other` (a row of
 //!   zeros where training pooled nothing), never as an error.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
-use super::cells::{DateTime, is_missing, number_f32, yes_no};
+use super::category::{encode_category, fit_category};
+use super::cells::DateTime;
 use super::infer::{ColumnInfo, ColumnKind};
 pub use super::parts::{DateField, Scaling};
-use super::text::{Table, TextColumn};
+use super::text::{Cell, ColumnRef, Table, TextColumn};
 use crate::dataset::Standardizer;
 use crate::error::{Error, Result};
 
@@ -169,12 +168,12 @@ impl ColumnEncoder {
         }
     }
 
-    fn fit(info: &ColumnInfo, column: &TextColumn, options: &EncodeOptions) -> Self {
+    fn fit(info: &ColumnInfo, column: ColumnRef<'_>, options: &EncodeOptions) -> Self {
         let rows = column.len();
         let name = info.name.clone();
         match info.kind {
             ColumnKind::YesNo => {
-                let values: Vec<bool> = column.iter().filter_map(yes_no).collect();
+                let values: Vec<bool> = column.cells().filter_map(Cell::yes_no).collect();
                 let yes = values.iter().filter(|&&v| v).count();
                 ColumnEncoder::YesNo {
                     column: name,
@@ -188,7 +187,7 @@ impl ColumnEncoder {
             }
             ColumnKind::Category => fit_category(name, column, options),
             ColumnKind::Date { time } => {
-                let dates: Vec<DateTime> = column.iter().filter_map(DateTime::parse).collect();
+                let dates: Vec<DateTime> = column.cells().filter_map(Cell::date).collect();
                 let mut fields = vec![DateField::Year, DateField::Month, DateField::Weekday];
                 if time {
                     fields.push(DateField::Hour);
@@ -208,8 +207,8 @@ impl ColumnEncoder {
             }
             _ => {
                 let mut values: Vec<f64> = column
-                    .iter()
-                    .filter_map(number_f32)
+                    .cells()
+                    .filter_map(Cell::number_f32)
                     .map(f64::from)
                     .collect();
                 let indicator = values.len() < rows;
@@ -224,14 +223,14 @@ impl ColumnEncoder {
 
     /// Writes the encoded values of every cell of `column` into `out` (row-major, `width`
     /// values a row), starting at column `offset`.
-    fn encode(&self, column: &TextColumn, out: &mut [f32], width: usize, offset: usize) {
-        let rows = out.chunks_exact_mut(width).zip(column.iter());
+    fn encode(&self, column: ColumnRef<'_>, out: &mut [f32], width: usize, offset: usize) {
+        let rows = out.chunks_exact_mut(width).zip(column.cells());
         match self {
             ColumnEncoder::Number {
                 scaling, indicator, ..
             } => {
                 for (row, cell) in rows {
-                    let v = number_f32(cell);
+                    let v = cell.number_f32();
                     row[offset] = scaling.apply(v);
                     if *indicator {
                         row[offset + 1] = f32::from(u8::from(v.is_none()));
@@ -242,7 +241,7 @@ impl ColumnEncoder {
                 fill, indicator, ..
             } => {
                 for (row, cell) in rows {
-                    let v = yes_no(cell);
+                    let v = cell.yes_no();
                     row[offset] = v.map_or(*fill, |b| f32::from(u8::from(b)));
                     if *indicator {
                         row[offset + 1] = f32::from(u8::from(v.is_none()));
@@ -254,32 +253,12 @@ impl ColumnEncoder {
                 other,
                 missing,
                 ..
-            } => {
-                let index: HashMap<&str, usize> = levels
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| (l.as_str(), i))
-                    .collect();
-                let other_at = other.then_some(levels.len());
-                let missing_at = missing.then_some(levels.len() + usize::from(*other));
-                for (row, cell) in rows {
-                    let slot = match index.get(cell) {
-                        Some(&i) => Some(i),
-                        None if is_missing(cell) => missing_at.or(other_at),
-                        None => other_at,
-                    };
-                    let n = levels.len() + usize::from(*other) + usize::from(*missing);
-                    row[offset..offset + n].fill(0.0);
-                    if let Some(i) = slot {
-                        row[offset + i] = 1.0;
-                    }
-                }
-            }
+            } => encode_category(levels, *other, *missing, column, out, width, offset),
             ColumnEncoder::Date {
                 parts, indicator, ..
             } => {
                 for (row, cell) in rows {
-                    let d = DateTime::parse(cell);
+                    let d = cell.date();
                     for (k, (field, scaling)) in parts.iter().enumerate() {
                         row[offset + k] =
                             scaling.apply(d.as_ref().and_then(|d| field.of(d)).map(|v| v as f32));
@@ -290,38 +269,6 @@ impl ColumnEncoder {
                 }
             }
         }
-    }
-}
-
-fn fit_category(
-    column_name: String,
-    column: &TextColumn,
-    options: &EncodeOptions,
-) -> ColumnEncoder {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
-    let mut missing = false;
-    for cell in column.iter() {
-        if is_missing(cell) {
-            missing = true;
-        } else {
-            *counts.entry(cell).or_insert(0) += 1;
-        }
-    }
-    let mut levels: Vec<(&str, usize)> = counts.into_iter().collect();
-    // Most frequent first; ties in text order, so that the encoding does not depend on hashing.
-    levels.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let total = levels.len();
-    let kept: Vec<String> = levels
-        .iter()
-        .filter(|(_, n)| *n >= options.min_count.max(1))
-        .take(options.max_levels)
-        .map(|(l, _)| l.to_string())
-        .collect();
-    ColumnEncoder::Category {
-        column: column_name,
-        other: kept.len() < total,
-        levels: kept,
-        missing,
     }
 }
 

@@ -24,7 +24,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::cells::{DateTime, is_missing, number, number_f32, yes_no};
-use super::text::{Table, TextColumn};
+use super::text::{Cell, ColumnRef, Table};
 use crate::error::{Error, Result};
 
 /// The share of numbers (among cells that are not missing) that makes a column with some
@@ -162,13 +162,22 @@ pub fn infer_schema(
 }
 
 /// Errors on a number beyond the `f32` range (about ±3.4e38) in column `c`, naming its line
-/// (counted as one line a row after the header).
+/// (counted as one line a row after the header). Only text cells can be: numbers kept as
+/// numbers are `f32` already.
 fn check_f32_range(table: &Table, c: usize) -> Result<()> {
     let column = table.column(c);
-    let too_large = column
-        .iter()
-        .position(|cell| number(cell).is_some() && number_f32(cell).is_none());
-    match too_large {
+    let data = column.data();
+    let mut bad: Vec<Option<bool>> = vec![None; data.codes()];
+    let mut too_large = |code: u32| {
+        *bad[code as usize].get_or_insert_with(|| {
+            let t = data.code_text(code);
+            number(t).is_some() && number_f32(t).is_none()
+        })
+    };
+    match column
+        .codes()
+        .position(|code| code.is_some_and(&mut too_large))
+    {
         Some(r) => Err(Error::NumberTooLarge {
             source_name: table.source.clone(),
             line: r as u64 + 2,
@@ -186,55 +195,94 @@ struct Counts<'a> {
     yes_no: usize,
     dates: usize,
     times: usize,
-    levels: HashMap<&'a str, usize>,
+    distinct: usize,
+    /// Whether some level reads as yes, and some as no.
+    yes: bool,
+    no: bool,
+    /// The first three levels (in text order) that are not numbers.
+    words: Vec<&'a str>,
     counts_rows: bool,
 }
 
-fn count(column: &TextColumn) -> Counts<'_> {
+/// Counts a column: the numbers cell by cell, the texts once per distinct text.
+fn count<'a>(column: ColumnRef<'a>) -> Counts<'a> {
+    let data = column.data();
+    let mut per_code = vec![0usize; data.codes()];
+    let mut numbers: Vec<u32> = Vec::new();
+    for (r, code) in column.codes().enumerate() {
+        match code {
+            Some(code) => per_code[code as usize] += 1,
+            None => numbers.push(column.cell(r).number_f32().map_or(0, f32::to_bits)),
+        }
+    }
     let mut c = Counts {
         missing: 0,
-        numbers: 0,
+        numbers: numbers.len(),
         yes_no: 0,
         dates: 0,
         times: 0,
-        levels: HashMap::new(),
-        counts_rows: true,
+        distinct: 0,
+        yes: false,
+        no: false,
+        words: Vec::new(),
+        counts_rows: counts_rows(column),
     };
-    let mut previous: Option<f64> = None;
-    for cell in column.iter() {
-        if is_missing(cell) {
-            c.missing += 1;
-            c.counts_rows = false;
-            continue;
-        }
-        *c.levels.entry(cell).or_insert(0) += 1;
-        let v = number(cell);
-        if let Some(v) = v {
-            c.numbers += 1;
-            let next = previous.map_or(v == 0.0 || v == 1.0, |p| v == p + 1.0);
-            c.counts_rows &= next;
-        } else {
-            c.counts_rows = false;
-        }
-        previous = v;
-        if yes_no(cell).is_some() {
+    for &bits in &numbers {
+        if let Some(b) = Cell::Number(f32::from_bits(bits)).yes_no() {
             c.yes_no += 1;
-        }
-        if v.is_none()
-            && let Some(d) = DateTime::parse(cell)
-        {
-            c.dates += 1;
-            c.times += usize::from(d.hour.is_some());
+            (c.yes, c.no) = (c.yes || b, c.no || !b);
         }
     }
+    numbers.sort_unstable();
+    numbers.dedup();
+    c.distinct = numbers.len();
+    for (code, &n) in per_code.iter().enumerate().filter(|(_, n)| **n > 0) {
+        let cell = data.code_text(code as u32);
+        if is_missing(cell) {
+            c.missing += n;
+            continue;
+        }
+        c.distinct += 1;
+        if number(cell).is_some() {
+            c.numbers += n;
+        } else {
+            c.words.push(cell);
+            if let Some(d) = DateTime::parse(cell) {
+                c.dates += n;
+                c.times += if d.hour.is_some() { n } else { 0 };
+            }
+        }
+        if let Some(b) = yes_no(cell) {
+            c.yes_no += n;
+            (c.yes, c.no) = (c.yes || b, c.no || !b);
+        }
+    }
+    c.words.sort_unstable();
+    c.words.truncate(3);
     c
 }
 
-fn infer_column(name: &str, column: &TextColumn, forced: Option<&str>) -> ColumnInfo {
+/// Whether every cell is a whole number and they count the rows in order (0, 1, 2, ... or
+/// 1, 2, 3, ...); stops at the first cell that does not.
+fn counts_rows(column: ColumnRef<'_>) -> bool {
+    let mut previous: Option<f64> = None;
+    for cell in column.cells() {
+        let Some(v) = cell.number() else {
+            return false;
+        };
+        if !previous.map_or(v == 0.0 || v == 1.0, |p| v == p + 1.0) {
+            return false;
+        }
+        previous = Some(v);
+    }
+    true
+}
+
+fn infer_column(name: &str, column: ColumnRef<'_>, forced: Option<&str>) -> ColumnInfo {
     let c = count(column);
     let rows = column.len();
     let present = rows - c.missing;
-    let distinct = c.levels.len();
+    let distinct = c.distinct;
     let mut info = ColumnInfo {
         name: name.to_string(),
         kind: ColumnKind::Category,
@@ -246,21 +294,14 @@ fn infer_column(name: &str, column: &TextColumn, forced: Option<&str>) -> Column
     let words = present - c.numbers;
     let word_note = |info: &mut ColumnInfo| {
         if words > 0 {
-            let mut examples: Vec<&str> = c
-                .levels
-                .keys()
-                .copied()
-                .filter(|l| number(l).is_none())
-                .collect();
-            examples.sort_unstable();
-            examples.truncate(3);
             info.missing += words;
             info.note = format!(
                 "{words} cells of words read as missing (`{}`)",
-                examples.join("`, `")
+                c.words.join("`, `")
             );
         }
     };
+    let yes_no_levels = usize::from(c.yes) + usize::from(c.no);
     info.kind = match forced {
         Some("--ignore") => ColumnKind::Ignored,
         Some("--numeric") => {
@@ -270,7 +311,9 @@ fn infer_column(name: &str, column: &TextColumn, forced: Option<&str>) -> Column
         Some(_) => ColumnKind::Category,
         None if present == 0 => ColumnKind::Empty,
         None if distinct == 1 => ColumnKind::Constant,
-        None if c.yes_no == present && yes_no_levels(&c.levels) <= 2 => ColumnKind::YesNo,
+        // A column spelling "yes" two ways ("Yes", "y") is still yes/no; one mixing "1"/"0"
+        // with "t"/"f" too.
+        None if c.yes_no == present && yes_no_levels <= 2 => ColumnKind::YesNo,
         None if c.numbers == present && c.counts_rows && rows >= IDENTIFIER_MIN_ROWS => {
             info.note = "whole numbers counting the rows".into();
             ColumnKind::Identifier
@@ -291,13 +334,4 @@ fn infer_column(name: &str, column: &TextColumn, forced: Option<&str>) -> Column
         None => ColumnKind::Category,
     };
     info
-}
-
-/// The number of distinct yes/no meanings among the levels (1 or 2).
-fn yes_no_levels(levels: &HashMap<&str, usize>) -> usize {
-    let yes = levels.keys().any(|l| yes_no(l) == Some(true));
-    let no = levels.keys().any(|l| yes_no(l) == Some(false));
-    // A column spelling "yes" two ways ("Yes", "y") is still yes/no; one mixing "1"/"0" with
-    // "t"/"f" too.
-    usize::from(yes) + usize::from(no)
 }

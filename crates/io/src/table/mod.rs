@@ -22,7 +22,9 @@
 //! # Ok::<(), io::Error>(())
 //! ```
 
+mod category;
 mod cells;
+mod column;
 mod encode;
 mod infer;
 mod parquet;
@@ -47,4 +49,4 @@ pub use read::{
 pub use target::{
     class_indices, class_labels, looks_categorical, regression_targets, rows_with_target,
 };
-pub use text::{Table, TextColumn};
+pub use text::{Cell, ColumnRef, Table, TextColumn};

@@ -71,6 +71,7 @@ pub fn read_parquet(bytes: Vec<u8>, source_name: &str) -> Result<Table> {
             }
         }
     }
+    columns.iter_mut().for_each(TextColumn::shrink_to_fit);
     let table = Table::new(source_name, names, columns)?;
     if table.rows() == 0 {
         return Err(Error::NoDataRows {

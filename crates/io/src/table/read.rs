@@ -133,6 +133,7 @@ pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Res
             column.push(cell);
         }
     }
+    columns.iter_mut().for_each(TextColumn::shrink_to_fit);
     let table = Table::new(source_name, names, columns)?;
     if table.rows() == 0 {
         return Err(Error::NoDataRows {

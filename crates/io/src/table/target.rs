@@ -1,20 +1,22 @@
 //! The target column as people write it: numbers for regression, words or numbers for
 //! classes, missing cells dropped.
 
-use super::cells::{is_missing, number};
-use super::text::{Table, TextColumn};
+use std::collections::HashMap;
+
+use super::cells::number;
+use super::text::{Cell, ColumnRef, Table};
 use crate::error::{Error, Result};
 use crate::fitted::label_text;
 
 /// Whether a target asks for regression or classification when the user does not say:
 /// classification when any cell (not missing) is not a number, or when there are exactly
 /// two distinct numbers; regression otherwise.
-pub fn looks_categorical(column: &TextColumn) -> bool {
+pub fn looks_categorical(column: ColumnRef<'_>) -> bool {
     let mut first: Option<f64> = None;
     let mut second: Option<f64> = None;
     let mut more = false;
-    for cell in column.iter().filter(|c| !is_missing(c)) {
-        let Some(v) = number(cell) else {
+    for cell in column.cells().filter(|c| !c.is_missing()) {
+        let Some(v) = cell.number() else {
             return true;
         };
         match (first, second) {
@@ -31,7 +33,7 @@ pub fn looks_categorical(column: &TextColumn) -> bool {
 pub fn rows_with_target(table: &Table, target: &str) -> Result<(Vec<usize>, usize)> {
     let column = table.column(table.require(target)?);
     let keep: Vec<usize> = (0..column.len())
-        .filter(|&r| !is_missing(column.get(r)))
+        .filter(|&r| !column.cell(r).is_missing())
         .collect();
     let dropped = column.len() - keep.len();
     if keep.is_empty() {
@@ -48,10 +50,12 @@ pub fn rows_with_target(table: &Table, target: &str) -> Result<(Vec<usize>, usiz
 pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
     let column = table.column(table.require(target)?);
     let mut out = Vec::with_capacity(column.len());
-    for (r, cell) in column.iter().enumerate() {
-        match number(cell) {
+    let mut buf = String::new();
+    for (r, cell) in column.cells().enumerate() {
+        match cell.number() {
             Some(v) if (v as f32).is_finite() => out.push(v as f32),
             _ => {
+                let cell = cell.text(&mut buf);
                 return Err(Error::Table {
                     source_name: table.source.clone(),
                     message: format!(
@@ -72,9 +76,9 @@ pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
 /// text order. Errors when there is only one.
 pub fn class_labels(table: &Table, target: &str) -> Result<Vec<String>> {
     let column = table.column(table.require(target)?);
-    let mut words: Vec<&str> = column.iter().filter(|c| !is_missing(c)).collect();
+    let words = distinct_texts(column);
+    let mut words: Vec<&str> = words.iter().map(|w| w.as_str()).collect();
     words.sort_unstable();
-    words.dedup();
     let numeric: Option<Vec<f32>> = words.iter().map(|w| number(w).map(|v| v as f32)).collect();
     let labels: Vec<String> = match numeric {
         Some(mut values) => {
@@ -96,17 +100,49 @@ pub fn class_labels(table: &Table, target: &str) -> Result<Vec<String>> {
     Ok(labels)
 }
 
-/// The index in `labels` of each row's target; `None` for a label not in `labels`.
-pub fn class_indices(column: &TextColumn, labels: &[String]) -> Vec<Option<usize>> {
+/// The distinct texts of the cells that are not missing (each number and each dictionary
+/// code looked at once).
+fn distinct_texts(column: ColumnRef<'_>) -> Vec<String> {
+    let mut numbers: Vec<u32> = Vec::new();
+    let mut codes: Vec<u32> = Vec::new();
+    for (r, code) in column.codes().enumerate() {
+        match (code, column.cell(r)) {
+            (Some(code), cell) if !cell.is_missing() => codes.push(code),
+            (None, Cell::Number(v)) => numbers.push(v.to_bits()),
+            _ => {}
+        }
+    }
+    for list in [&mut numbers, &mut codes] {
+        list.sort_unstable();
+        list.dedup();
+    }
+    let data = column.data();
+    let numbers = numbers.into_iter().map(|b| f32::from_bits(b).to_string());
+    let texts = codes.into_iter().map(|c| data.code_text(c).to_string());
+    numbers.chain(texts).collect()
+}
+
+/// The index in `labels` of each row's target; `None` for a label not in `labels` (each
+/// distinct cell looked up once).
+pub fn class_indices(column: ColumnRef<'_>, labels: &[String]) -> Vec<Option<usize>> {
     let numeric = labels.iter().all(|l| number(l).is_some());
-    column
-        .iter()
-        .map(|cell| {
-            let key = match (numeric, number(cell)) {
-                (true, Some(v)) => label_text(v as f32),
-                _ => cell.to_string(),
+    let mut seen: HashMap<(bool, u32), Option<usize>> = HashMap::new();
+    let mut buf = String::new();
+    (0..column.len())
+        .map(|r| {
+            let cell = column.cell(r);
+            let key = match column.data().code(column.index(r)) {
+                Some(code) => (true, code),
+                None => (false, cell.number_f32().map_or(0, f32::to_bits)),
             };
-            labels.iter().position(|l| *l == key)
+            *seen.entry(key).or_insert_with(|| {
+                let text = cell.text(&mut buf);
+                let key = match (numeric, number(text)) {
+                    (true, Some(v)) => label_text(v as f32),
+                    _ => text.to_string(),
+                };
+                labels.iter().position(|l| *l == key)
+            })
         })
         .collect()
 }

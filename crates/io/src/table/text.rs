@@ -1,61 +1,90 @@
-//! [`Table`]: a table kept as text, column by column, as it was read.
+//! [`Table`]: a table as it was read, column by column ([`TextColumn`]), or a selection of
+//! another table's rows that shares its columns ([`Table::select_rows`]).
 
+use std::sync::Arc;
+
+pub use super::column::{Cell, TextColumn};
 use crate::error::{Error, Result};
 
-/// One column's cells as text: one buffer and the end offset of each cell, so that a column
-/// of `n` cells costs its text plus 8 bytes a cell.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TextColumn {
-    text: String,
-    ends: Vec<usize>,
+/// One column of a [`Table`]: the column's cells in the table's rows.
+#[derive(Debug, Clone, Copy)]
+pub struct ColumnRef<'a> {
+    data: &'a TextColumn,
+    rows: Option<&'a [usize]>,
 }
 
-impl TextColumn {
-    /// An empty column with room for `rows` cells.
-    pub fn with_capacity(rows: usize) -> Self {
-        TextColumn {
-            text: String::new(),
-            ends: Vec::with_capacity(rows),
-        }
-    }
-
-    /// Appends a cell (trimmed of surrounding spaces).
-    pub fn push(&mut self, cell: &str) {
-        self.text.push_str(cell.trim());
-        self.ends.push(self.text.len());
-    }
-
+impl<'a> ColumnRef<'a> {
     /// Number of cells.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.rows.map_or(self.data.len(), <[usize]>::len)
     }
 
     /// Whether the column has no cells.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
+    }
+
+    /// The row of the stored column that holds cell `r`.
+    pub fn index(&self, r: usize) -> usize {
+        self.rows.map_or(r, |rows| rows[r])
     }
 
     /// Cell `r` (panics when `r >= len()`, like slice indexing).
-    pub fn get(&self, r: usize) -> &str {
-        let start = if r == 0 { 0 } else { self.ends[r - 1] };
-        &self.text[start..self.ends[r]]
+    pub fn cell(&self, r: usize) -> Cell<'a> {
+        self.data.cell(self.index(r))
+    }
+
+    /// The text of cell `r` (see [`TextColumn::get`]).
+    pub fn get(&self, r: usize) -> &'a str {
+        self.data.get(self.index(r))
+    }
+
+    /// The cells' text in order (see [`TextColumn::get`]).
+    pub fn iter(&self) -> impl Iterator<Item = &'a str> + 'a {
+        let me = *self;
+        (0..me.len()).map(move |r| me.get(r))
     }
 
     /// The cells in order.
-    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        (0..self.len()).map(|r| self.get(r))
+    pub fn cells(&self) -> impl Iterator<Item = Cell<'a>> + 'a {
+        let me = *self;
+        (0..me.len()).map(move |r| me.cell(r))
+    }
+
+    /// The stored column (all its rows, dictionary included).
+    pub fn data(&self) -> &'a TextColumn {
+        self.data
+    }
+
+    /// The dictionary code of each cell (`None` for a number), in order.
+    pub fn codes(&self) -> impl Iterator<Item = Option<u32>> + 'a {
+        let me = *self;
+        (0..me.len()).map(move |r| me.data.code(me.index(r)))
     }
 }
 
 /// A table as people have them: a header and rows of text cells, held column by column.
 /// Types are decided later ([`infer_schema`](super::infer_schema)), from the training rows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Table {
     /// Where the table came from (a file name), for messages.
     pub source: String,
     names: Vec<String>,
-    columns: Vec<TextColumn>,
+    columns: Arc<Vec<TextColumn>>,
+    /// The rows of `columns` this table holds, in order (`None`: all of them).
+    rows: Option<Arc<[usize]>>,
 }
+
+impl PartialEq for Table {
+    /// Tables are equal when their names and every cell are.
+    fn eq(&self, other: &Self) -> bool {
+        self.names == other.names
+            && self.rows() == other.rows()
+            && (0..self.names.len()).all(|c| self.column(c).cells().eq(other.column(c).cells()))
+    }
+}
+
+impl Eq for Table {}
 
 impl Table {
     /// A table from named columns of equal length; errors on a duplicate or empty name, or
@@ -85,7 +114,8 @@ impl Table {
         Ok(Table {
             source,
             names,
-            columns,
+            columns: Arc::new(columns),
+            rows: None,
         })
     }
 
@@ -114,7 +144,16 @@ impl Table {
 
     /// Number of data rows.
     pub fn rows(&self) -> usize {
-        self.columns.first().map_or(0, TextColumn::len)
+        match &self.rows {
+            Some(rows) => rows.len(),
+            None => self.columns.first().map_or(0, TextColumn::len),
+        }
+    }
+
+    /// Bytes held by the columns this table shares (all their rows) and its row selection.
+    pub fn bytes(&self) -> usize {
+        let columns: usize = self.columns.iter().map(TextColumn::bytes).sum();
+        columns + self.rows.as_ref().map_or(0, |r| 8 * r.len())
     }
 
     /// The column names, in file order.
@@ -123,8 +162,11 @@ impl Table {
     }
 
     /// Column `c` (panics when out of range, like slice indexing).
-    pub fn column(&self, c: usize) -> &TextColumn {
-        &self.columns[c]
+    pub fn column(&self, c: usize) -> ColumnRef<'_> {
+        ColumnRef {
+            data: &self.columns[c],
+            rows: self.rows.as_deref(),
+        }
     }
 
     /// The index of the column called `name`.
@@ -142,11 +184,12 @@ impl Table {
     }
 
     /// The column called `name`, if there is one.
-    pub fn column_named(&self, name: &str) -> Option<&TextColumn> {
-        self.position(name).map(|c| &self.columns[c])
+    pub fn column_named(&self, name: &str) -> Option<ColumnRef<'_>> {
+        self.position(name).map(|c| self.column(c))
     }
 
-    /// A new table of the given rows, in the given order (indices must be in range).
+    /// A table of the given rows, in the given order (indices must be in range). It shares
+    /// this table's columns: only the indices are new.
     pub fn select_rows(&self, indices: &[usize]) -> Result<Table> {
         let rows = self.rows();
         if let Some(&r) = indices.iter().find(|&&r| r >= rows) {
@@ -155,19 +198,15 @@ impl Table {
                 self.source
             )));
         }
-        let columns = self
-            .columns
-            .iter()
-            .map(|col| {
-                let mut out = TextColumn::with_capacity(indices.len());
-                indices.iter().for_each(|&r| out.push(col.get(r)));
-                out
-            })
-            .collect();
+        let selected: Arc<[usize]> = match &self.rows {
+            Some(mine) => indices.iter().map(|&r| mine[r]).collect(),
+            None => indices.into(),
+        };
         Ok(Table {
             source: self.source.clone(),
             names: self.names.clone(),
-            columns,
+            columns: Arc::clone(&self.columns),
+            rows: Some(selected),
         })
     }
 
@@ -179,9 +218,17 @@ impl Table {
                 self.source, other.source
             )));
         }
-        for (mine, theirs) in self.columns.iter_mut().zip(&other.columns) {
-            theirs.iter().for_each(|cell| mine.push(cell));
+        let mut buf = String::new();
+        let mut columns = Vec::with_capacity(self.names.len());
+        for c in 0..self.names.len() {
+            let mut column = TextColumn::with_capacity(self.rows() + other.rows());
+            for cell in self.column(c).cells().chain(other.column(c).cells()) {
+                column.push(cell.text(&mut buf));
+            }
+            columns.push(column);
         }
+        self.columns = Arc::new(columns);
+        self.rows = None;
         Ok(())
     }
 }

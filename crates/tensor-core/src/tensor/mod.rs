@@ -86,9 +86,36 @@ impl<B: Backend> Tensor<B> {
         })
     }
 
-    /// A tensor holding `data` (row-major), uploaded to the device.
+    /// A tensor holding `data` (row-major), uploaded to the device; on the CPU the tensor
+    /// takes `data` over without a copy.
     pub fn from_vec(backend: &B, data: Vec<f32>, shape: impl Into<Shape>) -> Result<Self> {
-        Self::from_slice(backend, &data, shape)
+        let shape = shape.into();
+        if data.len() != shape.numel() {
+            return Err(Error::ElementCount {
+                op: "from_vec",
+                expected: shape.numel(),
+                shape,
+                got: data.len(),
+            });
+        }
+        let storage = backend.upload_vec(data)?;
+        Ok(Tensor {
+            backend: backend.clone(),
+            shape,
+            storage,
+        })
+    }
+
+    /// The values (row-major) where the host reads them in place (on the CPU); `None` where
+    /// they must be copied ([`to_vec`](Self::to_vec)).
+    pub fn host_slice(&self) -> Option<&[f32]> {
+        self.backend.host_slice(&self.storage)
+    }
+
+    /// The values (row-major) on the host; on the CPU the tensor's own buffer, without a
+    /// copy.
+    pub fn into_vec(self) -> Result<Vec<f32>> {
+        self.backend.download_vec(self.storage)
     }
 
     /// A rank-0 tensor holding one value.

@@ -44,6 +44,15 @@ impl<B: Backend> Primitives for Composed<B> {
     fn download(&self, storage: &Self::Storage) -> Result<Vec<f32>> {
         self.0.download(storage)
     }
+    fn host_slice<'a>(&self, storage: &'a Self::Storage) -> Option<&'a [f32]> {
+        self.0.host_slice(storage)
+    }
+    fn upload_vec(&self, data: Vec<f32>) -> Result<Self::Storage> {
+        self.0.upload_vec(data)
+    }
+    fn download_vec(&self, storage: Self::Storage) -> Result<Vec<f32>> {
+        self.0.download_vec(storage)
+    }
     fn upload_indices(&self, indices: &[u32]) -> Result<Self::Index> {
         self.0.upload_indices(indices)
     }

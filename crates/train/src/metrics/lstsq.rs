@@ -8,6 +8,14 @@ const MAX_FLOPS: f64 = 1e10;
 /// Bytes of the system matrix above which the reference is skipped.
 const MAX_BYTES: f64 = 512.0 * 1024.0 * 1024.0;
 
+/// Whether the reference is solved for `rows x cols` (else it is skipped as too costly,
+/// before the rows are read).
+pub fn affordable(rows: usize, cols: usize) -> bool {
+    let s = cols.min(rows) as f64;
+    let flops = rows as f64 * cols as f64 * s + s * s * s / 3.0;
+    flops <= MAX_FLOPS && s * s * 8.0 <= MAX_BYTES
+}
+
 /// Least-squares coefficients (bias last).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeastSquares {
@@ -41,11 +49,10 @@ pub fn least_squares(
     if rows == 0 {
         return Err(Skipped::Singular);
     }
-    let side = cols.min(rows);
-    let (r, c, s) = (rows as f64, cols as f64, side as f64);
-    let flops = r * c * s + s * s * s / 3.0;
-    if flops > MAX_FLOPS || s * s * 8.0 > MAX_BYTES {
-        return Err(Skipped::TooCostly { side });
+    if !affordable(rows, cols) {
+        return Err(Skipped::TooCostly {
+            side: cols.min(rows),
+        });
     }
     let n = rows as f64;
     let width = cols.max(1);

@@ -93,6 +93,7 @@ pub struct Prepared {
 pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let mut notes = Vec::new();
     let raw = read_any(&a.data, a.memory_budget.as_ref())?;
+    let held = raw.rows.bytes() + raw.test.as_ref().map_or(0, Table::bytes);
     let target = target_name(&raw.rows, a.target.as_deref())?;
     let (train, test) = test_split(a, raw.rows, raw.test, &target, &mut notes)?;
     let classify = match classify {
@@ -119,6 +120,15 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let labels = classify
         .then(|| class_labels(&train, &target))
         .transpose()?;
+    let parts = [Some(&train), val.as_ref(), Some(&test)];
+    let rows: Vec<usize> = parts.iter().map(|t| t.map_or(0, Table::rows)).collect();
+    let need = EncodedNeed {
+        held,
+        rows: rows.iter().sum(),
+        scored: rows[2],
+        width: encoding.width(),
+    };
+    need.check(&a.data, a.memory_budget.as_ref())?;
     let encode = |t: &Table| -> Result<Dataset> {
         let y = match &labels {
             Some(l) => class_targets(t, &target, l)?,
@@ -141,6 +151,59 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
         classify,
         notes,
     })
+}
+
+/// What encoding a table holds at its peak, besides the table as read: every row's encoded
+/// features (training, validation and test rows), and the test rows encoded once more when
+/// the fitted model scores them. The training tensor takes the training rows' features over
+/// without a copy on the CPU.
+struct EncodedNeed {
+    /// Bytes of the table as read (its cells and dictionaries).
+    held: usize,
+    /// Rows encoded.
+    rows: usize,
+    /// Test rows, encoded again to score them.
+    scored: usize,
+    /// Encoded columns.
+    width: usize,
+}
+
+impl EncodedNeed {
+    /// Bytes of the encoded rows (features and a target a row).
+    fn encoded(&self) -> u64 {
+        (self.rows + self.scored) as u64 * (self.width as u64 + 1) * 4
+    }
+
+    /// Refuses, in one line saying how many rows would fit, an encoding that would not fit
+    /// in `budget` beside the table.
+    fn check(
+        &self,
+        data: &std::path::Path,
+        budget: Option<&io::image::MemoryBudget>,
+    ) -> Result<()> {
+        let Some(budget) = budget else {
+            return Ok(());
+        };
+        let need = self.held as u64 + self.encoded();
+        if need <= budget.bytes {
+            return Ok(());
+        }
+        let per_row = need.div_ceil(self.rows.max(1) as u64).max(1);
+        let human = |b: u64| io::image::human_bytes(b as f64);
+        Err(Error::Refused(format!(
+            "encoding `{}` ({} rows into {} columns) takes about {} ({} of encoded rows beside \
+             {} of the table as read), over the memory budget of {} ({}); about {} rows would fit",
+            data.display(),
+            self.rows,
+            self.width,
+            human(need),
+            human(self.encoded()),
+            human(self.held as u64),
+            human(budget.bytes),
+            budget.source,
+            budget.bytes / per_row
+        )))
+    }
 }
 
 /// The training and test rows: the file's own test part, a separate test file, or a
@@ -183,9 +246,38 @@ fn class_targets(table: &Table, target: &str, labels: &[String]) -> Result<Vec<f
             None => Err(Error::Refused(format!(
                 "`{}` has the class `{}` (data row {}), which the training rows lack",
                 table.source,
-                column.get(r),
+                column.cell(r).text(&mut String::new()),
                 r + 1
             ))),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 100 rows and 20 test rows scored again, 9 columns and a target: 4,800 bytes beside
+    /// the 1,000 of the table, 58 bytes a row.
+    #[test]
+    fn the_encoding_is_checked_against_the_budget() {
+        let need = EncodedNeed {
+            held: 1_000,
+            rows: 100,
+            scored: 20,
+            width: 9,
+        };
+        assert_eq!(need.encoded(), 4_800);
+        let budget = |bytes| io::image::MemoryBudget::new(bytes, "IRON_LEARN_MEMORY_LIMIT");
+        let path = std::path::Path::new("t.csv");
+        assert!(need.check(path, Some(&budget(5_800))).is_ok());
+        assert!(need.check(path, None).is_ok());
+        let e = need
+            .check(path, Some(&budget(2_900)))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("about 50 rows would fit"), "{e}");
+        assert!(e.contains("`t.csv` (100 rows into 9 columns)"), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::{Error, Result};
 use io::dataset::{DatasetFormat, detect_format, parse_json};
 use io::image::{MemoryBudget, human_bytes};
-use io::table::{Table, TextColumn, is_missing, read_table};
+use io::table::{Table, TextColumn, read_table};
 use io::{Dataset, fitted::label_text};
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand::seq::SliceRandom;
@@ -154,7 +154,7 @@ pub fn drop_incomplete_rows(
         .filter(|&c| !ignore.contains(&table.names()[c]))
         .collect();
     let keep: Vec<usize> = (0..table.rows())
-        .filter(|&r| used.iter().all(|&c| !is_missing(table.column(c).get(r))))
+        .filter(|&r| used.iter().all(|&c| !table.column(c).cell(r).is_missing()))
         .collect();
     if keep.is_empty() {
         return Err(Error::Refused(format!(
