@@ -60,6 +60,15 @@ impl Estimate {
         }
     }
 
+    /// The same where the data lives in host memory and is read in place: one copy of it
+    /// instead of three (host, device, read back).
+    pub fn data_in_host_memory(self) -> Self {
+        Estimate {
+            data: self.data / 3.0,
+            ..self
+        }
+    }
+
     /// Everything.
     pub fn total(&self) -> f64 {
         self.model + self.activations + self.data
@@ -200,6 +209,10 @@ mod tests {
         assert_eq!(e.data, 3.0 * (10.0 * 3.0 + 10.0 * 2.0) * 4.0);
         let batched = Estimate::training(&mlp(3, &[5], 2), 10, 10, Some(4), 0);
         assert!(batched.activations < e.activations);
+        // Read in place on the host: the data once, the rest unchanged.
+        let host = e.data_in_host_memory();
+        assert_eq!(host.data, (10.0 * 3.0 + 10.0 * 2.0) * 4.0);
+        assert_eq!((host.model, host.activations), (e.model, e.activations));
     }
 
     #[test]

@@ -95,7 +95,13 @@ impl Run<'_, MlpConfig> {
         let job = self.job;
         let check: train::MemoryCheck<'_, MlpConfig> = Box::new(move |config, size| {
             let (rows, targets, batch) = (size.rows, size.target_rows, size.batch);
-            Estimate::training(config, rows, targets, batch, size.eval_rows)
+            let estimate = Estimate::training(config, rows, targets, batch, size.eval_rows);
+            let estimate = if size.data_in_host_memory {
+                estimate.data_in_host_memory()
+            } else {
+                estimate
+            };
+            estimate
                 .check(job)
                 .map_err(|e| train::Error::Refused(format!("{e:#}")))
         });

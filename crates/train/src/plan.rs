@@ -17,6 +17,9 @@ pub struct TrainingSize {
     pub batch: Option<usize>,
     /// Rows evaluated besides (validation).
     pub eval_rows: usize,
+    /// Whether the training tensors live in host memory (the CPU backend), so that the run
+    /// reads them in place; on a device the run reads them back once (for the fingerprint).
+    pub data_in_host_memory: bool,
 }
 
 /// A run's settings resolved on its data.

@@ -218,6 +218,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
                 target_rows: d.y.dims().first().copied().unwrap_or(0),
                 batch: plan.batch,
                 eval_rows: val.map_or(0, |v| v.x.dims().first().copied().unwrap_or(0)),
+                data_in_host_memory: d.x.host_slice().is_some(),
             };
             check(&self.architecture, &size)?;
         }

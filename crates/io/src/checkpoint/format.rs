@@ -39,7 +39,7 @@ impl safetensors::View for F32View<'_> {
     }
 
     fn data_len(&self) -> usize {
-        self.data.len() * std::mem::size_of::<f32>()
+        std::mem::size_of_val(self.data)
     }
 }
 
