@@ -8,7 +8,6 @@ mod device;
 mod hidden;
 mod jobs;
 mod memory_budget;
-mod progress;
 mod report;
 mod session;
 mod signals;

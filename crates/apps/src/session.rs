@@ -5,13 +5,13 @@
 
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
 use crate::memory_budget::Estimate;
-use crate::progress::CliReporter;
 use anyhow::Result;
 use nn::{Data, Mlp, MlpConfig, TrainLength};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 use tensor_core::Backend;
+use train::progress::StderrReporter;
 pub use train::{DataSummary, LossUnits, Outcome, RunData, RunModel};
 
 pub use train::defaults::Defaults;
@@ -129,7 +129,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         check: Option<train::MemoryCheck<'_, C>>,
     ) -> Result<Outcome<M>> {
         let dir = self.dir.clone();
-        let reporter = CliReporter::new(self.args.quiet, self.args.log_every);
+        let reporter = StderrReporter::new(self.args.quiet, self.args.log_every);
         let mut run = train::Run::new(
             self.job,
             self.dir,

@@ -61,6 +61,7 @@ pub mod monitor;
 pub mod outcome;
 mod plan;
 pub mod plot;
+pub mod progress;
 pub mod record;
 pub mod report;
 mod resume;

@@ -72,15 +72,13 @@ pub fn least_squares(
         .iter_mut()
         .for_each(|s| *s = if *s > 0.0 { s.sqrt() } else { 1.0 });
     let y_mean = y.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
-    let z: Vec<Vec<f64>> = x
-        .chunks_exact(width)
-        .take(rows)
-        .map(|row| {
-            (0..cols)
-                .map(|k| (f64::from(row[k]) - mean[k]) / scale[k])
-                .collect()
-        })
-        .collect();
+    // A row in standardised units; the rows are standardised as they are read, never all
+    // held at once (a table of millions of rows would need 8 bytes a cell more).
+    let standardise = |row: &[f32], out: &mut Vec<f64>| {
+        out.clear();
+        out.extend((0..cols).map(|k| (f64::from(row[k]) - mean[k]) / scale[k]));
+    };
+    let x_rows = || x.chunks_exact(width).take(rows);
     let t: Vec<f64> = y.iter().map(|&v| f64::from(v) - y_mean).collect();
     // Centred columns: the bias is y_mean, and the weights solve the centred problem, which
     // has rank at most rows - 1.
@@ -88,8 +86,16 @@ pub fn least_squares(
     let w = if cols == 0 {
         Vec::new()
     } else if !underdetermined {
-        normal_equations(&z, &t, cols)?
+        normal_equations(x_rows(), &t, cols, standardise)?
     } else {
+        // Fewer rows than columns: the rows, standardised, are smaller than the system.
+        let z: Vec<Vec<f64>> = x_rows()
+            .map(|row| {
+                let mut z = Vec::with_capacity(cols);
+                standardise(row, &mut z);
+                z
+            })
+            .collect();
         minimum_norm(&z, &t, cols)?
     };
     let mut coef: Vec<f64> = w.iter().zip(&scale).map(|(w, s)| w / s).collect();
@@ -101,11 +107,18 @@ pub fn least_squares(
     })
 }
 
-/// `(Zᵀ Z) w = Zᵀ t`.
-fn normal_equations(z: &[Vec<f64>], t: &[f64], cols: usize) -> Result<Vec<f64>, Skipped> {
+/// `(Zᵀ Z) w = Zᵀ t`, `Z`'s rows made one at a time from `x_rows` by `standardise`.
+fn normal_equations<'a>(
+    x_rows: impl Iterator<Item = &'a [f32]>,
+    t: &[f64],
+    cols: usize,
+    standardise: impl Fn(&[f32], &mut Vec<f64>),
+) -> Result<Vec<f64>, Skipped> {
     let mut a = vec![0f64; cols * cols];
     let mut rhs = vec![0f64; cols];
-    for (row, &target) in z.iter().zip(t) {
+    let mut row = Vec::with_capacity(cols);
+    for (x_row, &target) in x_rows.zip(t) {
+        standardise(x_row, &mut row);
         for i in 0..cols {
             rhs[i] += row[i] * target;
             for j in 0..cols {

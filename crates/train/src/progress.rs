@@ -8,20 +8,21 @@ use std::time::Instant;
 /// Seconds between plain progress lines when no `--log-every` is given.
 pub const LINE_SECONDS: f64 = 5.0;
 
-pub use train::Reading;
+pub use crate::Reading;
 
-/// A run's progress and notes on stderr: the `train` crate's [`train::Reporter`] for the
-/// command line (`--quiet` hides the progress and the opening line, not the notes).
-pub struct CliReporter {
+/// A run's progress and notes on stderr, the [`Reporter`](crate::Reporter) of the command
+/// line: `quiet` hides the progress and the opening line, not the notes; `log_every` asks for
+/// a plain line every that many steps where there is no terminal.
+pub struct StderrReporter {
     quiet: bool,
     log_every: Option<u64>,
     progress: Option<Progress>,
 }
 
-impl CliReporter {
+impl StderrReporter {
     /// Progress as `--quiet` and `--log-every` ask.
     pub fn new(quiet: bool, log_every: Option<u64>) -> Self {
-        CliReporter {
+        StderrReporter {
             quiet,
             log_every,
             progress: None,
@@ -29,7 +30,7 @@ impl CliReporter {
     }
 }
 
-impl train::Reporter for CliReporter {
+impl crate::Reporter for StderrReporter {
     fn start(&mut self, line: &str, total_steps: u64, first_step: u64) {
         if !self.quiet && first_step < total_steps {
             eprintln!("{line}");
