@@ -50,14 +50,8 @@ pub fn architecture<B: Backend>(
     Ok(builder.config(seed)?)
 }
 
-/// Loads the image to fit (or renders the bundled drawing) at the requested size, in colour
-/// when it has colour (unless --gray), as a compact copy, with a name for messages.
-///
-/// `fits(width, height, bytes)` is asked before a picture of that size is made.
-fn target(
-    args: &ImageFitArgs,
-    fits: &dyn Fn(usize, usize, PictureBytes) -> Result<()>,
-) -> Result<(CompactPicture, String)> {
+/// Refuses a `--size` or `--threshold` out of range.
+fn check_picture_options(args: &ImageFitArgs) -> Result<()> {
     if let Some(n) = args.size
         && !(2..=MAX_SIZE).contains(&n)
     {
@@ -68,17 +62,37 @@ fn target(
     {
         bail!("--threshold must be between 0 and 1, got {t}");
     }
+    Ok(())
+}
+
+/// The bundled drawing at `--size` (thresholded where asked), once `fits` accepts it.
+fn bundled_target(
+    args: &ImageFitArgs,
+    fits: &dyn Fn(usize, usize, PictureBytes) -> Result<()>,
+) -> Result<(CompactPicture, String)> {
+    let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
+    fits(n, n, PictureBytes::values(n * n, 1))?;
+    let mut picture = default_drawing().render(n)?;
+    if let Some(t) = args.threshold {
+        picture = picture.threshold(t);
+    }
+    Ok((
+        CompactPicture::from_picture(picture)?,
+        "bundled drawing".into(),
+    ))
+}
+
+/// Loads the image to fit (or renders the bundled drawing) at the requested size, in colour
+/// when it has colour (unless --gray), as a compact copy, with a name for messages.
+///
+/// `fits(width, height, bytes)` is asked before a picture of that size is made.
+fn target(
+    args: &ImageFitArgs,
+    fits: &dyn Fn(usize, usize, PictureBytes) -> Result<()>,
+) -> Result<(CompactPicture, String)> {
+    check_picture_options(args)?;
     let Some(path) = &args.image else {
-        let n = args.size.unwrap_or(DEFAULT_SIZE) as usize;
-        fits(n, n, PictureBytes::values(n * n, 1))?;
-        let mut picture = default_drawing().render(n)?;
-        if let Some(t) = args.threshold {
-            picture = picture.threshold(t);
-        }
-        return Ok((
-            CompactPicture::from_picture(picture)?,
-            "bundled drawing".into(),
-        ));
+        return bundled_target(args, fits);
     };
     let mode = if args.gray || args.threshold.is_some() {
         ColorMode::Grayscale
