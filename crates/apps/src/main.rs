@@ -7,7 +7,7 @@ mod defaults;
 mod device;
 mod hidden;
 mod jobs;
-mod memory_budget;
+use train::budget as memory_budget;
 mod report;
 mod session;
 mod signals;

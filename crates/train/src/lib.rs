@@ -48,6 +48,7 @@
 
 #![warn(missing_docs)]
 
+pub mod budget;
 mod builder;
 pub mod checkpoint;
 pub mod data;

@@ -6,7 +6,7 @@
 //! `IRON_LEARN_MEMORY_LIMIT` (bytes, or with a K/M/G/T suffix) when set. Where neither is
 //! known, nothing is refused.
 
-use anyhow::{Result, bail};
+use crate::{Error, Result};
 use nn::{EncodingConfig, MlpConfig};
 
 /// The environment variable that caps the memory a run may plan to use.
@@ -102,11 +102,11 @@ impl Estimate {
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(p, _)| p)
         .unwrap_or_default();
-        bail!(
+        Err(Error::Refused(format!(
             "{job} would need about {} of memory ({part}) but {} is available ({source}); {hint}",
             bytes(self.total()),
             bytes(budget)
-        )
+        )))
     }
 
     /// Refuses the job in one line when it cannot fit in the memory available now.
@@ -123,7 +123,9 @@ pub fn budget() -> Result<Option<(f64, &'static str)>> {
     if let Ok(text) = std::env::var(LIMIT_VAR) {
         return match parse_size(&text) {
             Some(v) => Ok(Some((v, LIMIT_VAR))),
-            None => bail!("{LIMIT_VAR}={text:?} is not a size such as 512M or 4G"),
+            None => Err(Error::Refused(format!(
+                "{LIMIT_VAR}={text:?} is not a size such as 512M or 4G"
+            ))),
         };
     }
     Ok(available_memory().map(|v| (v, "MemAvailable")))
