@@ -12,6 +12,10 @@ use nn::{EncodingConfig, MlpConfig};
 /// The environment variable that caps the memory a run may plan to use.
 pub const LIMIT_VAR: &str = "IRON_LEARN_MEMORY_LIMIT";
 
+/// Copies of the training data a run holds where it trains on a device: on the device, on the
+/// host, and read back once for the data fingerprint. On the host it is read in place: one.
+const DATA_COPIES: f64 = 3.0;
+
 /// The parts of a training job's memory, in bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
@@ -55,8 +59,7 @@ impl Estimate {
             params,
             model: 4.0 * params * BYTES,
             activations: ((step_rows + f(eval_rows)) * per_row + cached_encoding) * BYTES,
-            // On the device, on the host, and read back once for the data fingerprint.
-            data: 3.0 * values * BYTES,
+            data: DATA_COPIES * values * BYTES,
         }
     }
 
@@ -64,7 +67,7 @@ impl Estimate {
     /// instead of three (host, device, read back).
     pub fn data_in_host_memory(self) -> Self {
         Estimate {
-            data: self.data / 3.0,
+            data: self.data / DATA_COPIES,
             ..self
         }
     }
