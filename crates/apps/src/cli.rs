@@ -319,9 +319,10 @@ pub struct ImageFitArgs {
     /// Hash grid: features per level (1 to 8).
     #[arg(long, default_value_t = 2, help_heading = "Hash grid")]
     pub features: usize,
-    /// Hash grid: log2 of the most table entries per level (1 to 24).
-    #[arg(long, default_value_t = 19, help_heading = "Hash grid")]
-    pub log2_table_size: u32,
+    /// Hash grid: log2 of the most table entries per level (1 to 24) [default: 19; 20 for
+    /// images over 100 megapixels where the memory budget holds it].
+    #[arg(long, help_heading = "Hash grid")]
+    pub log2_table_size: Option<u32>,
     /// Hash grid: cells per axis of the coarsest level.
     #[arg(long, default_value_t = 16, help_heading = "Hash grid")]
     pub base_resolution: u32,

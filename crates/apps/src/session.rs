@@ -48,6 +48,9 @@ pub struct Run<'a, C = MlpConfig> {
     pub loss_units: LossUnits,
     /// AdamW's decoupled weight decay (0: Adam without decay).
     pub weight_decay: f32,
+    /// Bytes the job holds beside the run for its whole length (a table as read, its
+    /// validation and test rows), counted with the run's own memory when it is checked.
+    pub held_beside: f64,
 }
 
 /// The library's schedule for the command line's.
@@ -92,7 +95,7 @@ impl Run<'_, MlpConfig> {
         train: Data<'_, B>,
         val: Option<Data<'_, B>>,
     ) -> Result<Outcome<Mlp<B>>> {
-        let job = self.job;
+        let (job, held) = (self.job, self.held_beside);
         let check: train::MemoryCheck<'_, MlpConfig> = Box::new(move |config, size| {
             let (rows, targets, batch) = (size.rows, size.target_rows, size.batch);
             let estimate = Estimate::training(config, rows, targets, batch, size.eval_rows);
@@ -102,6 +105,7 @@ impl Run<'_, MlpConfig> {
                 estimate
             };
             estimate
+                .beside(held)
                 .check(job)
                 .map_err(|e| train::Error::Refused(format!("{e:#}")))
         });

@@ -83,8 +83,9 @@ pub use optim::{
 pub use schedule::LrSchedule;
 pub use tensor_core::{Activation, Backend, Tensor};
 pub use train::{
-    BatchSource, Control, Data, EarlyStopping, EpochMetrics, PixelSampler, PixelValues, StopReason,
-    TrainData, TrainEvent, TrainLength, TrainReport, Trainer, TrainerConfig, TrainerState,
+    BatchSource, Control, Data, EVAL_ROWS, EarlyStopping, EpochMetrics, PixelSampler, PixelValues,
+    StopReason, TrainData, TrainEvent, TrainLength, TrainReport, Trainer, TrainerConfig,
+    TrainerState,
 };
 
 /// The names most programs need, traits included (`use nn::prelude::*`).

@@ -12,6 +12,11 @@ use nn::{EncodingConfig, MlpConfig};
 /// The environment variable that caps the memory a run may plan to use.
 pub const LIMIT_VAR: &str = "IRON_LEARN_MEMORY_LIMIT";
 
+/// Memory of the program itself, whatever the job: its code, the allocator's and the worker
+/// threads' own memory (a 3-step `approx` run peaks at 19 MB; table runs of 300,000 and
+/// 1,000,000 rows peak 36 and 38 MB over the sum of their parts), added to every plan.
+pub const PROGRAM_BYTES: f64 = 48.0 * 1024.0 * 1024.0;
+
 /// Copies of the training data a run holds where it trains on a device: on the device, on the
 /// host, and read back once for the data fingerprint. On the host it is read in place: one.
 const DATA_COPIES: f64 = 3.0;
@@ -27,12 +32,15 @@ pub struct Estimate {
     pub activations: f64,
     /// The data on the device and its host copies.
     pub data: f64,
+    /// What the job holds beside the run (a table as read, its validation and test rows):
+    /// see [`beside`](Self::beside).
+    pub held: f64,
 }
 
 impl Estimate {
     /// A network of `config` trained on `rows` input rows (`targets` target rows of
     /// `config.output` values), `batch` rows per step (`None`: all), evaluated on `eval_rows`
-    /// more rows.
+    /// more rows (evaluated [`nn::EVAL_ROWS`] at a time).
     pub fn training(
         config: &MlpConfig,
         rows: usize,
@@ -58,8 +66,11 @@ impl Estimate {
         Estimate {
             params,
             model: 4.0 * params * BYTES,
-            activations: ((step_rows + f(eval_rows)) * per_row + cached_encoding) * BYTES,
+            activations: ((step_rows + f(eval_rows.min(nn::EVAL_ROWS))) * per_row
+                + cached_encoding)
+                * BYTES,
             data: DATA_COPIES * values * BYTES,
+            held: 0.0,
         }
     }
 
@@ -72,9 +83,18 @@ impl Estimate {
         }
     }
 
-    /// Everything.
+    /// The same with `bytes` more that the job holds beside the run for its whole length
+    /// (a table as read, validation and test rows), so that the check counts them too.
+    pub fn beside(self, bytes: f64) -> Self {
+        Estimate {
+            held: bytes,
+            ..self
+        }
+    }
+
+    /// Everything, the program itself ([`PROGRAM_BYTES`]) included.
     pub fn total(&self) -> f64 {
-        self.model + self.activations + self.data
+        self.model + self.activations + self.data + self.held + PROGRAM_BYTES
     }
 
     /// Refuses the job in one line when it cannot fit in `budget` bytes.
@@ -99,9 +119,16 @@ impl Estimate {
                 format!("{} for the data", bytes(self.data)),
                 "use fewer rows, points or pixels",
             ),
+            (
+                format!(
+                    "{} for the table as read and the rows held beside the training rows",
+                    bytes(self.held)
+                ),
+                "use fewer rows or columns",
+            ),
         ]
         .into_iter()
-        .zip([self.model, self.activations, self.data])
+        .zip([self.model, self.activations, self.data, self.held])
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(p, _)| p)
         .unwrap_or_default();
@@ -234,7 +261,38 @@ mod tests {
         );
         assert!(!msg.contains('\n'));
         let small = Estimate::training(&mlp(2, &[4], 1), 4, 4, None, 0);
-        small.check_against("xor", 1e6, "test").unwrap();
+        small
+            .check_against("xor", PROGRAM_BYTES + 1e6, "test")
+            .unwrap();
+    }
+
+    /// What a job holds beside the run (a table as read, its other rows) is counted with the
+    /// run, and named when it is the largest part.
+    #[test]
+    fn memory_held_beside_the_run_counts() {
+        let e = Estimate::training(&mlp(3, &[5], 2), 10, 10, None, 0).data_in_host_memory();
+        let budget = e.total() + 100.0;
+        e.check_against("mlp", budget, "test").unwrap();
+        let with_table = e.beside(1e6);
+        assert_eq!(with_table.total(), e.total() + 1e6);
+        assert_eq!(e.total(), e.model + e.activations + e.data + PROGRAM_BYTES);
+        let msg = with_table
+            .check_against("mlp", budget, "test")
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("for the table as read"), "{msg}");
+    }
+
+    /// Validation rows beyond the trainer's evaluation chunk add no activations: they are
+    /// evaluated `nn::EVAL_ROWS` at a time.
+    #[test]
+    fn validation_activations_are_those_of_one_chunk() {
+        let config = mlp(3, &[5], 2);
+        let chunk = Estimate::training(&config, 10, 10, Some(4), nn::EVAL_ROWS);
+        let more = Estimate::training(&config, 10, 10, Some(4), 50 * nn::EVAL_ROWS);
+        assert_eq!(chunk.activations, more.activations);
+        let fewer = Estimate::training(&config, 10, 10, Some(4), 100);
+        assert!(fewer.activations < chunk.activations);
     }
 
     #[test]

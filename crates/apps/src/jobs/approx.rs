@@ -93,6 +93,7 @@ impl Job for Approx {
                 LossUnits::target_mse(stats.std[0])
             },
             weight_decay: 0.0,
+            held_beside: 0.0,
         };
         let out = run.train(backend, Data::new(&xt, &yt), None)?;
         let pred = out.model.predict(&xt)?.to_vec()?;

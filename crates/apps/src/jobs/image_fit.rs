@@ -299,6 +299,7 @@ impl<'a> RunParts<'a> {
             record: self.record,
             loss_units: LossUnits::pixels(),
             weight_decay: 0.0,
+            held_beside: 0.0,
         }
     }
 }
@@ -344,11 +345,15 @@ impl Job for ImageFit {
             .with_supersample(s)?;
         if !args.train.quiet {
             eprintln!(
-                "fitting {source} ({w}x{h}, {} pixels, {}) with a {} network {}, {}",
+                "fitting {source} ({w}x{h}, {} pixels, {}) with a {} network {}{}, {}",
                 w * h,
                 if c == 3 { "colour" } else { "gray" },
                 arch_name(plan.arch),
                 plan.hidden,
+                plan.grid.as_ref().map_or(String::new(), |g| format!(
+                    " (tables of 2^{} entries)",
+                    g.log2_table_size
+                )),
                 if sampler.whole_image() {
                     "the whole image at every step".to_string()
                 } else {

@@ -66,7 +66,13 @@ fn print_row(name: &str, r: &RegressionMetrics) {
     let r2 = if r.r2.is_nan() {
         "n/a".to_string()
     } else {
-        format!("{:.4}", r.r2)
+        // A value that rounds to zero prints as 0.0000, never -0.0000.
+        let shown = format!("{:.4}", r.r2);
+        if shown == "-0.0000" {
+            "0.0000".to_string()
+        } else {
+            shown
+        }
     };
     println!(
         "  {name:<22} {:>12.4} {:>10.4} {:>10.4} {r2:>8}",

@@ -301,6 +301,7 @@ impl Tabular {
                 None => LossUnits::plain(net.loss),
             },
             weight_decay: net.weight_decay,
+            held_beside: p.held_bytes() as f64,
         };
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
         let outcome = run.train(backend, Data::new(&xt, &yt), val_data)?;

@@ -11,7 +11,6 @@ use tensor_core::Backend;
 use train::metrics::Coefficients;
 
 use crate::cli::RegressionArgs;
-use crate::report::output::write_file;
 use train::table::{Prepared, SchemaReport, TableOptions, prepare};
 
 /// Reads, splits, types and encodes the data of a tabular job ([`prepare`]), printing what
@@ -99,8 +98,10 @@ pub fn write_table_predictions<B: Backend>(
     if let Some(t) = target {
         names.push(t.to_string());
     }
-    let bytes = predictions.csv_beside(table, &names)?;
-    write_file(path, &bytes)
+    // Streamed row by row into the file: the CSV is never held whole.
+    let mut out = io::output::OutputFile::create(path)?;
+    predictions.write_csv_beside(&mut out, table, &names)?;
+    Ok(out.commit()?)
 }
 
 /// Prints the coefficients of a linear model by feature name, largest first, with the

@@ -52,6 +52,7 @@ impl Job for Xor {
             })?,
             loss_units: LossUnits::plain(Loss::BceWithLogits),
             weight_decay: 0.0,
+            held_beside: 0.0,
         };
         let out = run.train(backend, Data::new(&x, &y), None)?;
         let probs = out.model.predict(&x)?.sigmoid()?.to_vec()?;

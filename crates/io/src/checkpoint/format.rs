@@ -1,9 +1,10 @@
 //! Checkpoint <-> safetensors bytes, with precise diagnostics for bad files.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
 use std::path::Path;
 
+use safetensors::tensor::{Metadata, TensorInfo};
 use safetensors::{Dtype, SafeTensors};
 use serde_json::Value;
 
@@ -13,49 +14,57 @@ use crate::error::{Error, Result};
 /// Header length above which a file is taken for something else (the safetensors limit).
 const MAX_HEADER: u64 = 100_000_000;
 
-/// One tensor as safetensors reads it, borrowing the checkpoint's values: on little-endian
-/// machines (every target this project builds for) the f32 values are the file's bytes as they
-/// lie in memory, so writing a checkpoint makes no copy of its values before the file's.
-struct F32View<'a> {
-    shape: &'a [usize],
-    data: &'a [f32],
+/// The safetensors header of `ck`: its length as 8 little-endian bytes, then the JSON (built
+/// with safetensors' own [`Metadata`], so the bytes are the crate's), padded with spaces to a
+/// multiple of 8. The tensors follow in name order (the order safetensors writes tensors of one
+/// dtype): see [`write_tensors`].
+pub(super) fn header(ck: &Checkpoint) -> Result<Vec<u8>> {
+    let cannot =
+        |e: &dyn std::fmt::Display| Error::invalid(format!("cannot serialise the checkpoint: {e}"));
+    let meta_text = serde_json::to_string(&ck.metadata).map_err(|e| cannot(&e))?;
+    let info = HashMap::from([(METADATA_KEY.to_string(), meta_text)]);
+    let mut offset = 0;
+    let mut tensors = Vec::with_capacity(ck.tensors.len());
+    for (name, t) in &ck.tensors {
+        let end = offset + std::mem::size_of_val(t.data.as_slice());
+        let data_offsets = (offset, end);
+        let shape = t.shape.clone();
+        tensors.push((
+            name.clone(),
+            TensorInfo {
+                dtype: Dtype::F32,
+                shape,
+                data_offsets,
+            },
+        ));
+        offset = end;
+    }
+    let metadata = Metadata::new(Some(info), tensors).map_err(|e| cannot(&e))?;
+    let mut json = serde_json::to_vec(&metadata).map_err(|e| cannot(&e))?;
+    json.resize(json.len().next_multiple_of(8), b' ');
+    if json.len() as u64 > MAX_HEADER {
+        return Err(cannot(
+            &"its header is over the safetensors limit of 100 MB",
+        ));
+    }
+    let mut bytes = (json.len() as u64).to_le_bytes().to_vec();
+    bytes.extend(json);
+    Ok(bytes)
 }
 
-impl safetensors::View for F32View<'_> {
-    fn dtype(&self) -> Dtype {
-        Dtype::F32
-    }
-
-    fn shape(&self) -> &[usize] {
-        self.shape
-    }
-
-    fn data(&self) -> Cow<'_, [u8]> {
+/// Writes the tensors of `ck` after its [`header`], each as its f32 values' little-endian
+/// bytes: on little-endian machines (every target this project builds for) those are the
+/// values as they lie in memory, so nothing is copied on the way to the file.
+pub(super) fn write_tensors(ck: &Checkpoint, out: &mut impl Write) -> std::io::Result<()> {
+    for t in ck.tensors.values() {
         if cfg!(target_endian = "little") {
-            Cow::Borrowed(bytemuck::cast_slice(self.data))
+            out.write_all(bytemuck::cast_slice(&t.data))?;
         } else {
-            Cow::Owned(self.data.iter().flat_map(|v| v.to_le_bytes()).collect())
+            let bytes: Vec<u8> = t.data.iter().flat_map(|v| v.to_le_bytes()).collect();
+            out.write_all(&bytes)?;
         }
     }
-
-    fn data_len(&self) -> usize {
-        std::mem::size_of_val(self.data)
-    }
-}
-
-pub(super) fn to_bytes(ck: &Checkpoint) -> Result<Vec<u8>> {
-    let views = ck.tensors.iter().map(|(name, t)| {
-        let view = F32View {
-            shape: &t.shape,
-            data: &t.data,
-        };
-        (name.as_str(), view)
-    });
-    let meta_text = serde_json::to_string(&ck.metadata)
-        .map_err(|e| Error::invalid(format!("checkpoint metadata cannot be written: {e}")))?;
-    let info = HashMap::from([(METADATA_KEY.to_string(), meta_text)]);
-    safetensors::serialize(views, Some(info))
-        .map_err(|e| Error::invalid(format!("cannot serialise the checkpoint: {e}")))
+    Ok(())
 }
 
 pub(super) fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint> {

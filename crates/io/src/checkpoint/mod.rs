@@ -18,6 +18,7 @@ pub use compare::{Difference, first_difference};
 pub use fingerprint::{DATA_KEY, DataFingerprint};
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 
 use serde_json::Value;
@@ -190,11 +191,19 @@ impl Checkpoint {
 
     /// Serialises to the bytes of a safetensors file.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut bytes = self.header()?;
+        format::write_tensors(self, &mut bytes)
+            .map_err(|e| Error::invalid(format!("cannot serialise the checkpoint: {e}")))?;
+        Ok(bytes)
+    }
+
+    /// The safetensors header, after checking every tensor's name and size.
+    fn header(&self) -> Result<Vec<u8>> {
         for (name, t) in &self.tensors {
             check_name(name)?;
             t.check(name)?;
         }
-        format::to_bytes(self)
+        format::header(self)
     }
 
     /// Parses the bytes of a safetensors file; `source` names it in error messages.
@@ -202,11 +211,18 @@ impl Checkpoint {
         format::from_bytes(bytes, source.as_ref())
     }
 
-    /// Writes the checkpoint to `path` with [`write_file`](crate::write_file): a file is
-    /// replaced atomically (after a crash at any moment it holds either the previous
-    /// checkpoint or this one, whole); a device or pipe is written in place, never replaced.
+    /// Writes the checkpoint to `path` through an [`OutputFile`](crate::output::OutputFile),
+    /// tensor by tensor (the file is never assembled in memory): a file is replaced atomically
+    /// (after a crash at any moment it holds either the previous checkpoint or this one,
+    /// whole); a device or pipe is written in place, never replaced.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        crate::output::write_file(path.as_ref(), &self.to_bytes()?)
+        let path = path.as_ref();
+        let header = self.header()?;
+        let mut out = crate::output::OutputFile::create(path)?;
+        out.write_all(&header)
+            .and_then(|()| format::write_tensors(self, &mut out))
+            .map_err(|e| Error::io("write", path, e))?;
+        out.commit()
     }
 
     /// Reads and checks a checkpoint. A missing file, a truncated file, a file that is not

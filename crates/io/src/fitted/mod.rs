@@ -49,6 +49,11 @@ use tensor_core::{Backend, Tensor};
 
 use crate::error::{Error, Result};
 
+/// Rows predicted at a time: the standardised copy of the features, the encoded rows of a raw
+/// table and the layer activations are held for this many rows at most (a few MB for the
+/// usual widths).
+pub const PREDICT_ROWS: usize = 4096;
+
 /// A trained network and its [`ModelInfo`]: predicts answers in user units from raw rows.
 pub struct FittedModel<B: Backend> {
     network: Box<dyn Network<B>>,
@@ -107,7 +112,9 @@ impl<B: Backend> FittedModel<B> {
     }
 
     /// The network's outputs for rows of its own features (after any preprocessing, before
-    /// the standardisation of [`ModelInfo::features`]).
+    /// the standardisation of [`ModelInfo::features`]), computed [`PREDICT_ROWS`] rows at a
+    /// time so that the standardised copy and the layer activations stay bounded whatever
+    /// the number of rows.
     fn network_outputs(&self, rows: &[f32]) -> Result<Vec<f32>> {
         let n = self.info.feature_names.len();
         if !rows.len().is_multiple_of(n) {
@@ -117,16 +124,21 @@ impl<B: Backend> FittedModel<B> {
                 self.info.feature_names.join(", ")
             )));
         }
-        let count = rows.len() / n;
-        if count == 0 {
-            return Ok(Vec::new());
+        let mut out = Vec::with_capacity(rows.len() / n * self.network.output_dim());
+        for chunk in rows.chunks(PREDICT_ROWS * n.max(1)) {
+            out.extend(self.network_chunk(chunk, n)?);
         }
+        Ok(out)
+    }
+
+    /// [`network_outputs`](Self::network_outputs) for one chunk of whole rows.
+    fn network_chunk(&self, rows: &[f32], n: usize) -> Result<Vec<f32>> {
         let x = match &self.info.features {
             Some(s) => s.transform(rows)?,
             None => rows.to_vec(),
         };
         let backend = self.network.backend();
-        let x = Tensor::from_slice(backend, &x, [count, n]).map_err(nn::Error::from)?;
+        let x = Tensor::from_slice(backend, &x, [rows.len() / n, n]).map_err(nn::Error::from)?;
         let out = self.network.predict(&x)?;
         Ok(out.to_vec().map_err(nn::Error::from)?)
     }
@@ -141,9 +153,22 @@ impl<B: Backend> FittedModel<B> {
 
     /// The raw network outputs for the rows of a raw table (see
     /// [`predict_table`](Self::predict_table) and [`raw_outputs`](Self::raw_outputs)).
+    /// The rows are encoded and predicted [`PREDICT_ROWS`] at a time: the encoded features of
+    /// the whole table are never held at once.
     pub fn table_outputs(&self, table: &crate::table::Table) -> Result<Vec<f32>> {
-        let x = self.encode_table(table)?;
-        self.network_outputs(&x)
+        let rows = table.rows();
+        if rows <= PREDICT_ROWS {
+            return self.network_outputs(&self.encode_table(table)?);
+        }
+        let mut out = Vec::with_capacity(rows * self.network.output_dim());
+        let mut indices = Vec::with_capacity(PREDICT_ROWS);
+        for start in (0..rows).step_by(PREDICT_ROWS) {
+            indices.clear();
+            indices.extend(start..(start + PREDICT_ROWS).min(rows));
+            let part = table.select_rows(&indices)?;
+            out.extend(self.network_outputs(&self.encode_table(&part)?)?);
+        }
+        Ok(out)
     }
 
     /// The rows of a raw table as the network's features (before the standardisation of

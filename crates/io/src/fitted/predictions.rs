@@ -136,7 +136,6 @@ impl Predictions {
         lead_names: &[String],
         lead_values: &[String],
     ) -> Result<()> {
-        let mut w = ::csv::Writer::from_writer(out);
         let lw = lead_names.len();
         if lead_values.len() != lw * self.rows {
             return Err(Error::invalid(format!(
@@ -145,6 +144,57 @@ impl Predictions {
                 self.rows
             )));
         }
+        self.write_rows(out, lead_names, |r, record| {
+            record.extend_from_slice(&lead_values[r * lw..(r + 1) * lw]);
+            Ok(())
+        })
+    }
+
+    /// The predictions of the rows of `table` as CSV, after the `leading` columns of the
+    /// table (copied as read), e.g. identifiers or the true target: written row by row, so
+    /// that nothing but one row is held beside the output.
+    pub fn write_csv_beside<W: Write>(
+        &self,
+        out: W,
+        table: &crate::table::Table,
+        leading: &[String],
+    ) -> Result<()> {
+        if table.rows() != self.rows {
+            return Err(Error::invalid(format!(
+                "{} table rows for {} predictions",
+                table.rows(),
+                self.rows
+            )));
+        }
+        let columns: Vec<usize> = leading
+            .iter()
+            .map(|n| table.require(n))
+            .collect::<Result<_>>()?;
+        let mut buf = String::new();
+        self.write_rows(out, leading, |r, record| {
+            for &c in &columns {
+                record.push(table.column(c).cell(r).text(&mut buf).to_string());
+            }
+            Ok(())
+        })
+    }
+
+    /// [`write_csv_beside`](Self::write_csv_beside) into bytes in memory.
+    pub fn csv_beside(&self, table: &crate::table::Table, leading: &[String]) -> Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        self.write_csv_beside(&mut bytes, table, leading)?;
+        Ok(bytes)
+    }
+
+    /// Writes the header and one record per row: the cells `lead` pushes for the row, then
+    /// the prediction's.
+    fn write_rows<W: Write>(
+        &self,
+        out: W,
+        lead_names: &[String],
+        mut lead: impl FnMut(usize, &mut Vec<String>) -> Result<()>,
+    ) -> Result<()> {
+        let mut w = ::csv::Writer::from_writer(out);
         let fail = |e: ::csv::Error| Error::invalid(format!("cannot write predictions: {e}"));
         let header: Vec<String> = lead_names
             .iter()
@@ -152,8 +202,10 @@ impl Predictions {
             .chain(self.csv_header())
             .collect();
         w.write_record(&header).map_err(fail)?;
+        let mut record = Vec::new();
         for r in 0..self.rows {
-            let mut record: Vec<String> = lead_values[r * lw..(r + 1) * lw].to_vec();
+            record.clear();
+            lead(r, &mut record)?;
             if let Some(label) = self.label_text(r) {
                 record.push(label);
             }
@@ -162,25 +214,6 @@ impl Predictions {
         }
         w.flush()
             .map_err(|e| Error::invalid(format!("cannot write predictions: {e}")))
-    }
-
-    /// The predictions of the rows of `table` as CSV, after the `leading` columns of the
-    /// table (copied as read), e.g. identifiers or the true target.
-    pub fn csv_beside(&self, table: &crate::table::Table, leading: &[String]) -> Result<Vec<u8>> {
-        let columns: Vec<usize> = leading
-            .iter()
-            .map(|n| table.require(n))
-            .collect::<Result<_>>()?;
-        let mut cells = Vec::with_capacity(table.rows() * columns.len());
-        let mut buf = String::new();
-        for r in 0..table.rows() {
-            for &c in &columns {
-                cells.push(table.column(c).cell(r).text(&mut buf).to_string());
-            }
-        }
-        let mut bytes = Vec::new();
-        self.write_csv_text(&mut bytes, leading, &cells)?;
-        Ok(bytes)
     }
 }
 

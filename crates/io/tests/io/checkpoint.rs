@@ -69,6 +69,37 @@ fn file_is_standard_safetensors() {
     assert_eq!(n % 8, 0, "header padded to 8 bytes");
 }
 
+/// The file written tensor by tensor is byte for byte what the safetensors crate's own
+/// serialiser makes of the same tensors and metadata, and `save` writes the same bytes.
+#[test]
+fn streamed_file_matches_the_safetensors_serialiser() {
+    let ck = sample();
+    let views: Vec<(String, safetensors::tensor::TensorView<'_>)> = ck
+        .tensors
+        .iter()
+        .map(|(name, t)| {
+            let bytes: &[u8] = bytemuck::cast_slice(&t.data);
+            let view = safetensors::tensor::TensorView::new(
+                safetensors::Dtype::F32,
+                t.shape.clone(),
+                bytes,
+            )
+            .unwrap();
+            (name.clone(), view)
+        })
+        .collect();
+    let info = std::collections::HashMap::from([(
+        "iron_learn".to_string(),
+        serde_json::to_string(&ck.metadata).unwrap(),
+    )]);
+    let reference = safetensors::serialize(views, Some(info)).unwrap();
+    assert_eq!(ck.to_bytes().unwrap(), reference);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("model.safetensors");
+    ck.save(&path).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), reference);
+}
+
 fn load_bytes(dir: &Path, name: &str, bytes: &[u8]) -> Error {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();

@@ -227,3 +227,41 @@ fn fitted_models_keep_the_encoding_and_the_words() {
     let table = back.predict_table(&read("size,colour\n4,\n")).unwrap();
     assert_eq!(numbers.values, table.values);
 }
+
+/// A table of more rows than `PREDICT_ROWS` is encoded and predicted in chunks: the values are
+/// those of each row predicted on its own, in order.
+#[test]
+fn large_tables_are_predicted_in_chunks_with_the_same_values() {
+    let rows = 2 * io::fitted::PREDICT_ROWS + 77;
+    let mut text = String::from("size,colour,price\n");
+    for r in 0..rows {
+        let colour = ["red", "blue", "green", ""][r % 4];
+        text.push_str(&format!("{},{colour},{}\n", r % 97, r % 13));
+    }
+    let table = read(&text);
+    let p = fit(&table, "price", ONE);
+    let cpu = CpuBackend::new();
+    let net = Mlp::builder()
+        .input(p.width())
+        .hidden(&[8], Activation::Tanh)
+        .output(1, Activation::Identity)
+        .build(&cpu, 5)
+        .unwrap();
+    let info =
+        ModelInfo::regression(&p.output_names(), &["price".to_string()]).with_preprocessing(p);
+    let model = FittedModel::new(net, info).unwrap();
+    let whole = model.table_outputs(&table).unwrap();
+    assert_eq!(whole.len(), rows);
+    for r in [
+        0,
+        1,
+        io::fitted::PREDICT_ROWS - 1,
+        io::fitted::PREDICT_ROWS,
+        rows - 1,
+    ] {
+        let one = model
+            .table_outputs(&table.select_rows(&[r]).unwrap())
+            .unwrap();
+        assert_eq!(one[0].to_bits(), whole[r].to_bits(), "row {r}");
+    }
+}

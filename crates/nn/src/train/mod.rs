@@ -22,3 +22,7 @@ pub use pixels::{PixelSampler, PixelValues, pixel_coord};
 pub use source::{BatchSource, TrainData};
 pub use state::{Control, EpochMetrics, StopReason, TrainEvent, TrainReport, TrainerState};
 pub use trainer::Trainer;
+
+/// Validation rows evaluated at once: a larger validation set is evaluated in chunks of this
+/// many rows, so that its activations stay within a few tens of MB for the usual widths.
+pub const EVAL_ROWS: usize = 4096;

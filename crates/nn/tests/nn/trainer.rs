@@ -232,6 +232,44 @@ fn validation_loss_is_reported() {
     assert!(val < 0.05);
 }
 
+/// A validation set of more than `EVAL_ROWS` rows is evaluated in chunks: its loss is the
+/// mean over every row all the same (checked in f64 against the model's predictions).
+#[test]
+fn a_large_validation_set_is_evaluated_in_chunks() {
+    let cpu = CpuBackend::new();
+    let rows = 2 * nn::EVAL_ROWS + 123;
+    let (x, y) = sine_data(&cpu, 64);
+    let (vx, vy) = sine_data(&cpu, rows);
+    let mut model = small(&cpu, 4);
+    let mut adam = Adam::new(AdamConfig::new(1e-2)).unwrap();
+    let mut trainer = Trainer::new(quiet(TrainerConfig {
+        length: TrainLength::Steps(50),
+        ..TrainerConfig::default()
+    }))
+    .unwrap();
+    let report = trainer
+        .fit(
+            &mut model,
+            &mut adam,
+            Data::new(&x, &y),
+            Some(Data::new(&vx, &vy)),
+        )
+        .unwrap();
+    let val = f64::from(report.final_val_loss.unwrap());
+    let pred = model.predict(&vx).unwrap().to_vec().unwrap();
+    let truth = vy.to_vec().unwrap();
+    let reference = pred
+        .iter()
+        .zip(&truth)
+        .map(|(&p, &t)| (f64::from(p) - f64::from(t)).powi(2))
+        .sum::<f64>()
+        / rows as f64;
+    assert!(
+        (val - reference).abs() <= 1e-5 * reference,
+        "{val} vs {reference}"
+    );
+}
+
 #[test]
 fn bad_data_is_an_error_not_a_panic() {
     let cpu = CpuBackend::new();

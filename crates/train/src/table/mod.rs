@@ -85,6 +85,18 @@ pub struct Prepared {
     pub classify: bool,
     /// What was done to the rows on the way (rows dropped), one line each.
     pub notes: Vec<String>,
+    /// Bytes of the table as read (its cells and dictionaries, the test file's included).
+    pub table_bytes: usize,
+}
+
+impl Prepared {
+    /// Bytes held beside the training run: the table as read and every encoded part's
+    /// values (a training part whose features a run took over counts its targets alone).
+    pub fn held_bytes(&self) -> usize {
+        let parts = [Some(&self.train), self.val.as_ref(), Some(&self.test)];
+        let values: usize = parts.iter().flatten().map(|d| d.x.len() + d.y.len()).sum();
+        self.table_bytes + 4 * values
+    }
 }
 
 /// Reads, splits, types and encodes the data of a table job. `classify` is the task when
@@ -125,7 +137,6 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let need = EncodedNeed {
         held,
         rows: rows.iter().sum(),
-        scored: rows[2],
         width: encoding.width(),
     };
     need.check(&a.data, a.memory_budget.as_ref())?;
@@ -150,20 +161,20 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
         encoding,
         classify,
         notes,
+        table_bytes: held,
     })
 }
 
-/// What encoding a table holds at its peak, besides the table as read: every row's encoded
-/// features (training, validation and test rows), and the test rows encoded once more when
-/// the fitted model scores them. The training tensor takes the training rows' features over
-/// without a copy on the CPU.
+/// What encoding a table holds at its peak, besides the table as read and the program itself
+/// ([`PROGRAM_BYTES`](crate::budget::PROGRAM_BYTES)): every row's encoded
+/// features (training, validation and test rows; the fitted model scores the test rows
+/// again [`io::fitted::PREDICT_ROWS`] at a time). The training tensor takes the training rows'
+/// features over without a copy on the CPU.
 struct EncodedNeed {
     /// Bytes of the table as read (its cells and dictionaries).
     held: usize,
     /// Rows encoded.
     rows: usize,
-    /// Test rows, encoded again to score them.
-    scored: usize,
     /// Encoded columns.
     width: usize,
 }
@@ -171,7 +182,7 @@ struct EncodedNeed {
 impl EncodedNeed {
     /// Bytes of the encoded rows (features and a target a row).
     fn encoded(&self) -> u64 {
-        (self.rows + self.scored) as u64 * (self.width as u64 + 1) * 4
+        self.rows as u64 * (self.width as u64 + 1) * 4
     }
 
     /// Refuses, in one line saying how many rows would fit, an encoding that would not fit
@@ -184,11 +195,13 @@ impl EncodedNeed {
         let Some(budget) = budget else {
             return Ok(());
         };
-        let need = self.held as u64 + self.encoded();
+        let program = crate::budget::PROGRAM_BYTES as u64;
+        let parts = self.held as u64 + self.encoded();
+        let need = parts + program;
         if need <= budget.bytes {
             return Ok(());
         }
-        let per_row = need.div_ceil(self.rows.max(1) as u64).max(1);
+        let per_row = parts.div_ceil(self.rows.max(1) as u64).max(1);
         let human = |b: u64| io::image::human_bytes(b as f64);
         Err(Error::Refused(format!(
             "encoding `{}` ({} rows into {} columns) takes about {} ({} of encoded rows beside \
@@ -201,7 +214,7 @@ impl EncodedNeed {
             human(self.held as u64),
             human(budget.bytes),
             budget.source,
-            budget.bytes / per_row
+            budget.bytes.saturating_sub(program) / per_row
         )))
     }
 }
@@ -257,18 +270,19 @@ fn class_targets(table: &Table, target: &str, labels: &[String]) -> Result<Vec<f
 mod tests {
     use super::*;
 
-    /// 100 rows and 20 test rows scored again, 9 columns and a target: 4,800 bytes beside
-    /// the 1,000 of the table, 58 bytes a row.
+    /// 120 rows of 9 columns and a target: 4,800 bytes beside the 1,000 of the table, 49
+    /// bytes a row.
     #[test]
     fn the_encoding_is_checked_against_the_budget() {
         let need = EncodedNeed {
             held: 1_000,
-            rows: 100,
-            scored: 20,
+            rows: 120,
             width: 9,
         };
         assert_eq!(need.encoded(), 4_800);
-        let budget = |bytes| io::image::MemoryBudget::new(bytes, "IRON_LEARN_MEMORY_LIMIT");
+        let program = crate::budget::PROGRAM_BYTES as u64;
+        let budget =
+            |bytes| io::image::MemoryBudget::new(bytes + program, "IRON_LEARN_MEMORY_LIMIT");
         let path = std::path::Path::new("t.csv");
         assert!(need.check(path, Some(&budget(5_800))).is_ok());
         assert!(need.check(path, None).is_ok());
@@ -276,8 +290,8 @@ mod tests {
             .check(path, Some(&budget(2_900)))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("about 50 rows would fit"), "{e}");
-        assert!(e.contains("`t.csv` (100 rows into 9 columns)"), "{e}");
+        assert!(e.contains("about 59 rows would fit"), "{e}");
+        assert!(e.contains("`t.csv` (120 rows into 9 columns)"), "{e}");
         assert!(!e.contains('\n'), "{e}");
     }
 }

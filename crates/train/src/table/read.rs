@@ -72,12 +72,14 @@ pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<RawData> {
 }
 
 /// Refuses, in one line saying what would fit and before reading it, a text table whose
-/// reading would not fit in `budget` ([`io::table::estimate_text_table`]).
+/// reading would not fit in `budget` ([`io::table::estimate_text_table`], and the program
+/// itself, [`PROGRAM_BYTES`](crate::budget::PROGRAM_BYTES)).
 fn refuse_beyond_budget(path: &Path, budget: Option<&MemoryBudget>) -> Result<()> {
     let (Some(estimate), Some(budget)) = (io::table::estimate_text_table(path), budget) else {
         return Ok(());
     };
-    let need = estimate.bytes();
+    let program = crate::budget::PROGRAM_BYTES as u64;
+    let need = estimate.bytes() + program;
     if need > budget.bytes {
         return Err(Error::Refused(format!(
             "`{}` ({}, about {} rows x {} columns) takes about {} to read, over the memory \
@@ -89,7 +91,7 @@ fn refuse_beyond_budget(path: &Path, budget: Option<&MemoryBudget>) -> Result<()
             human_bytes(need as f64),
             human_bytes(budget.bytes as f64),
             budget.source,
-            estimate.rows_within(budget.bytes)
+            estimate.rows_within(budget.bytes.saturating_sub(program))
         )));
     }
     Ok(())

@@ -3,6 +3,7 @@
 
 use super::{Marks, Session};
 use crate::model::Model;
+use crate::train::EVAL_ROWS;
 use crate::train::state::{EpochMetrics, TrainerState};
 use crate::{Error, Result};
 use tensor_core::Backend;
@@ -101,14 +102,27 @@ impl<B: Backend> Session<'_, B> {
         }
     }
 
-    /// The loss of `model` on the validation set (chunked inference).
+    /// The loss of `model` on the validation set, [`EVAL_ROWS`] rows at a time so that the
+    /// activations stay bounded however many rows there are: a set of more rows is the
+    /// row-weighted mean of its chunks' losses (every loss is a mean over rows).
     fn val_loss<M: Model<B>>(&mut self, model: &M) -> Result<Option<f32>> {
-        let (Some(v), Some((grad, out))) = (&self.val, self.val_bufs.as_mut()) else {
+        let Some(v) = &self.val else {
             return Ok(None);
         };
-        let pred = model.predict(v.x)?;
-        self.cfg.loss.compute_into(&pred, v.y, grad, out)?;
-        Ok(Some(out.to_scalar()?))
+        if let Some((grad, out)) = self.val_bufs.as_mut() {
+            let pred = model.predict(v.x)?;
+            self.cfg.loss.compute_into(&pred, v.y, grad, out)?;
+            return Ok(Some(out.to_scalar()?));
+        }
+        let rows = v.x.dims()[0];
+        let mut sum = 0f64;
+        for start in (0..rows).step_by(EVAL_ROWS) {
+            let n = EVAL_ROWS.min(rows - start);
+            let pred = model.predict(&v.x.slice_rows(start, n)?)?;
+            let loss = self.cfg.loss.value(&pred, &v.y.slice_rows(start, n)?)?;
+            sum += f64::from(loss) * n as f64;
+        }
+        Ok(Some((sum / rows as f64) as f32))
     }
 
     /// The NaN/Inf guard.

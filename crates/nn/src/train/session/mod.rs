@@ -124,12 +124,13 @@ impl<'d, B: Backend> Session<'d, B> {
             targets,
             state.epoch_loss_sum,
         )?;
+        // A set of more rows is evaluated in chunks, with buffers of their own.
         let val_bufs = match &val {
-            Some(v) => Some((
+            Some(v) if v.x.dims()[0] <= crate::train::EVAL_ROWS => Some((
                 Tensor::uninit(backend, v.y.shape().clone())?,
                 Tensor::zeros(backend, [1])?,
             )),
-            None => None,
+            _ => None,
         };
         let clipper = match cfg.clip_grad_norm {
             Some(c) => Some(GradClipper::new(backend, c)?),
