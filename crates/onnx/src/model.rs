@@ -6,13 +6,10 @@
 //! of a [`Graph`], and the operator set they need), and call [`register`] once for the
 //! backend it runs on, in place of [`io::fitted::register`]: that one call makes the type
 //! load, save, predict, render and export. The built-in types (the MLP and the hash-grid
-//! network) are listed in `built_in` and need no call. A network of a kind without an ONNX
+//! network) are listed in `exporters` and need no call. A network of a kind without an ONNX
 //! form is refused in one line naming its kind.
 
-use std::any::{Any, TypeId};
-use std::sync::RwLock;
-
-use io::fitted::{ModelKind, Network};
+use io::fitted::{KindRegistry, ModelKind, Network};
 use nn::{HashGridMlp, Mlp};
 use tensor_core::Backend;
 
@@ -47,30 +44,25 @@ pub(crate) struct Body {
 /// Adds a network to a graph (see [`OnnxModel::to_onnx`]).
 type Exporter<B> = fn(&dyn Network<B>, &mut Graph, &str) -> Result<Body>;
 
-/// A model type with an ONNX form: its kind and how to export it.
-struct Entry<B: Backend> {
-    kind: &'static str,
-    export: Exporter<B>,
-}
+/// The ONNX form of each model type, by kind and backend.
+static EXPORTERS: KindRegistry = KindRegistry::new();
 
-impl<B: Backend> Entry<B> {
-    fn of<M: OnnxModel<B>>() -> Self {
-        Entry {
-            kind: M::KIND,
-            export: export_as::<B, M>,
+/// The exporters, with the model types every build exports (the MLP and the hash-grid
+/// network) added first on backend `B`.
+fn exporters<B: Backend>() -> &'static KindRegistry {
+    EXPORTERS.seed::<B>(|r| {
+        for added in [
+            r.add::<B, Mlp<B>, Exporter<B>>(Mlp::<B>::KIND, export_as::<B, Mlp<B>>),
+            r.add::<B, HashGridMlp<B>, Exporter<B>>(
+                HashGridMlp::<B>::KIND,
+                export_as::<B, HashGridMlp<B>>,
+            ),
+        ] {
+            debug_assert!(added.is_ok(), "the built-in kinds are distinct");
         }
-    }
+    });
+    &EXPORTERS
 }
-
-/// The model types every build exports, on every backend.
-fn built_in<B: Backend>() -> [Entry<B>; 2] {
-    [Entry::of::<Mlp<B>>(), Entry::of::<HashGridMlp<B>>()]
-}
-
-/// Model types added by [`register`]: the backend's type id, the kind, and its `Entry<B>`.
-type Registered = Vec<(TypeId, &'static str, Box<dyn Any + Send + Sync>)>;
-
-static REGISTERED: RwLock<Registered> = RwLock::new(Vec::new());
 
 /// Adds the model type `M` on backend `B` to those that model files hold
 /// ([`io::fitted::register`]) and to those that [`export`](crate::export) writes as ONNX.
@@ -78,46 +70,21 @@ static REGISTERED: RwLock<Registered> = RwLock::new(Vec::new());
 /// refused, naming it.
 pub fn register<B: Backend, M: OnnxModel<B>>() -> Result<()> {
     io::fitted::register::<B, M>()?;
-    let backend = TypeId::of::<B>();
-    let mut registered = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
-    let taken = registered
-        .iter()
-        .any(|(b, kind, _)| *b == backend && *kind == M::KIND);
-    if !taken {
-        registered.push((backend, M::KIND, Box::new(Entry::<B>::of::<M>())));
-    }
-    Ok(())
+    exporters::<B>()
+        .add::<B, M, Exporter<B>>(M::KIND, export_as::<B, M>)
+        .map_err(Error::Unsupported)
 }
 
 /// The kinds with an ONNX form on backend `B`, built-in first.
 pub fn exported_kinds<B: Backend>() -> Vec<&'static str> {
-    let mut kinds: Vec<&'static str> = built_in::<B>().iter().map(|e| e.kind).collect();
-    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
-    kinds.extend(
-        registered
-            .iter()
-            .filter(|(b, _, _)| *b == TypeId::of::<B>())
-            .map(|(_, kind, _)| *kind),
-    );
-    kinds
+    exporters::<B>().kinds::<B>()
 }
 
 /// Adds `network` to `g`, reading the standardised inputs `x`, by the exporter of its kind;
 /// a kind without one is refused, naming it.
 pub(crate) fn body<B: Backend>(g: &mut Graph, x: &str, network: &dyn Network<B>) -> Result<Body> {
     let kind = network.kind();
-    let export = match built_in::<B>().iter().find(|e| e.kind == kind) {
-        Some(entry) => Some(entry.export),
-        None => {
-            let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
-            registered
-                .iter()
-                .find(|(b, k, _)| *b == TypeId::of::<B>() && *k == kind)
-                .and_then(|(_, _, entry)| entry.downcast_ref::<Entry<B>>())
-                .map(|e| e.export)
-        }
-    };
-    match export {
+    match exporters::<B>().get::<B, Exporter<B>>(kind) {
         Some(export) => export(network, g, x),
         None => Err(Error::Unsupported(format!(
             "a `{kind}` model has no ONNX form (exported kinds: `{}`)",

@@ -38,12 +38,14 @@ mod info;
 mod inputs;
 mod network;
 mod predictions;
+mod registry;
 
 pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX, kind_of, load_network, model_file};
 pub use info::{ModelInfo, Task, label_text};
 pub use inputs::{InputRows, load_inputs, read_csv_inputs};
 pub use network::{DEFAULT_KIND, MODEL_KIND_KEY, ModelKind, Network, boxed, known_kinds, register};
 pub use predictions::Predictions;
+pub use registry::KindRegistry;
 
 use tensor_core::{Backend, Tensor};
 

@@ -3,19 +3,20 @@
 //! a network from a file by its kind ([`register`]).
 //!
 //! Adding a model type: implement [`nn::Model`] for it, implement [`ModelKind`] (one
-//! constant), and, unless it is one of the built-in types listed in `built_in`, call
+//! constant), and, unless it is one of the built-in types listed in `loaders`, call
 //! [`register`] once for the backend it runs on. Saving, loading, `predict`, image rendering
 //! and run checkpoints (resumed through [`load_network`](super::load_network), like every
 //! load) then work for it with no other change. The `iron-learn-onnx` crate's `register`
 //! makes this same call and adds the type's ONNX form.
 
-use std::any::{Any, TypeId};
+use std::any::Any;
 use std::fmt::Debug;
-use std::sync::RwLock;
 
 use nn::{HashGridMlp, Mlp, Model, NamedArray};
 use serde_json::Value;
 use tensor_core::{Backend, Tensor};
+
+use super::registry::KindRegistry;
 
 /// The metadata key naming the model type of a file (absent in files written before there
 /// were several: they hold an MLP, [`DEFAULT_KIND`]).
@@ -151,32 +152,25 @@ impl<B: Backend> dyn Network<B> + '_ {
 /// the file.
 type Loader<B> = fn(&Value, &B, &[NamedArray]) -> Result<Box<dyn Network<B>>, String>;
 
-/// A registered model type: its kind and how to rebuild it.
-struct Entry<B: Backend> {
-    kind: &'static str,
-    model: TypeId,
-    load: Loader<B>,
-}
+/// How each model type is rebuilt from a file, by kind and backend.
+static LOADERS: KindRegistry = KindRegistry::new();
 
-impl<B: Backend> Entry<B> {
-    fn of<M: ModelKind<B>>() -> Self {
-        Entry {
-            kind: M::KIND,
-            model: TypeId::of::<M>(),
-            load: load_as::<B, M>,
+/// The loaders, with the model types every build reads (the MLP and the hash-grid network)
+/// added first on backend `B`.
+fn loaders<B: Backend>() -> &'static KindRegistry {
+    LOADERS.seed::<B>(|r| {
+        for added in [
+            r.add::<B, Mlp<B>, Loader<B>>(Mlp::<B>::KIND, load_as::<B, Mlp<B>>),
+            r.add::<B, HashGridMlp<B>, Loader<B>>(
+                HashGridMlp::<B>::KIND,
+                load_as::<B, HashGridMlp<B>>,
+            ),
+        ] {
+            debug_assert!(added.is_ok(), "the built-in kinds are distinct");
         }
-    }
+    });
+    &LOADERS
 }
-
-/// The model types every build reads, on every backend.
-fn built_in<B: Backend>() -> [Entry<B>; 2] {
-    [Entry::of::<Mlp<B>>(), Entry::of::<HashGridMlp<B>>()]
-}
-
-/// Model types added by [`register`]: the backend's type id, and its `Entry<B>`.
-type Registered = Vec<(TypeId, &'static str, Box<dyn Any + Send + Sync>)>;
-
-static REGISTERED: RwLock<Registered> = RwLock::new(Vec::new());
 
 /// Adds the model type `M` on backend `B` to those that [`FittedModel::load`] and
 /// [`FittedModel::from_checkpoint`] rebuild, by its [`ModelKind::KIND`]. Registering the
@@ -186,41 +180,14 @@ static REGISTERED: RwLock<Registered> = RwLock::new(Vec::new());
 /// [`FittedModel::load`]: super::FittedModel::load
 /// [`FittedModel::from_checkpoint`]: super::FittedModel::from_checkpoint
 pub fn register<B: Backend, M: ModelKind<B>>() -> crate::Result<()> {
-    let taken = || {
-        crate::Error::invalid(format!(
-            "the model kind `{}` is already registered for another type",
-            M::KIND
-        ))
-    };
-    if built_in::<B>().iter().any(|e| e.kind == M::KIND) {
-        return Err(taken());
-    }
-    let backend = TypeId::of::<B>();
-    let mut registered = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, _, entry)) = registered
-        .iter()
-        .find(|(b, kind, _)| *b == backend && *kind == M::KIND)
-    {
-        let same = entry
-            .downcast_ref::<Entry<B>>()
-            .is_some_and(|e| e.model == TypeId::of::<M>());
-        return if same { Ok(()) } else { Err(taken()) };
-    }
-    registered.push((backend, M::KIND, Box::new(Entry::<B>::of::<M>())));
-    Ok(())
+    loaders::<B>()
+        .add::<B, M, Loader<B>>(M::KIND, load_as::<B, M>)
+        .map_err(crate::Error::invalid)
 }
 
 /// The kinds readable on backend `B`, built-in first.
 pub fn known_kinds<B: Backend>() -> Vec<&'static str> {
-    let mut kinds: Vec<&'static str> = built_in::<B>().iter().map(|e| e.kind).collect();
-    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
-    kinds.extend(
-        registered
-            .iter()
-            .filter(|(b, _, _)| *b == TypeId::of::<B>())
-            .map(|(_, kind, _)| *kind),
-    );
-    kinds
+    loaders::<B>().kinds::<B>()
 }
 
 /// Rebuilds a network of kind `kind` from its configuration and state on `backend`; errors
@@ -231,18 +198,7 @@ pub(super) fn rebuild<B: Backend>(
     backend: &B,
     state: &[NamedArray],
 ) -> Result<Box<dyn Network<B>>, String> {
-    if let Some(entry) = built_in::<B>().iter().find(|e| e.kind == kind) {
-        return (entry.load)(config, backend, state);
-    }
-    let load = {
-        let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
-        registered
-            .iter()
-            .find(|(b, k, _)| *b == TypeId::of::<B>() && *k == kind)
-            .and_then(|(_, _, entry)| entry.downcast_ref::<Entry<B>>())
-            .map(|e| e.load)
-    };
-    match load {
+    match loaders::<B>().get::<B, Loader<B>>(kind) {
         Some(load) => load(config, backend, state),
         None => Err(format!(
             "its `{MODEL_KIND_KEY}` is `{kind}`, which this version cannot read (it reads `{}`)",
