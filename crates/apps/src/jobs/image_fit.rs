@@ -137,18 +137,8 @@ fn target(
         }
         picture
     } else {
-        // Resized from the whole decoded image, in f32.
-        if let Some(budget) = &budget {
-            header.check_decode(mode, budget, path)?;
-        }
-        let resized = PictureBytes::values(w * h, c);
-        let load = header.decode_bytes(mode) + resized.held;
-        fits(w, h, PictureBytes { load, ..resized })?;
-        let mut picture = super::image_render::load_within_budget(path, mode)?;
-        if !args.color && !picture.has_color() && picture.channels == 3 {
-            picture = picture.to_grayscale();
-        }
-        CompactPicture::from_picture(picture.resize_bicubic(w, h)?)?
+        let limits = (budget.as_ref(), fits);
+        super::image_resize::resized_picture(path, &header, mode, (w, h, c), args.color, limits)?
     };
     if let Some(t) = args.threshold {
         picture = picture.threshold(t)?;

@@ -80,6 +80,25 @@ fn png_decode_error(path: &Path, e: png::DecodingError) -> Error {
 
 /// Decodes an 8-bit gray or RGB PNG row by row into a compact copy.
 fn decode_png_rows(path: &Path, mode: ColorMode) -> Result<CompactPicture> {
+    decode_png_rows_into(path, |w, h, channels| RowSink::new(w, h, channels, mode))
+}
+
+/// Where rows of 8-bit pixels go as a streamed decoder makes them.
+pub(crate) trait RowTarget {
+    /// What the rows make.
+    type Output;
+    /// Adds the next row(s): whole rows of `width * channels` bytes.
+    fn push(&mut self, data: &[u8]) -> Result<()>;
+    /// The result, once every row has come; errors name `path`.
+    fn finish(self, path: &Path) -> Result<Self::Output>;
+}
+
+/// Decodes an 8-bit gray or RGB PNG (not interlaced) row by row into the target that `make`
+/// builds from its width, height and bytes per pixel.
+pub(crate) fn decode_png_rows_into<T: RowTarget>(
+    path: &Path,
+    make: impl FnOnce(usize, usize, usize) -> T,
+) -> Result<T::Output> {
     let mut reader = png_reader(path)?;
     let Some(channels) = streamed_channels(&reader) else {
         return Err(Error::Image {
@@ -90,7 +109,7 @@ fn decode_png_rows(path: &Path, mode: ColorMode) -> Result<CompactPicture> {
     };
     let info = reader.info();
     let (width, height) = (info.width as usize, info.height as usize);
-    let mut sink = RowSink::new(width, height, channels, mode);
+    let mut sink = make(width, height, channels);
     while let Some(row) = reader.next_row().map_err(|e| png_decode_error(path, e))? {
         sink.push(row.data())?;
     }
@@ -126,9 +145,12 @@ impl RowSink {
             floats: Vec::with_capacity(if floats { values } else { 0 }),
         }
     }
+}
 
-    /// Adds the next row(s): whole rows of `width * channels` bytes.
-    pub(crate) fn push(&mut self, data: &[u8]) -> Result<()> {
+impl RowTarget for RowSink {
+    type Output = CompactPicture;
+
+    fn push(&mut self, data: &[u8]) -> Result<()> {
         let row_bytes = self.width * self.channels;
         if !data.len().is_multiple_of(row_bytes) || self.rows + data.len() / row_bytes > self.height
         {
@@ -156,8 +178,7 @@ impl RowSink {
         Ok(())
     }
 
-    /// The picture, once every row has come.
-    pub(crate) fn finish(self, path: &Path) -> Result<CompactPicture> {
+    fn finish(self, path: &Path) -> Result<CompactPicture> {
         if self.rows != self.height {
             return Err(Error::Image {
                 action: "decode",

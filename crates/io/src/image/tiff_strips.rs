@@ -12,7 +12,7 @@ use tiff::tags::Tag;
 
 use super::compact::CompactPicture;
 use super::file::ColorMode;
-use super::rows::RowSink;
+use super::rows::{RowSink, RowTarget};
 use crate::error::{Error, Result};
 
 type TiffDecoder = Decoder<BufReader<File>>;
@@ -68,6 +68,15 @@ pub(crate) fn tiff_rows_streamed(path: &Path) -> bool {
 
 /// Reads an 8-bit gray or RGB strip TIFF strip by strip into a compact copy.
 pub(crate) fn decode_tiff_strips(path: &Path, mode: ColorMode) -> Result<CompactPicture> {
+    decode_tiff_strips_into(path, |w, h, channels| RowSink::new(w, h, channels, mode))
+}
+
+/// Reads an 8-bit gray or RGB strip TIFF strip by strip into the target that `make` builds
+/// from its width, height and bytes per pixel.
+pub(crate) fn decode_tiff_strips_into<T: RowTarget>(
+    path: &Path,
+    make: impl FnOnce(usize, usize, usize) -> T,
+) -> Result<T::Output> {
     let Some((mut decoder, channels)) = strip_decoder(path)? else {
         return Err(Error::Image {
             action: "decode",
@@ -78,7 +87,7 @@ pub(crate) fn decode_tiff_strips(path: &Path, mode: ColorMode) -> Result<Compact
     let fail = |e| tiff_error(path, e);
     let (width, height) = decoder.dimensions().map_err(fail)?;
     let (width, height) = (width as usize, height as usize);
-    let mut sink = RowSink::new(width, height, channels, mode);
+    let mut sink = make(width, height, channels);
     for strip in 0..decoder.strip_count().map_err(fail)? {
         let DecodingResult::U8(bytes) = decoder.read_chunk(strip).map_err(fail)? else {
             return Err(Error::Image {

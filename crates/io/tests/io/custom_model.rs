@@ -104,7 +104,11 @@ fn registering_a_type_twice_changes_nothing() {
     register::<CpuBackend, nn::Mlp<CpuBackend>>().unwrap();
     assert_eq!(io::fitted::known_kinds::<CpuBackend>(), before);
     assert_eq!(before.iter().filter(|k| **k == "mlp").count(), 1);
-    assert_eq!(before[..2], ["mlp", "hash_grid_mlp"], "built-in kinds first");
+    assert_eq!(
+        before[..2],
+        ["mlp", "hash_grid_mlp"],
+        "built-in kinds first"
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod fitted;
 mod image;
 mod image_quality;
 mod output;
+mod shrink;
 mod streamed;
 mod table;
 mod table_encoding;
