@@ -93,23 +93,30 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan of `arch` for a `w x h` image of `c` channels, `s x s` samples per pixel. The
-    /// hash grid's tables are `--log2-table-size`, else [`DEFAULT_LOG2_TABLE_SIZE`], one more
-    /// for images over [`LARGE_IMAGE_PIXELS`] where the memory budget holds that.
+    /// The plan of `arch` for a `w x h` image of `c` channels, `s x s` samples per pixel, whose
+    /// picture takes `picture` bytes. The hash grid's tables are `--log2-table-size`, else
+    /// [`DEFAULT_LOG2_TABLE_SIZE`], one more for images over [`LARGE_IMAGE_PIXELS`] where the
+    /// memory budget holds that.
     pub fn new<B: Backend>(
         args: &ImageFitArgs,
         arch: ArchArg,
         dims: (usize, usize, usize),
         s: usize,
+        picture: PictureBytes,
     ) -> Result<Self> {
+        let plan = |log2| -> Result<Self> {
+            let mut plan = Self::with_tables::<B>(args, arch, dims, s, log2)?;
+            plan.footprint.picture = picture;
+            Ok(plan)
+        };
         if let Some(log2) = args.log2_table_size {
-            return Self::with_tables::<B>(args, arch, dims, s, log2);
+            return plan(log2);
         }
-        let default = Self::with_tables::<B>(args, arch, dims, s, DEFAULT_LOG2_TABLE_SIZE)?;
+        let default = plan(DEFAULT_LOG2_TABLE_SIZE)?;
         if default.grid.is_none() || dims.0.saturating_mul(dims.1) <= LARGE_IMAGE_PIXELS {
             return Ok(default);
         }
-        let larger = Self::with_tables::<B>(args, arch, dims, s, DEFAULT_LOG2_TABLE_SIZE + 1)?;
+        let larger = plan(DEFAULT_LOG2_TABLE_SIZE + 1)?;
         let fits = match memory_budget::budget()? {
             Some((budget, _)) => larger.footprint.bytes() as f64 <= budget,
             None => true,
@@ -117,8 +124,31 @@ impl Plan {
         Ok(if fits { larger } else { default })
     }
 
-    /// [`new`](Self::new) with tables of `2^log2` entries a level at most.
-    fn with_tables<B: Backend>(
+    /// The hash grid's tables (log2 of their entries), for a hash-grid plan.
+    pub fn log2_table_size(&self) -> Option<u32> {
+        self.grid.as_ref().map(|g| g.log2_table_size)
+    }
+
+    /// The note that a large image's hash grid kept the smaller default tables because the
+    /// larger ones would not fit in the memory budget (a resumed run must then be given the
+    /// tables it was trained with, which the refusal names).
+    pub fn smaller_tables_note(&self, args: &ImageFitArgs, pixels: usize) -> Option<String> {
+        let grid = self.grid.as_ref()?;
+        let kept = args.log2_table_size.is_none()
+            && pixels > LARGE_IMAGE_PIXELS
+            && grid.log2_table_size == DEFAULT_LOG2_TABLE_SIZE;
+        kept.then(|| {
+            format!(
+                "note: tables of 2^{DEFAULT_LOG2_TABLE_SIZE} entries: 2^{} would not fit in the memory budget (images over {} megapixels get them where it holds them)",
+                DEFAULT_LOG2_TABLE_SIZE + 1,
+                LARGE_IMAGE_PIXELS / 1_000_000
+            )
+        })
+    }
+
+    /// [`new`](Self::new) with tables of `2^log2` entries a level at most (`--log2-table-size`
+    /// ignored) and the picture's compact copy.
+    pub fn with_tables<B: Backend>(
         args: &ImageFitArgs,
         arch: ArchArg,
         (w, h, c): (usize, usize, usize),

@@ -305,6 +305,8 @@ impl Job for ImageFit {
         }
         // Refuse what cannot fit before a picture of that size is made. The architecture
         // can depend on the picture (line art or photo): both candidates must fit.
+        // The hash grid's tables chosen there are the ones the fit uses.
+        let tables = std::cell::Cell::new(None);
         let fits = |w: usize, h: usize, bytes: PictureBytes| -> Result<()> {
             let c = if args.gray || args.threshold.is_some() {
                 1
@@ -312,17 +314,23 @@ impl Job for ImageFit {
                 3
             };
             for line_art in [false, true] {
-                let arch = resolve_arch(args, line_art);
-                let mut footprint = Plan::new::<B>(args, arch, (w, h, c), s)?.footprint;
-                footprint.picture = bytes;
-                check_memory(&footprint)?;
+                let plan = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s, bytes)?;
+                check_memory(&plan.footprint)?;
+                tables.set(plan.log2_table_size().or(tables.get()));
             }
             Ok(())
         };
         let (picture, source) = target(args, &fits)?;
         let (w, h, c) = (picture.width(), picture.height(), picture.channels());
+        let arch = resolve_arch(args, picture.is_line_art());
         let line_art = picture.is_line_art();
-        let plan = Plan::new::<B>(args, resolve_arch(args, line_art), (w, h, c), s)?;
+        let plan = match tables.get() {
+            Some(log2) => Plan::with_tables::<B>(args, arch, (w, h, c), s, log2)?,
+            None => Plan::new::<B>(args, arch, (w, h, c), s, PictureBytes::compact(w * h, c))?,
+        };
+        if let Some(note) = plan.smaller_tables_note(args, w * h) {
+            eprintln!("{note}");
+        }
         let dir = run_dir::prepare(&args.train, "image-fit")?;
         picture.save_png(&dir.join("original.png"))?;
         let (offset, output_bias) = offsets(&picture.channel_means(), s);

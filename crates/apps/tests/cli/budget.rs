@@ -116,6 +116,26 @@ fn decoding_is_refused_from_the_header_alone() {
     assert!(!csv.exists());
 }
 
+/// Images over 100 megapixels get hash-grid tables of 2^20 entries where the memory budget
+/// holds them and keep 2^19 where it does not: under 2400 MB the 2^20 plan (2.4 GB) is
+/// refused when asked for, while the default falls back to 2^19 and goes on to decode.
+#[test]
+fn large_images_keep_smaller_tables_where_larger_ones_do_not_fit() {
+    let dir = tmp();
+    let huge = dir.path().join("huge.png");
+    header_only_png(&huge, 30_000, 20_000);
+    let out = dir.path().join("run");
+    let fit = |extra: &[&str]| {
+        let mut args = vec!["image", "fit", huge.to_str().unwrap(), "--arch", "hashgrid"];
+        args.extend_from_slice(extra);
+        args.extend(["--device", "cpu", "-q", "-o", out.to_str().unwrap()]);
+        with_limit("2400M", &args)
+    };
+    assert_one_line_error(&fit(&["--log2-table-size", "20"]), &["image fit", "2.4 GB"]);
+    assert_one_line_error(&fit(&[]), &["decode", "huge.png"]);
+    assert!(!out.exists(), "a failed fit left {}", out.display());
+}
+
 /// A render drawn whole (another format than PNG, or scored against a reference) is refused
 /// from its size alone, with the --size that fits; the same size as a PNG is drawn in bands.
 #[test]
