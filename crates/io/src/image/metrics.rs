@@ -129,12 +129,12 @@ pub(super) fn ssim_plane(x: &[f64], y: &[f64], w: usize, h: usize, kernel: &[f64
     let (c1, c2) = (0.01f64.powi(2), 0.03f64.powi(2));
     let product = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).collect::<Vec<_>>();
     let blur = |v: &[f64]| filter_valid(v, w, h, kernel);
-    let (mx, my) = (blur(x), blur(y));
-    let (sxx, syy, sxy) = (
-        blur(&product(x, x)),
-        blur(&product(y, y)),
-        blur(&product(x, y)),
-    );
+    // The blurs are independent: two at a time on the worker threads (so that no more planes
+    // are alive at once than `scoring_bytes` counts), each the same sum in the same order
+    // wherever it runs, so the score does not depend on them.
+    let (mx, my) = rayon::join(|| blur(x), || blur(y));
+    let (sxx, syy) = rayon::join(|| blur(&product(x, x)), || blur(&product(y, y)));
+    let sxy = blur(&product(x, y));
     let mut total = 0.0;
     for i in 0..mx.len() {
         let (ux, uy) = (mx[i], my[i]);
