@@ -322,8 +322,8 @@ impl Job for ImageFit {
         };
         let (picture, source) = target(args, &fits)?;
         let (w, h, c) = (picture.width(), picture.height(), picture.channels());
-        let arch = resolve_arch(args, picture.is_line_art());
         let line_art = picture.is_line_art();
+        let arch = resolve_arch(args, line_art);
         let plan = match tables.get() {
             Some(log2) => Plan::with_tables::<B>(args, arch, (w, h, c), s, log2)?,
             None => Plan::new::<B>(args, arch, (w, h, c), s, PictureBytes::compact(w * h, c))?,

@@ -204,16 +204,21 @@ fn callback_errors_propagate() {
     assert!(err.to_string().contains("disk full"));
 }
 
-#[test]
-fn validation_loss_is_reported() {
-    let cpu = CpuBackend::new();
-    let (x, y) = sine_data(&cpu, 64);
-    let (vx, vy) = sine_data(&cpu, 17);
-    let mut model = small(&cpu, 4);
+/// The small model trained on 64 sine rows for `steps`, evaluated every `eval_every` epochs
+/// on `val_rows` more: the model, its report and the validation tensors.
+fn fit_with_validation(
+    cpu: &CpuBackend,
+    val_rows: usize,
+    steps: u64,
+    eval_every: u64,
+) -> (Mlp<CpuBackend>, nn::TrainReport, (T, T)) {
+    let (x, y) = sine_data(cpu, 64);
+    let (vx, vy) = sine_data(cpu, val_rows);
+    let mut model = small(cpu, 4);
     let mut adam = Adam::new(AdamConfig::new(1e-2)).unwrap();
     let mut trainer = Trainer::new(quiet(TrainerConfig {
-        length: TrainLength::Steps(300),
-        eval_every: 100,
+        length: TrainLength::Steps(steps),
+        eval_every,
         ..TrainerConfig::default()
     }))
     .unwrap();
@@ -225,6 +230,13 @@ fn validation_loss_is_reported() {
             Some(Data::new(&vx, &vy)),
         )
         .unwrap();
+    (model, report, (vx, vy))
+}
+
+#[test]
+fn validation_loss_is_reported() {
+    let cpu = CpuBackend::new();
+    let (model, report, (vx, vy)) = fit_with_validation(&cpu, 17, 300, 100);
     assert_eq!(report.history.len(), 3);
     let val = report.final_val_loss.unwrap();
     let direct = Loss::Mse.value(&model.predict(&vx).unwrap(), &vy).unwrap();
@@ -238,23 +250,8 @@ fn validation_loss_is_reported() {
 fn a_large_validation_set_is_evaluated_in_chunks() {
     let cpu = CpuBackend::new();
     let rows = 2 * nn::EVAL_ROWS + 123;
-    let (x, y) = sine_data(&cpu, 64);
-    let (vx, vy) = sine_data(&cpu, rows);
-    let mut model = small(&cpu, 4);
-    let mut adam = Adam::new(AdamConfig::new(1e-2)).unwrap();
-    let mut trainer = Trainer::new(quiet(TrainerConfig {
-        length: TrainLength::Steps(50),
-        ..TrainerConfig::default()
-    }))
-    .unwrap();
-    let report = trainer
-        .fit(
-            &mut model,
-            &mut adam,
-            Data::new(&x, &y),
-            Some(Data::new(&vx, &vy)),
-        )
-        .unwrap();
+    let eval_every = TrainerConfig::default().eval_every;
+    let (model, report, (vx, vy)) = fit_with_validation(&cpu, rows, 50, eval_every);
     let val = f64::from(report.final_val_loss.unwrap());
     let pred = model.predict(&vx).unwrap().to_vec().unwrap();
     let truth = vy.to_vec().unwrap();
