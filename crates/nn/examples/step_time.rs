@@ -13,14 +13,10 @@ use nn::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use tensor_core::mlp_pass::{MlpPass, MlpPassOut};
 use tensor_core::params::{
-    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
-    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
+    BinaryAssignSpec, BinarySpec, BlockCopy, GatherSpec, ReduceSpec, SliceCopy,
 };
-use tensor_core::{
-    AdamStep, Counters, FusedOps, Gemm, Primitives, Result as TResult, SgdStep, UnaryOp,
-};
+use tensor_core::{BackendWrapper, Counters, Gemm, Primitives, Result as TResult, UnaryOp};
 use tensor_cpu::CpuBackend;
 
 /// A backend that delegates every call to the CPU backend and adds up the time of each kind
@@ -155,87 +151,21 @@ fn dims(spec: &Gemm) -> String {
     format!("{}x{}x{}", spec.m, spec.n, spec.k)
 }
 
-impl FusedOps for Timed {
-    fn bias_act(
+impl BackendWrapper for Timed {
+    type Inner = CpuBackend;
+
+    fn inner(&self) -> &CpuBackend {
+        &self.inner
+    }
+
+    fn around<R>(
         &self,
-        p: BiasAct<'_, Vec<f32>>,
-        z: &mut Vec<f32>,
-        out: &mut Vec<f32>,
-    ) -> TResult<()> {
-        let kind = format!("bias_act {:?}", p.act);
-        self.time(&kind, || self.inner.bias_act(p, z, out))
-    }
-    fn gemm_bias_act(&self, p: GemmBiasAct<'_, Vec<f32>>, c: &mut Vec<f32>) -> TResult<()> {
-        let kind = format!("gemm + bias + {:?} {}", p.act, dims(&p.gemm));
-        self.time(&kind, || self.inner.gemm_bias_act(p, c))
-    }
-    fn relu_mlp_mse_pass(
-        &self,
-        pass: &MlpPass<'_, Vec<f32>>,
-        out: MlpPassOut<'_, '_, Vec<f32>>,
-    ) -> TResult<bool> {
-        self.time("relu_mlp_mse_pass", || {
-            self.inner.relu_mlp_mse_pass(pass, out)
-        })
-    }
-    fn gemm_act_grad(&self, p: GemmActGrad<'_, Vec<f32>>, c: &mut Vec<f32>) -> TResult<()> {
-        let kind = format!("gemm x {:?}' {}", p.act, dims(&p.gemm));
-        self.time(&kind, || self.inner.gemm_act_grad(p, c))
-    }
-    fn act_backward(
-        &self,
-        g: &Vec<f32>,
-        z: &Vec<f32>,
-        act: Activation,
-        gz: &mut Vec<f32>,
-    ) -> TResult<()> {
-        let kind = format!("act_backward {act:?}");
-        self.time(&kind, || self.inner.act_backward(g, z, act, gz))
-    }
-    fn loss_grad(
-        &self,
-        p: LossGrad<'_, Vec<f32>>,
-        grad: &mut Vec<f32>,
-        loss: &mut Vec<f32>,
-    ) -> TResult<()> {
-        self.time("loss_grad", || self.inner.loss_grad(p, grad, loss))
-    }
-    fn adam_step(
-        &self,
-        s: AdamStep,
-        p: &mut Vec<f32>,
-        g: &Vec<f32>,
-        moments: AdamMoments<'_, Vec<f32>>,
-    ) -> TResult<()> {
-        self.time("adam_step", || self.inner.adam_step(s, p, g, moments))
-    }
-    fn sgd_step(
-        &self,
-        s: SgdStep,
-        p: &mut Vec<f32>,
-        g: &Vec<f32>,
-        v: Option<&mut Vec<f32>>,
-    ) -> TResult<()> {
-        self.time("sgd_step", || self.inner.sgd_step(s, p, g, v))
-    }
-    fn fourier_features(
-        &self,
-        p: FourierFeatures<'_, Vec<f32>>,
-        out: &mut Vec<f32>,
-    ) -> TResult<()> {
-        self.time("fourier_features", || self.inner.fourier_features(p, out))
-    }
-    fn hashgrid_forward(&self, p: HashGridLookup<'_, Vec<f32>>, out: &mut Vec<f32>) -> TResult<()> {
-        self.time("hashgrid_forward", || self.inner.hashgrid_forward(p, out))
-    }
-    fn hashgrid_backward(
-        &self,
-        p: HashGridScatter<'_, Vec<f32>>,
-        grad_tables: &mut Vec<f32>,
-    ) -> TResult<()> {
-        self.time("hashgrid_backward", || {
-            self.inner.hashgrid_backward(p, grad_tables)
-        })
+        op: &'static str,
+        detail: std::fmt::Arguments<'_>,
+        run: impl FnOnce(&CpuBackend) -> R,
+    ) -> R {
+        let kind = format!("{op} {detail}");
+        self.time(kind.trim_end(), || run(&self.inner))
     }
 }
 

@@ -96,7 +96,9 @@ pub mod prelude {
         Model, NamedArray, Optimizer, PixelSampler, PixelValues, Sgd, SgdConfig, StopReason,
         Tensor, TrainEvent, TrainLength, Trainer, TrainerConfig, TrainerState,
     };
-    /// The two halves of [`Backend`], whose methods a concrete backend's callers need in
-    /// scope (`cpu.counters()`, `cpu.synchronize()`).
+    /// The parts of [`Backend`], whose methods a concrete backend's callers need in scope
+    /// (`cpu.counters()`, `cpu.synchronize()`, `cpu.adam_step(..)`).
+    pub use tensor_core::fused::traits::*;
+    /// The parts of [`Backend`]: the primitives and every fused operation together.
     pub use tensor_core::{FusedOps, Primitives};
 }

@@ -1,13 +1,11 @@
 //! The backend traits: [`Primitives`] (device memory, transfers and the primitive
-//! operations), [`FusedOps`] (the fused operations of the hot paths) and [`Backend`], the two
+//! operations), [`FusedOps`](crate::fused) (the fused operations of the hot paths, one
+//! trait each) and [`Backend`], the two
 //! together.
 
-use crate::mlp_pass::{MlpPass, MlpPassOut};
-use crate::params::{
-    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
-    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
-};
-use crate::{Activation, AdamStep, Gemm, Result, SgdStep, UnaryOp};
+use crate::fused::FusedOps;
+use crate::params::{BinaryAssignSpec, BinarySpec, BlockCopy, GatherSpec, ReduceSpec, SliceCopy};
+use crate::{Gemm, Result, UnaryOp};
 use std::fmt;
 
 /// Activity counters a backend keeps, so tests can check what a step did.
@@ -31,10 +29,11 @@ pub struct Counters {
 /// paths can reuse them. Operations of more than four arguments take a parameter struct
 /// (see [`params`](crate::params)).
 ///
-/// Every fused operation is a required method: a backend (and a wrapper around one) names
-/// for each either its own kernel or the default composition from primitives in
-/// [`fused`](crate::fused) (`fused::bias_act(self, p, z, out)`), so that no override is
-/// lost by omission.
+/// Each fused operation is a trait of one required method, in its own module of
+/// [`fused`](crate::fused): a backend names for each either its own kernel or the default
+/// composition from primitives (`fused::bias_act::composed(self, p, z, out)`), and a
+/// wrapper around a backend implements [`BackendWrapper`](crate::BackendWrapper), which
+/// forwards them all, so that no override is lost by omission.
 ///
 /// # The contract
 ///
@@ -80,8 +79,8 @@ pub struct Counters {
 /// not reach `C`, which becomes `beta * C`), and `beta == 0` does not read `C` (NaN there is
 /// overwritten). Otherwise NaN and infinities in `A` and `B` propagate as in arithmetic.
 ///
-/// **Values.** Element-wise results match [`UnaryOp::apply`], [`BinaryOp::apply`] and the
-/// [`Activation`] functions (the definitions; evaluated in f64, a backend's f32 result is
+/// **Values.** Element-wise results match [`UnaryOp::apply`], [`BinaryOp::apply`](crate::BinaryOp::apply) and the
+/// [`Activation`](crate::Activation) functions (the definitions; evaluated in f64, a backend's f32 result is
 /// within a few units in the last place, see the suite for each tolerance). Reductions,
 /// GEMM and losses may sum in any order, within `1e-4` of the sum of the magnitudes of their
 /// terms. In-place variants (`unary_assign`, `binary_assign`) give the same bits as their
@@ -212,125 +211,5 @@ pub trait Primitives: Clone + Send + Sync + fmt::Debug + 'static {
         src: &Self::Storage,
         index: &Self::Index,
         dst: &mut Self::Storage,
-    ) -> Result<()>;
-}
-
-/// The fused operations of the hot paths. Each is required: an implementation names either
-/// its own kernel or the default composition from primitives in [`fused`](crate::fused)
-/// (or [`hashgrid`](crate::hashgrid) and [`mlp_pass`](crate::mlp_pass)), and agrees with
-/// that composition within the contract's tolerances.
-pub trait FusedOps: Primitives {
-    /// `z += bias` (bias broadcast over the `rows x cols` matrix `z`), then `out = act(z)`.
-    /// Default: [`fused::bias_act`](crate::fused::bias_act).
-    fn bias_act(
-        &self,
-        p: BiasAct<'_, Self::Storage>,
-        z: &mut Self::Storage,
-        out: &mut Self::Storage,
-    ) -> Result<()>;
-
-    /// `c = act(alpha * op(A) op(B) + bias)`, the bias (`[n]`) broadcast over the rows of
-    /// the `m x n` result: a dense layer's forward pass without its pre-activation.
-    /// `p.gemm.beta` must be 0 (an [`Error::InvalidArgument`](crate::Error) otherwise). The
-    /// result is the one [`gemm`](Primitives::gemm) into a buffer followed by
-    /// [`bias_act`](Self::bias_act) would give.
-    /// Default: [`fused::gemm_bias_act`](crate::fused::gemm_bias_act).
-    fn gemm_bias_act(&self, p: GemmBiasAct<'_, Self::Storage>, c: &mut Self::Storage)
-    -> Result<()>;
-
-    /// A whole training pass of a ReLU network with a mean-squared-error loss (see
-    /// [`mlp_pass`](crate::mlp_pass)). Returns `Ok(false)` without writing anything when the
-    /// backend has no fused version for this network: the caller then runs the layers one
-    /// at a time. Shapes are checked by
-    /// [`relu_mlp_mse_pass`](crate::mlp_pass::relu_mlp_mse_pass) before this is called.
-    /// Default: [`mlp_pass::unfused`](crate::mlp_pass::unfused).
-    fn relu_mlp_mse_pass(
-        &self,
-        pass: &MlpPass<'_, Self::Storage>,
-        out: MlpPassOut<'_, '_, Self::Storage>,
-    ) -> Result<bool>;
-
-    /// `c = (alpha * op(A) op(B)) * act'(at)` element-wise, `at` having the shape of the
-    /// `m x n` result: the gradient through an activation, fused into the matrix product
-    /// that computes the gradient with respect to its output. For ReLU, `act'` at the
-    /// activation's output equals `act'` at its input, so `at` may be either.
-    /// `p.gemm.beta` must be 0. The result is the one [`gemm`](Primitives::gemm) into a
-    /// buffer followed by [`act_backward`](Self::act_backward) would give.
-    /// Default: [`fused::gemm_act_grad`](crate::fused::gemm_act_grad).
-    fn gemm_act_grad(&self, p: GemmActGrad<'_, Self::Storage>, c: &mut Self::Storage)
-    -> Result<()>;
-
-    /// `grad_z = grad_out * act'(z)`.
-    /// Default: [`fused::act_backward`](crate::fused::act_backward).
-    fn act_backward(
-        &self,
-        grad_out: &Self::Storage,
-        z: &Self::Storage,
-        act: Activation,
-        grad_z: &mut Self::Storage,
-    ) -> Result<()>;
-
-    /// The loss of `pred` against `target` (both `rows x cols`) into the one-element
-    /// `loss`, and its gradient with respect to `pred` into `grad`. An empty batch gives a
-    /// NaN loss. Default: [`fused::loss_grad`](crate::fused::loss_grad).
-    fn loss_grad(
-        &self,
-        p: LossGrad<'_, Self::Storage>,
-        grad: &mut Self::Storage,
-        loss: &mut Self::Storage,
-    ) -> Result<()>;
-
-    /// One Adam/AdamW update of `param` from `grad`, updating the moments.
-    /// Default: [`fused::adam_step`](crate::fused::adam_step).
-    fn adam_step(
-        &self,
-        step: AdamStep,
-        param: &mut Self::Storage,
-        grad: &Self::Storage,
-        moments: AdamMoments<'_, Self::Storage>,
-    ) -> Result<()>;
-
-    /// One SGD update of `param` from `grad`, with an optional momentum buffer
-    /// (`velocity`, of `param`'s length whenever it is given; read and written only when
-    /// `step.momentum != 0`). Default: [`fused::sgd_step`](crate::fused::sgd_step).
-    fn sgd_step(
-        &self,
-        step: SgdStep,
-        param: &mut Self::Storage,
-        grad: &Self::Storage,
-        velocity: Option<&mut Self::Storage>,
-    ) -> Result<()>;
-
-    /// Fourier features of `x` (`rows x d`) with frequencies `freqs` (`d x m`):
-    /// `out = [sin(2 pi x b), cos(2 pi x b)]` (`rows x 2m`).
-    /// Default: [`fused::fourier_features`](crate::fused::fourier_features).
-    fn fourier_features(
-        &self,
-        p: FourierFeatures<'_, Self::Storage>,
-        out: &mut Self::Storage,
-    ) -> Result<()>;
-
-    /// Hash-grid encoding (see [`hashgrid`](crate::hashgrid) for the definition and the
-    /// layouts): `n` points (`n x d`, coordinates in `[0, 1]`, clamped) looked up in the
-    /// tables ([`HashGridSpec::param_count`](crate::HashGridSpec::param_count) values) into
-    /// `out`, `n` points of [`HashGridSpec::output_dim`](crate::HashGridSpec::output_dim)
-    /// features in `p.layout`. Default (on the host):
-    /// [`hashgrid::host_forward`](crate::hashgrid::host_forward).
-    fn hashgrid_forward(
-        &self,
-        p: HashGridLookup<'_, Self::Storage>,
-        out: &mut Self::Storage,
-    ) -> Result<()>;
-
-    /// The backward pass of [`hashgrid_forward`](Self::hashgrid_forward): scatters
-    /// `p.grad_features` (in `p.layout`) into `grad_tables` (the tables' layout), adding to
-    /// its contents when `p.accumulate` is set and overwriting them otherwise. The sums may
-    /// be added in any order (the CUDA backend uses atomics); the CPU backend adds each
-    /// entry's terms in point order, whatever the thread count. Default (on the host):
-    /// [`hashgrid::host_backward`](crate::hashgrid::host_backward).
-    fn hashgrid_backward(
-        &self,
-        p: HashGridScatter<'_, Self::Storage>,
-        grad_tables: &mut Self::Storage,
     ) -> Result<()>;
 }

@@ -13,7 +13,7 @@
 //! `mean((y - t)^2)` over every element, with gradient `2 (y - t) / (rows * outputs)`.
 //!
 //! A backend without a fused pass answers `Ok(false)` from
-//! [`FusedOps::relu_mlp_mse_pass`](crate::FusedOps::relu_mlp_mse_pass) and leaves everything untouched; the caller then runs
+//! [`ReluMlpMsePassOp::relu_mlp_mse_pass`](crate::ReluMlpMsePassOp::relu_mlp_mse_pass) and leaves everything untouched; the caller then runs
 //! the layers one by one. [`relu_mlp_mse_pass`] checks the shapes and calls the backend.
 //!
 //! ```
@@ -107,7 +107,7 @@ fn expect<B: Backend>(what: &'static str, t: &Tensor<B>, want: &[usize]) -> Resu
     }
 }
 
-/// The default [`FusedOps::relu_mlp_mse_pass`](crate::FusedOps::relu_mlp_mse_pass) of a
+/// The default [`ReluMlpMsePassOp::relu_mlp_mse_pass`](crate::ReluMlpMsePassOp::relu_mlp_mse_pass) of a
 /// backend with no fused pass: writes nothing and answers `Ok(false)`, so that the caller
 /// runs the layers one at a time.
 pub fn unfused<S>(pass: &MlpPass<'_, S>, out: MlpPassOut<'_, '_, S>) -> Result<bool> {

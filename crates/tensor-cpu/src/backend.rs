@@ -1,17 +1,12 @@
 //! The `CpuBackend` type: buffers, transfers and counters.
 
-use crate::skinny::Epilogue;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tensor_core::check::{buffer_len, check_fused_gemm};
-use tensor_core::mlp_pass::{MlpPass, MlpPassOut};
+use tensor_core::check::buffer_len;
 use tensor_core::params::{
-    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
-    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
+    BinaryAssignSpec, BinarySpec, BlockCopy, GatherSpec, ReduceSpec, SliceCopy,
 };
-use tensor_core::{
-    Activation, AdamStep, Counters, FusedOps, Gemm, Primitives, Result, SgdStep, UnaryOp,
-};
+use tensor_core::{Counters, Gemm, Primitives, Result, UnaryOp};
 
 #[derive(Debug, Default)]
 struct AtomicCounters {
@@ -255,166 +250,5 @@ impl Primitives for CpuBackend {
             count,
         } = spec;
         crate::copy::gather_rows(src, src_rows, cols, index, start, count, dst)
-    }
-}
-
-impl FusedOps for CpuBackend {
-    fn bias_act(
-        &self,
-        p: BiasAct<'_, Vec<f32>>,
-        z: &mut Vec<f32>,
-        out: &mut Vec<f32>,
-    ) -> Result<()> {
-        self.count_op();
-        crate::fused::bias_act(z, p.bias, p.rows, p.cols, p.act, out)
-    }
-
-    fn relu_mlp_mse_pass(
-        &self,
-        pass: &MlpPass<'_, Vec<f32>>,
-        out: MlpPassOut<'_, '_, Vec<f32>>,
-    ) -> Result<bool> {
-        self.count_op();
-        crate::mlp_pass::relu_mlp_mse_pass(pass, out)
-    }
-
-    fn gemm_bias_act(&self, p: GemmBiasAct<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {
-        use Activation::{Identity, Relu};
-        self.count_op();
-        let GemmBiasAct {
-            gemm: spec,
-            a,
-            b,
-            bias,
-            act,
-        } = p;
-        let n = check_fused_gemm(self, "gemm_bias_act", &spec, ("bias", bias, spec.n), c)?;
-        if let Identity | Relu = act {
-            let epi = Epilogue::Bias {
-                bias,
-                relu: act == Relu,
-            };
-            return crate::gemm::gemm_then(spec, a, b, c, epi);
-        }
-        let mut z = vec![0.0; n];
-        crate::gemm::gemm(spec, a, b, &mut z)?;
-        crate::fused::bias_act(&mut z, bias, spec.m, spec.n, act, c)
-    }
-
-    fn gemm_act_grad(&self, p: GemmActGrad<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
-        let GemmActGrad {
-            gemm: spec,
-            a,
-            b,
-            at,
-            act,
-        } = p;
-        let n = check_fused_gemm(self, "gemm_act_grad", &spec, ("at", at, c.len()), c)?;
-        if act == Activation::Relu {
-            return crate::gemm::gemm_then(spec, a, b, c, Epilogue::ReluGrad { at });
-        }
-        let mut g = vec![0.0; n];
-        crate::gemm::gemm(spec, a, b, &mut g)?;
-        crate::fused::act_backward(&g, at, act, c)
-    }
-
-    fn act_backward(
-        &self,
-        grad_out: &Vec<f32>,
-        z: &Vec<f32>,
-        act: Activation,
-        grad_z: &mut Vec<f32>,
-    ) -> Result<()> {
-        self.count_op();
-        crate::fused::act_backward(grad_out, z, act, grad_z)
-    }
-
-    fn loss_grad(
-        &self,
-        p: LossGrad<'_, Vec<f32>>,
-        grad: &mut Vec<f32>,
-        loss: &mut Vec<f32>,
-    ) -> Result<()> {
-        self.count_op();
-        let LossGrad {
-            kind,
-            pred,
-            target,
-            rows,
-            cols,
-        } = p;
-        crate::fused::loss_grad(kind, pred, target, rows, cols, grad, loss)
-    }
-
-    fn adam_step(
-        &self,
-        step: AdamStep,
-        param: &mut Vec<f32>,
-        grad: &Vec<f32>,
-        moments: AdamMoments<'_, Vec<f32>>,
-    ) -> Result<()> {
-        self.count_op();
-        crate::fused::adam_step(step, param, grad, moments.m, moments.v)
-    }
-
-    fn sgd_step(
-        &self,
-        step: SgdStep,
-        param: &mut Vec<f32>,
-        grad: &Vec<f32>,
-        velocity: Option<&mut Vec<f32>>,
-    ) -> Result<()> {
-        self.count_op();
-        crate::fused::sgd_step(step, param, grad, velocity)
-    }
-
-    fn fourier_features(&self, p: FourierFeatures<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
-        let FourierFeatures {
-            x,
-            freqs,
-            rows,
-            d,
-            m,
-        } = p;
-        crate::fourier::fourier_features(x, freqs, rows, d, m, out)
-    }
-
-    fn hashgrid_forward(&self, p: HashGridLookup<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
-        let HashGridLookup {
-            spec,
-            layout,
-            points,
-            n,
-            tables,
-        } = p;
-        crate::hashgrid::forward(spec, layout, points, n, tables, out)
-    }
-
-    fn hashgrid_backward(
-        &self,
-        p: HashGridScatter<'_, Vec<f32>>,
-        grad_tables: &mut Vec<f32>,
-    ) -> Result<()> {
-        self.count_op();
-        let HashGridScatter {
-            spec,
-            layout,
-            points,
-            n,
-            grad_features,
-            accumulate,
-        } = p;
-        crate::hashgrid::backward(
-            spec,
-            layout,
-            points,
-            n,
-            grad_features,
-            grad_tables,
-            accumulate,
-        )
     }
 }

@@ -1,5 +1,6 @@
 //! [`CudaBackend`]: construction, device description and the [`Primitives`] implementation,
-//! which forwards to the operations in `ops/` (the fused operations are in `fused_ops.rs`).
+//! which forwards to the operations in `ops/` (the fused operations are in `fused/`, one file
+//! each).
 
 use crate::blas::Blas;
 use crate::counters::CounterCells;

@@ -27,8 +27,8 @@
 //!   stream-ordered pool (`cuMemAllocAsync`), whose release threshold is raised so that freed
 //!   blocks are reused rather than returned to the driver.
 //! - **One stream.** Every kernel, copy and cuBLAS call goes to one stream, so operations run
-//!   in call order and no operation can race an allocation. Only [`Backend::download`](tensor_core::Backend::download)
-//!   (and [`Backend::synchronize`](tensor_core::Backend::synchronize)) wait for the device.
+//!   in call order and no operation can race an allocation. Only [`Backend::download`](tensor_core::Primitives::download)
+//!   (and [`Backend::synchronize`](tensor_core::Primitives::synchronize)) wait for the device.
 //! - **Kernels.** The `kernels/*.cu` files listed in the kernel manifest
 //!   (`src/manifest.rs`), compiled to PTX for `compute_70` by `cargo xtask build-kernels`,
 //!   declared as PTX ISA 7.0 (so drivers from CUDA 11.0 on load them) and embedded in the
@@ -38,7 +38,7 @@
 //!   Adam/AdamW, SGD and Fourier features are single fused kernels.
 //! - **GEMM.** cuBLAS SGEMM, row-major through the usual operand swap; plain f32 by
 //!   default, TF32 tensor cores on request ([`CudaBackend::set_tf32`]).
-//! - **Counters.** [`Backend::counters`](tensor_core::Backend::counters) reports bytes uploaded and downloaded, pool
+//! - **Counters.** [`Backend::counters`](tensor_core::Primitives::counters) reports bytes uploaded and downloaded, pool
 //!   allocations, and kernel launches (cuBLAS calls included), so tests can check that a
 //!   training step moves nothing to the host.
 //!
@@ -73,7 +73,7 @@ mod codes;
 mod counters;
 mod device;
 mod error;
-mod fused_ops;
+mod fused;
 mod kernels;
 mod loader;
 mod manifest;

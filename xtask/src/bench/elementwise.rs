@@ -8,9 +8,10 @@
 
 use super::options::Options;
 use super::{BenchResult, median_secs};
+use tensor_core::fused::traits::*;
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
-use tensor_core::{Activation, BiasAct, BinaryOp, FusedOps, Primitives, Tensor, UnaryOp};
+use tensor_core::{Activation, BiasAct, BinaryOp, Primitives, Tensor, UnaryOp};
 use tensor_cpu::CpuBackend;
 
 const N: usize = 10_000_000;

@@ -15,7 +15,7 @@ pub const FAST_PNG_PIXELS: u64 = 1 << 24;
 /// `path` as its rows are made: `next_rows(first_row, buffer)` fills `buffer` (cleared before
 /// each call) with one or more whole rows (`width * channels` bytes each) starting at row
 /// `first_row`, and is called until every row is written. Memory: one band of rows and the
-/// compressor's window, whatever the picture's size. Pictures of [`FAST_PNG_PIXELS`] or more
+/// compressor's window, whatever the picture's size. Pictures of 2^24 pixels or more
 /// are compressed with the fast setting. The file is an [`OutputFile`]: a file is
 /// replaced only once the PNG is complete (an error in `next_rows` changes nothing), a device
 /// or pipe is written in place.

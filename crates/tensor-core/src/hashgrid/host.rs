@@ -70,7 +70,7 @@ fn scatter(
     });
 }
 
-/// The default [`FusedOps::hashgrid_forward`](crate::FusedOps::hashgrid_forward): copies
+/// The default [`HashGridForwardOp::hashgrid_forward`](crate::HashGridForwardOp::hashgrid_forward): copies
 /// the buffers to the host, encodes there and uploads the features.
 pub fn forward<B: Backend>(
     b: &B,
@@ -101,7 +101,7 @@ pub fn forward<B: Backend>(
     b.upload_into(&host, out)
 }
 
-/// The default [`FusedOps::hashgrid_backward`](crate::FusedOps::hashgrid_backward):
+/// The default [`HashGridBackwardOp::hashgrid_backward`](crate::HashGridBackwardOp::hashgrid_backward):
 /// copies the buffers to the host, scatters there and uploads the table gradient.
 pub fn backward<B: Backend>(
     b: &B,

@@ -318,7 +318,7 @@ impl HashGridSpec {
         self.table_entries * self.config.features
     }
 
-    /// Checks the buffers of [`FusedOps::hashgrid_forward`](crate::FusedOps::hashgrid_forward)
+    /// Checks the buffers of [`HashGridForwardOp::hashgrid_forward`](crate::HashGridForwardOp::hashgrid_forward)
     /// on `n` points, as the backend contract asks: `points` holds `n * d` values, `tables`
     /// [`param_count`](Self::param_count), `out` `n * L * F`; otherwise
     /// [`Error::BufferLength`] (or [`Error::InvalidArgument`] when `n` overflows).
@@ -329,7 +329,7 @@ impl HashGridSpec {
         check::buffer_len(op, "out", out, check::elements(op, n, self.output_dim())?)
     }
 
-    /// Checks the buffers of [`FusedOps::hashgrid_backward`](crate::FusedOps::hashgrid_backward)
+    /// Checks the buffers of [`HashGridBackwardOp::hashgrid_backward`](crate::HashGridBackwardOp::hashgrid_backward)
     /// on `n` points, as [`check_forward`](Self::check_forward) does.
     pub fn check_backward(
         &self,

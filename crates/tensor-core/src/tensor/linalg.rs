@@ -38,7 +38,7 @@ impl<B: Backend> Tensor<B> {
 
     /// `out = act(op(a) * op(b) + bias)`, the bias (`[n]`) added to every row: a dense
     /// layer's forward pass in one call, without keeping the pre-activation (see
-    /// [`FusedOps::gemm_bias_act`](crate::FusedOps::gemm_bias_act)).
+    /// [`GemmBiasActOp::gemm_bias_act`](crate::GemmBiasActOp::gemm_bias_act)).
     pub fn matmul_bias_act_into(
         (a, trans_a): (&Tensor<B>, bool),
         (b, trans_b): (&Tensor<B>, bool),
@@ -67,7 +67,7 @@ impl<B: Backend> Tensor<B> {
 
     /// `out = (op(a) * op(b)) * act'(at)` element-wise, `at` of the result's shape: the
     /// gradient through an activation fused into the product that computes the gradient with
-    /// respect to its output (see [`FusedOps::gemm_act_grad`](crate::FusedOps::gemm_act_grad)).
+    /// respect to its output (see [`GemmActGradOp::gemm_act_grad`](crate::GemmActGradOp::gemm_act_grad)).
     pub fn matmul_act_grad_into(
         (a, trans_a): (&Tensor<B>, bool),
         (b, trans_b): (&Tensor<B>, bool),

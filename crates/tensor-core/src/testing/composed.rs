@@ -1,18 +1,12 @@
 //! [`Composed`]: a backend's primitives with every fused operation given to its default
 //! composition, the second reference each fused kernel is checked against.
 
-use crate::mlp_pass::{self, MlpPass, MlpPassOut};
-use crate::params::{
-    AdamMoments, BiasAct, BinaryAssignSpec, BinarySpec, BlockCopy, FourierFeatures, GatherSpec,
-    GemmActGrad, GemmBiasAct, HashGridLookup, HashGridScatter, LossGrad, ReduceSpec, SliceCopy,
-};
-use crate::{
-    Activation, AdamStep, Backend, Counters, FusedOps, Gemm, Primitives, Result, SgdStep, UnaryOp,
-    fused, hashgrid,
-};
+use crate::params::{BinaryAssignSpec, BinarySpec, BlockCopy, GatherSpec, ReduceSpec, SliceCopy};
+use crate::{Backend, Counters, Gemm, Primitives, Result, UnaryOp};
 
 /// Runs every primitive on the wrapped backend and every fused operation through its
-/// default composition of those primitives (the functions of [`fused`]).
+/// default composition of those primitives (each operation's `composed` in
+/// [`fused`](crate::fused); the implementations are there, beside the compositions).
 #[derive(Debug, Clone)]
 pub struct Composed<B>(pub B);
 
@@ -130,93 +124,5 @@ impl<B: Backend> Primitives for Composed<B> {
         dst: &mut Self::Storage,
     ) -> Result<()> {
         self.0.gather_rows(spec, src, index, dst)
-    }
-}
-
-impl<B: Backend> FusedOps for Composed<B> {
-    fn bias_act(
-        &self,
-        p: BiasAct<'_, Self::Storage>,
-        z: &mut Self::Storage,
-        out: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::bias_act(self, p, z, out)
-    }
-    fn gemm_bias_act(
-        &self,
-        p: GemmBiasAct<'_, Self::Storage>,
-        c: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::gemm_bias_act(self, p, c)
-    }
-    fn relu_mlp_mse_pass(
-        &self,
-        pass: &MlpPass<'_, Self::Storage>,
-        out: MlpPassOut<'_, '_, Self::Storage>,
-    ) -> Result<bool> {
-        mlp_pass::unfused(pass, out)
-    }
-    fn gemm_act_grad(
-        &self,
-        p: GemmActGrad<'_, Self::Storage>,
-        c: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::gemm_act_grad(self, p, c)
-    }
-    fn act_backward(
-        &self,
-        grad_out: &Self::Storage,
-        z: &Self::Storage,
-        act: Activation,
-        grad_z: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::act_backward(self, grad_out, z, act, grad_z)
-    }
-    fn loss_grad(
-        &self,
-        p: LossGrad<'_, Self::Storage>,
-        grad: &mut Self::Storage,
-        loss: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::loss_grad(self, p, grad, loss)
-    }
-    fn adam_step(
-        &self,
-        step: AdamStep,
-        param: &mut Self::Storage,
-        grad: &Self::Storage,
-        moments: AdamMoments<'_, Self::Storage>,
-    ) -> Result<()> {
-        fused::adam_step(self, step, param, grad, moments)
-    }
-    fn sgd_step(
-        &self,
-        step: SgdStep,
-        param: &mut Self::Storage,
-        grad: &Self::Storage,
-        velocity: Option<&mut Self::Storage>,
-    ) -> Result<()> {
-        fused::sgd_step(self, step, param, grad, velocity)
-    }
-    fn fourier_features(
-        &self,
-        p: FourierFeatures<'_, Self::Storage>,
-        out: &mut Self::Storage,
-    ) -> Result<()> {
-        fused::fourier_features(self, p, out)
-    }
-    fn hashgrid_forward(
-        &self,
-        p: HashGridLookup<'_, Self::Storage>,
-        out: &mut Self::Storage,
-    ) -> Result<()> {
-        hashgrid::host_forward(self, p, out)
-    }
-    fn hashgrid_backward(
-        &self,
-        p: HashGridScatter<'_, Self::Storage>,
-        grad_tables: &mut Self::Storage,
-    ) -> Result<()> {
-        hashgrid::host_backward(self, p, grad_tables)
     }
 }

@@ -21,29 +21,31 @@
 //! checks, with the inputs and references they need; [`reference`](mod@reference) holds the f64
 //! references of the primitives, [`compare`] the tolerances and assertions, [`data`] the
 //! seeded inputs (awkward sizes 0, 1, 7, 33, 1000+, special values), and [`Composed`] a
-//! backend's primitives with the default fused compositions. To add a family: write its
-//! module here and list its checks in [`conformance_tests!`](crate::conformance_tests).
+//! backend's primitives with the default fused compositions. A primitive family's checks
+//! are listed in [`conformance_tests!`](crate::conformance_tests); a fused operation's
+//! module is named after the operation, and its checks are listed with it in
+//! [`for_each_fused_op!`](crate::for_each_fused_op).
 
-pub mod act_backward;
-pub mod adam_step;
-pub mod bias_act;
 pub mod binary;
 pub mod compare;
 mod composed;
 pub mod data;
 pub mod forwarding;
-pub mod fourier;
 pub mod gather;
 pub mod gemm;
-pub mod gemm_fused;
-pub mod hashgrid;
-pub mod loss_grad;
 pub mod memory;
-pub mod mlp_pass;
 pub mod reduce;
 pub mod reference;
-pub mod sgd_step;
 pub mod unary;
+
+/// Declares the checks module of each fused operation, `testing/NAME.rs`.
+macro_rules! declare_fused_checks {
+    ([ $($name:ident: $op:ident { $($check:ident),* $(,)? }),* $(,)? ]) => {
+        $( pub mod $name; )*
+    };
+}
+
+crate::for_each_fused_op!(declare_fused_checks);
 
 pub use composed::Composed;
 
@@ -57,7 +59,7 @@ macro_rules! conformance_tests {
         $crate::conformance_tests!(@attrs [$($attrs)* #[$attr]] $($rest)*);
     };
     (@attrs [$($attrs:tt)*] $make:expr $(,)?) => {
-        $crate::__conformance_expand! {
+        $crate::for_each_fused_op! { $crate::__conformance_expand, {
             { $($attrs)* } $make;
             memory {
                 buffers_have_the_asked_length,
@@ -80,12 +82,6 @@ macro_rules! conformance_tests {
                 nan_and_inf_propagate,
                 empty_dimensions,
                 refuses_wrong_lengths,
-            }
-            gemm_fused {
-                bias_act_matches_f64,
-                act_grad_matches_f64,
-                agree_with_composition,
-                refuse_bad_calls,
             }
             unary {
                 every_op_matches_f64,
@@ -110,65 +106,23 @@ macro_rules! conformance_tests {
                 long_sums_do_not_drift,
                 refuses_wrong_lengths,
             }
-            bias_act {
-                matches_f64,
-                agrees_with_composition,
-                refuses_wrong_lengths,
-            }
-            act_backward {
-                matches_f64,
-                agrees_with_composition,
-                refuses_wrong_lengths,
-            }
-            loss_grad {
-                matches_f64,
-                empty_batch_loss_is_nan,
-                agrees_with_composition,
-                refuses_wrong_lengths,
-            }
-            adam_step {
-                matches_f64,
-                agrees_with_composition,
-                refuses_wrong_lengths,
-            }
-            sgd_step {
-                matches_f64,
-                agrees_with_composition,
-                refuses_wrong_lengths,
-            }
-            fourier {
-                matches_f64,
-                agrees_with_composition,
-                refuses_wrong_lengths,
-            }
-            hashgrid {
-                forward_matches_f64,
-                backward_matches_f64,
-                backward_is_the_adjoint,
-                backward_matches_finite_differences,
-                edge_coordinates,
-                dense_and_hashed_levels,
-                empty_batch,
-                agrees_with_the_default,
-                bad_buffers_are_errors,
-            }
-            mlp_pass {
-                matches_f64,
-                input_gradient_is_optional,
-                refuses_bad_shapes,
-            }
-        }
+        } }
     };
     ($($input:tt)*) => {
         $crate::conformance_tests!(@attrs [] $($input)*);
     };
 }
 
-/// Implementation detail of [`conformance_tests!`](crate::conformance_tests): the modules.
+/// Implementation detail of [`conformance_tests!`](crate::conformance_tests): the modules,
+/// the primitives' families and then each fused operation's (from
+/// [`for_each_fused_op!`](crate::for_each_fused_op)).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __conformance_expand {
-    ($attrs:tt $make:expr; $($family:ident { $($check:ident),* $(,)? })*) => {
+    (
+        { $attrs:tt $make:expr; $($family:ident { $($check:ident),* $(,)? })* },
+        [ $($op:ident: $op_trait:ident { $($op_check:ident),* $(,)? }),* $(,)? ]
+    ) => {
         /// The backend under test, made afresh for each check.
         fn __backend() -> impl $crate::Backend {
             $make
@@ -176,6 +130,11 @@ macro_rules! __conformance_expand {
         $(
             mod $family {
                 $( $crate::__conformance_test!($attrs $family $check); )*
+            }
+        )*
+        $(
+            mod $op {
+                $( $crate::__conformance_test!($attrs $op $op_check); )*
             }
         )*
     };

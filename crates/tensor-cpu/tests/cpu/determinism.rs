@@ -3,7 +3,8 @@
 //! do not depend on how the work is cut.
 
 use crate::common::*;
-use tensor_core::{Activation, AdamStep, FusedOps, LossKind, ReduceOp, Tensor, UnaryOp};
+use tensor_core::fused::traits::*;
+use tensor_core::{Activation, AdamStep, LossKind, ReduceOp, Tensor, UnaryOp};
 use tensor_core::{AdamMoments, BiasAct, LossGrad};
 
 /// Every output of a workload that exercises each parallel path, concatenated.

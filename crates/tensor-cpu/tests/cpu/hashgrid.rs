@@ -2,7 +2,8 @@
 //! any number of threads, and a call that allocates nothing.
 
 use crate::common::{cpu, rng, uniform, with_threads};
-use tensor_core::{FeatureLayout, FusedOps, HashGridConfig, HashGridScale, Primitives, Tensor};
+use tensor_core::fused::traits::*;
+use tensor_core::{FeatureLayout, HashGridConfig, HashGridScale, Primitives, Tensor};
 use tensor_core::{HashGridLookup, HashGridScatter};
 
 /// Features and table gradients of a batch large enough for every parallel path, in 1, 2

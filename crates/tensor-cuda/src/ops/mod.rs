@@ -3,7 +3,6 @@
 mod broadcast;
 mod copy;
 mod elementwise;
-mod fused;
 mod gemm;
 mod hashgrid;
 mod memory;

@@ -4,8 +4,9 @@
 //! the host.
 
 use crate::common::{cpu, gpu, rng, uniform};
+use tensor_core::fused::traits::*;
 use tensor_core::{
-    Backend, FeatureLayout, FusedOps, HashGridConfig, HashGridScale, HashGridSpec, Primitives,
+    Backend, FeatureLayout, HashGridConfig, HashGridScale, HashGridSpec, Primitives,
 };
 use tensor_core::{HashGridLookup, HashGridScatter};
 

@@ -2,7 +2,8 @@
 //! device and allocates nothing.
 
 use crate::common::*;
-use tensor_core::{Activation, AdamStep, Counters, FusedOps, Gemm, LossKind, Primitives, ReduceOp};
+use tensor_core::fused::traits::*;
+use tensor_core::{Activation, AdamStep, Counters, Gemm, LossKind, Primitives, ReduceOp};
 use tensor_core::{AdamMoments, BiasAct, LossGrad, ReduceSpec};
 use tensor_cuda::{CudaBackend, CudaStorage};
 

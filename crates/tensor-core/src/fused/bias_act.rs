@@ -1,0 +1,68 @@
+//! `bias_act`: `z += bias` (broadcast over the rows), then `out = act(z)`: the epilogue of a
+//! dense layer.
+
+use super::BackendWrapper;
+use super::compose::*;
+use crate::check::*;
+use crate::*;
+
+/// What [`bias_act`](crate::BiasActOp::bias_act) reads besides the pre-activation `z`.
+pub struct BiasAct<'a, S> {
+    /// The bias, `[cols]`, broadcast over the rows.
+    pub bias: &'a S,
+    /// Rows of `z` and `out`.
+    pub rows: usize,
+    /// Columns of `z` and `out`.
+    pub cols: usize,
+    /// The activation applied after the bias.
+    pub act: Activation,
+}
+
+/// The fused operation `bias_act`; see [the fused operations](crate::fused).
+pub trait BiasActOp: Primitives {
+    /// `z += bias` (bias broadcast over the `rows x cols` matrix `z`), then `out = act(z)`.
+    /// Default: [`composed`].
+    fn bias_act(
+        &self,
+        p: BiasAct<'_, Self::Storage>,
+        z: &mut Self::Storage,
+        out: &mut Self::Storage,
+    ) -> Result<()>;
+}
+
+/// The default [`BiasActOp::bias_act`]: a broadcast add, then
+/// the activation.
+pub fn composed<B: Backend>(
+    b: &B,
+    p: BiasAct<'_, B::Storage>,
+    z: &mut B::Storage,
+    out: &mut B::Storage,
+) -> Result<()> {
+    let BiasAct {
+        bias,
+        rows,
+        cols,
+        act,
+    } = p;
+    let n = elements("bias_act", rows, cols)?;
+    buffer_len("bias_act", "z", b.storage_len(z), n)?;
+    buffer_len("bias_act", "bias", b.storage_len(bias), cols)?;
+    buffer_len("bias_act", "out", b.storage_len(out), n)?;
+    let (matrix, row) = (Shape::new([rows, cols]), Shape::new([cols]));
+    assign(b, BinaryOp::Add, (z, &matrix), (bias, &row))?;
+    b.unary(UnaryOp::Act(act), z, out)
+}
+
+impl<W: BackendWrapper> BiasActOp for W {
+    fn bias_act(&self, p: BiasAct<'_, W::Storage>, z: &mut W::Storage, out: &mut W::Storage) -> Result<()> {
+        let (act, rows, cols) = (p.act, p.rows, p.cols);
+        self.around("bias_act", format_args!("{act:?} {rows}x{cols}"), |inner| inner.bias_act(p, z, out))
+    }
+}
+
+#[cfg(feature = "testing")]
+impl<B: Backend> BiasActOp for crate::testing::Composed<B> {
+    fn bias_act(&self, p: BiasAct<'_, Self::Storage>, z: &mut Self::Storage, out: &mut Self::Storage) -> Result<()> {
+        composed(self, p, z, out)
+    }
+}

@@ -1,0 +1,70 @@
+//! `sgd_step`: one SGD update, with momentum (plain or Nesterov) and weight decay.
+
+use super::BackendWrapper;
+use super::compose::*;
+use crate::check::*;
+use crate::*;
+
+/// The fused operation `sgd_step`; see [the fused operations](crate::fused).
+pub trait SgdStepOp: Primitives {
+    /// One SGD update of `param` from `grad`, with an optional momentum buffer
+    /// (`velocity`, of `param`'s length whenever it is given; read and written only when
+    /// `step.momentum != 0`). Default: [`composed`].
+    fn sgd_step(
+        &self,
+        step: SgdStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        velocity: Option<&mut Self::Storage>,
+    ) -> Result<()>;
+}
+
+/// The default [`SgdStepOp::sgd_step`], written out in
+/// element-wise primitives.
+pub fn composed<B: Backend>(
+    b: &B,
+    s: SgdStep,
+    param: &mut B::Storage,
+    grad: &B::Storage,
+    velocity: Option<&mut B::Storage>,
+) -> Result<()> {
+    let n = b.storage_len(param);
+    buffer_len("sgd_step", "grad", b.storage_len(grad), n)?;
+    if let Some(vel) = &velocity {
+        buffer_len("sgd_step", "velocity", b.storage_len(vel), n)?;
+    }
+    let all = flat(n);
+    let mut g = b.alloc(n)?;
+    copy_all(b, grad, &mut g, n)?;
+    if s.weight_decay != 0.0 {
+        let mut wd = b.alloc(n)?;
+        scaled(b, param, s.weight_decay, &mut wd)?;
+        assign(b, BinaryOp::Add, (&mut g, &all), (&wd, &all))?;
+    }
+    if let (Some(vel), true) = (velocity, s.momentum != 0.0) {
+        scale(b, vel, s.momentum)?;
+        assign(b, BinaryOp::Add, (vel, &all), (&g, &all))?;
+        if s.nesterov {
+            let mut mv = b.alloc(n)?;
+            scaled(b, vel, s.momentum, &mut mv)?;
+            assign(b, BinaryOp::Add, (&mut g, &all), (&mv, &all))?;
+        } else {
+            copy_all(b, vel, &mut g, n)?;
+        }
+    }
+    scale(b, &mut g, s.lr)?;
+    assign(b, BinaryOp::Sub, (param, &all), (&g, &all))
+}
+
+impl<W: BackendWrapper> SgdStepOp for W {
+    fn sgd_step(&self, step: SgdStep, param: &mut W::Storage, grad: &W::Storage, velocity: Option<&mut W::Storage>) -> Result<()> {
+        self.around("sgd_step", format_args!(""), |inner| inner.sgd_step(step, param, grad, velocity))
+    }
+}
+
+#[cfg(feature = "testing")]
+impl<B: Backend> SgdStepOp for crate::testing::Composed<B> {
+    fn sgd_step(&self, step: SgdStep, param: &mut Self::Storage, grad: &Self::Storage, velocity: Option<&mut Self::Storage>) -> Result<()> {
+        composed(self, step, param, grad, velocity)
+    }
+}

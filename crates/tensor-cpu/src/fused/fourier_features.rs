@@ -1,0 +1,18 @@
+//! `fourier_features` on the CPU (the kernel is in `fourier.rs`).
+
+use crate::CpuBackend;
+use tensor_core::*;
+
+impl FourierFeaturesOp for CpuBackend {
+    fn fourier_features(&self, p: FourierFeatures<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {
+        self.count_op();
+        let FourierFeatures {
+            x,
+            freqs,
+            rows,
+            d,
+            m,
+        } = p;
+        crate::fourier::fourier_features(x, freqs, rows, d, m, out)
+    }
+}

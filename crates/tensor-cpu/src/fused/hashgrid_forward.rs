@@ -1,0 +1,18 @@
+//! `hashgrid_forward` on the CPU (the kernels are in `hashgrid/`).
+
+use crate::CpuBackend;
+use tensor_core::*;
+
+impl HashGridForwardOp for CpuBackend {
+    fn hashgrid_forward(&self, p: HashGridLookup<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {
+        self.count_op();
+        let HashGridLookup {
+            spec,
+            layout,
+            points,
+            n,
+            tables,
+        } = p;
+        crate::hashgrid::forward(spec, layout, points, n, tables, out)
+    }
+}

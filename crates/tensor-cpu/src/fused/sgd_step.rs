@@ -1,0 +1,54 @@
+//! `sgd_step` on the CPU: the SGD update in one pass.
+
+use crate::CpuBackend;
+use tensor_core::check::buffer_len;
+use tensor_core::*;
+
+impl SgdStepOp for CpuBackend {
+    fn sgd_step(
+        &self,
+        step: SgdStep,
+        param: &mut Vec<f32>,
+        grad: &Vec<f32>,
+        velocity: Option<&mut Vec<f32>>,
+    ) -> Result<()> {
+        self.count_op();
+        kernel(step, param, grad, velocity)
+    }
+}
+
+pub(crate) fn kernel(
+    s: SgdStep,
+    param: &mut [f32],
+    grad: &[f32],
+    velocity: Option<&mut Vec<f32>>,
+) -> Result<()> {
+    let n = param.len();
+    buffer_len("sgd_step", "grad", grad.len(), n)?;
+    if let Some(vel) = &velocity {
+        buffer_len("sgd_step", "velocity", vel.len(), n)?;
+    }
+    // No decay term at all when there is none (0 * inf would be NaN).
+    let wd = s.weight_decay;
+    let decayed = |g: f32, p: f32| if wd != 0.0 { g + wd * p } else { g };
+    match velocity {
+        Some(vel) if s.momentum != 0.0 => {
+            for i in 0..n {
+                let g = decayed(grad[i], param[i]);
+                vel[i] = s.momentum * vel[i] + g;
+                let update = if s.nesterov {
+                    g + s.momentum * vel[i]
+                } else {
+                    vel[i]
+                };
+                param[i] -= s.lr * update;
+            }
+        }
+        _ => {
+            for i in 0..n {
+                param[i] -= s.lr * decayed(grad[i], param[i]);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,67 @@
+//! `fourier_features` on the GPU: the `fourier_features` kernel.
+
+use crate::backend::CudaBackend;
+use crate::backend::Inner;
+use crate::error::{check_len, product};
+use crate::kernels::{Arg, K, u};
+use crate::storage::CudaStorage;
+use tensor_core::*;
+
+impl FourierFeaturesOp for CudaBackend {
+    fn fourier_features(
+        &self,
+        p: FourierFeatures<'_, CudaStorage>,
+        out: &mut CudaStorage,
+    ) -> Result<()> {
+        self.inner
+            .fourier_features(p.x, p.freqs, p.rows, p.d, p.m, out)
+    }
+}
+
+impl Inner {
+    pub(crate) fn fourier_features(
+        &self,
+        x: &CudaStorage,
+        b: &CudaStorage,
+        rows: usize,
+        d: usize,
+        m: usize,
+        out: &mut CudaStorage,
+    ) -> Result<()> {
+        check_len(
+            "fourier_features",
+            "x",
+            x.len,
+            product("fourier_features", rows, d)?,
+        )?;
+        check_len(
+            "fourier_features",
+            "b",
+            b.len,
+            product("fourier_features", d, m)?,
+        )?;
+        let n = product("fourier_features", rows, m)?;
+        check_len(
+            "fourier_features",
+            "out",
+            out.len,
+            product("fourier_features", n, 2)?,
+        )?;
+        if n == 0 {
+            return Ok(());
+        }
+        self.launch(
+            "fourier_features",
+            K::FourierFeatures,
+            self.linear(n),
+            &[
+                Arg::Ptr(x.ptr()),
+                Arg::Ptr(b.ptr()),
+                u(rows),
+                u(d),
+                u(m),
+                Arg::Ptr(out.ptr()),
+            ],
+        )
+    }
+}

@@ -1,0 +1,58 @@
+//! `sgd_step` on the GPU: the `sgd_step` kernel.
+
+use crate::backend::CudaBackend;
+use crate::backend::Inner;
+use crate::error::check_len;
+use crate::kernels::{Arg, K, u};
+use crate::storage::CudaStorage;
+use tensor_core::*;
+
+impl SgdStepOp for CudaBackend {
+    fn sgd_step(
+        &self,
+        step: SgdStep,
+        param: &mut CudaStorage,
+        grad: &CudaStorage,
+        velocity: Option<&mut CudaStorage>,
+    ) -> Result<()> {
+        self.inner.sgd_step(step, param, grad, velocity)
+    }
+}
+
+impl Inner {
+    pub(crate) fn sgd_step(
+        &self,
+        s: SgdStep,
+        param: &mut CudaStorage,
+        grad: &CudaStorage,
+        velocity: Option<&mut CudaStorage>,
+    ) -> Result<()> {
+        let n = param.len;
+        check_len("sgd_step", "grad", grad.len, n)?;
+        if let Some(v) = &velocity {
+            check_len("sgd_step", "velocity", v.len, n)?;
+        }
+        let velocity = match velocity {
+            Some(v) if s.momentum != 0.0 => v.ptr(),
+            _ => 0,
+        };
+        if n == 0 {
+            return Ok(());
+        }
+        self.launch(
+            "sgd_step",
+            K::SgdStep,
+            self.linear(n),
+            &[
+                Arg::Ptr(param.ptr()),
+                Arg::Ptr(grad.ptr()),
+                Arg::Ptr(velocity),
+                u(n),
+                Arg::F32(s.lr),
+                Arg::F32(s.momentum),
+                Arg::I32(i32::from(s.nesterov)),
+                Arg::F32(s.weight_decay),
+            ],
+        )
+    }
+}
