@@ -74,12 +74,8 @@ pub struct TrainArgs {
     /// bits, as in PyTorch).
     #[arg(short, long, default_value_t = 42, value_parser = cli_values::seed)]
     pub seed: u64,
-    /// Output folder for the record, metrics, plots and the checkpoint.
-    #[arg(
-        short,
-        long,
-        help = "Output folder for the record, metrics, plots and the checkpoint [default: runs/<job>-<time>]"
-    )]
+    /// Output folder for the record, metrics, plots and the checkpoint [default: runs/<job>-<time>].
+    #[arg(short, long)]
     pub out: Option<PathBuf>,
     /// Continue from the checkpoint in --out (its model.safetensors).
     #[arg(long, requires = "out")]

@@ -1,5 +1,6 @@
 //! `iron-learn`: train neural networks on the CPU or an NVIDIA GPU from the command line.
 
+#[allow(rustdoc::invalid_html_tags)] // its doc comments are the `--help` text (`<job>`)
 mod cli;
 mod cli_parse;
 mod cli_values;

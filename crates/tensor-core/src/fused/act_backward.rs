@@ -1,9 +1,9 @@
 //! `act_backward`: `grad_z = grad_out * act'(z)`.
 
 use super::BackendWrapper;
-use super::compose::*;
-use crate::check::*;
-use crate::*;
+use super::compose::{flat, same_shape};
+use crate::check::buffer_len;
+use crate::{Activation, Backend, BinaryOp, Primitives, Result, UnaryOp};
 
 /// The fused operation `act_backward`; see [the fused operations](crate::fused).
 pub trait ActBackwardOp: Primitives {

@@ -1,9 +1,9 @@
 //! `adam_step`: one Adam or AdamW update of a parameter and its moments.
 
 use super::BackendWrapper;
-use super::compose::*;
-use crate::check::*;
-use crate::*;
+use super::compose::{flat, scale, scaled, assign, copy_all};
+use crate::check::buffer_len;
+use crate::{AdamStep, Backend, BinaryOp, Primitives, Result, UnaryOp};
 
 /// The moment buffers that [`adam_step`](crate::AdamStepOp::adam_step) updates, each of the
 /// parameter's length.

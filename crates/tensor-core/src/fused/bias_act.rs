@@ -2,9 +2,9 @@
 //! dense layer.
 
 use super::BackendWrapper;
-use super::compose::*;
-use crate::check::*;
-use crate::*;
+use super::compose::assign;
+use crate::check::{buffer_len, elements};
+use crate::{Activation, Backend, BinaryOp, Primitives, Result, Shape, UnaryOp};
 
 /// What [`bias_act`](crate::BiasActOp::bias_act) reads besides the pre-activation `z`.
 pub struct BiasAct<'a, S> {

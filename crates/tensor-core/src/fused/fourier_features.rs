@@ -1,8 +1,8 @@
 //! `fourier_features`: `[sin(2 pi x b), cos(2 pi x b)]` of points `x` and frequencies `b`.
 
 use super::BackendWrapper;
-use crate::check::*;
-use crate::*;
+use crate::check::{buffer_len, elements};
+use crate::{Backend, BlockCopy, Gemm, Primitives, Result, UnaryOp};
 
 /// What [`fourier_features`](crate::FourierFeaturesOp::fourier_features) reads:
 /// `out = [sin(2 pi x b), cos(2 pi x b)]`.

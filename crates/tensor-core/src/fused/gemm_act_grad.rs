@@ -2,8 +2,8 @@
 //! through a dense layer's activation.
 
 use super::BackendWrapper;
-use crate::check::*;
-use crate::*;
+use crate::check::check_fused_gemm;
+use crate::{Activation, Backend, Gemm, Primitives, Result};
 
 /// What [`gemm_act_grad`](crate::GemmActGradOp::gemm_act_grad) reads:
 /// `c = (alpha * op(A) op(B)) * act'(at)`.

@@ -2,8 +2,8 @@
 //! forward pass.
 
 use super::BackendWrapper;
-use crate::check::*;
-use crate::*;
+use crate::check::check_fused_gemm;
+use crate::{Activation, Backend, BiasAct, Gemm, Primitives, Result};
 
 /// What [`gemm_bias_act`](crate::GemmBiasActOp::gemm_bias_act) reads:
 /// `c = act(alpha * op(A) op(B) + bias)`.

@@ -1,9 +1,9 @@
 //! `loss_grad`: a loss and its gradient in one pass.
 
 use super::BackendWrapper;
-use super::compose::*;
-use crate::check::*;
-use crate::*;
+use super::compose::{flat, scale, sum_all, assign, same_shape};
+use crate::check::{buffer_len, elements};
+use crate::{Activation, Backend, BinaryOp, BinarySpec, LossKind, Primitives, ReduceOp, ReduceSpec, Result, Shape, UnaryOp};
 
 /// What [`loss_grad`](crate::LossGradOp::loss_grad) reads.
 pub struct LossGrad<'a, S> {

@@ -1,9 +1,9 @@
 //! `sgd_step`: one SGD update, with momentum (plain or Nesterov) and weight decay.
 
 use super::BackendWrapper;
-use super::compose::*;
-use crate::check::*;
-use crate::*;
+use super::compose::{flat, scale, scaled, assign, copy_all};
+use crate::check::buffer_len;
+use crate::{Backend, BinaryOp, Primitives, Result, SgdStep};
 
 /// The fused operation `sgd_step`; see [the fused operations](crate::fused).
 pub trait SgdStepOp: Primitives {

@@ -5,7 +5,7 @@ use crate::kernel::{self, Elem, with_act_grad};
 use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
 use tensor_core::check::buffer_len;
-use tensor_core::*;
+use tensor_core::{ActBackwardOp, Activation, Result};
 
 impl ActBackwardOp for CpuBackend {
     fn act_backward(

@@ -5,7 +5,7 @@ use crate::CpuBackend;
 use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
 use tensor_core::check::buffer_len;
-use tensor_core::*;
+use tensor_core::{AdamMoments, AdamStep, AdamStepOp, Result};
 
 impl AdamStepOp for CpuBackend {
     fn adam_step(

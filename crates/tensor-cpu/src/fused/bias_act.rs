@@ -6,7 +6,7 @@ use crate::kernel::{self, Elem, with_act};
 use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
 use tensor_core::check::{buffer_len, elements};
-use tensor_core::*;
+use tensor_core::{Activation, BiasAct, BiasActOp, Result};
 
 impl BiasActOp for CpuBackend {
     fn bias_act(

@@ -4,7 +4,7 @@
 use crate::CpuBackend;
 use crate::skinny::Epilogue;
 use tensor_core::check::check_fused_gemm;
-use tensor_core::*;
+use tensor_core::{Activation, GemmActGrad, GemmActGradOp, Result};
 
 impl GemmActGradOp for CpuBackend {
     fn gemm_act_grad(&self, p: GemmActGrad<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {

@@ -4,7 +4,7 @@
 use crate::CpuBackend;
 use crate::skinny::Epilogue;
 use tensor_core::check::check_fused_gemm;
-use tensor_core::*;
+use tensor_core::{Activation, GemmBiasAct, GemmBiasActOp, Result};
 
 impl GemmBiasActOp for CpuBackend {
     fn gemm_bias_act(&self, p: GemmBiasAct<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {

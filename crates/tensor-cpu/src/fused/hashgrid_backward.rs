@@ -1,7 +1,7 @@
 //! `hashgrid_backward` on the CPU (the kernels are in `hashgrid/`).
 
 use crate::CpuBackend;
-use tensor_core::*;
+use tensor_core::{HashGridBackwardOp, HashGridScatter, Result};
 
 impl HashGridBackwardOp for CpuBackend {
     fn hashgrid_backward(

@@ -1,7 +1,7 @@
 //! `hashgrid_forward` on the CPU (the kernels are in `hashgrid/`).
 
 use crate::CpuBackend;
-use tensor_core::*;
+use tensor_core::{HashGridForwardOp, HashGridLookup, Result};
 
 impl HashGridForwardOp for CpuBackend {
     fn hashgrid_forward(&self, p: HashGridLookup<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {

@@ -5,7 +5,7 @@ use crate::CpuBackend;
 use crate::parallel::{PAR_THRESHOLD, SUM_CHUNK};
 use rayon::prelude::*;
 use tensor_core::check::{buffer_len, elements};
-use tensor_core::*;
+use tensor_core::{LossGrad, LossGradOp, LossKind, Result, sigmoid};
 
 impl LossGradOp for CpuBackend {
     fn loss_grad(

@@ -2,7 +2,7 @@
 
 use crate::CpuBackend;
 use tensor_core::mlp_pass::{MlpPass, MlpPassOut};
-use tensor_core::*;
+use tensor_core::{ReluMlpMsePassOp, Result};
 
 impl ReluMlpMsePassOp for CpuBackend {
     fn relu_mlp_mse_pass(

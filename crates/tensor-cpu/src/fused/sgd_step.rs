@@ -2,7 +2,7 @@
 
 use crate::CpuBackend;
 use tensor_core::check::buffer_len;
-use tensor_core::*;
+use tensor_core::{Result, SgdStep, SgdStepOp};
 
 impl SgdStepOp for CpuBackend {
     fn sgd_step(

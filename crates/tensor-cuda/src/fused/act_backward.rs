@@ -7,7 +7,7 @@ use crate::codes;
 use crate::error::check_len;
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
-use tensor_core::*;
+use tensor_core::{ActBackwardOp, Activation, Result};
 
 impl ActBackwardOp for CudaBackend {
     fn act_backward(

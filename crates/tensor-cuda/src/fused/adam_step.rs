@@ -5,7 +5,7 @@ use crate::backend::Inner;
 use crate::error::check_len;
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
-use tensor_core::*;
+use tensor_core::{AdamMoments, AdamStep, AdamStepOp, Result};
 
 impl AdamStepOp for CudaBackend {
     fn adam_step(

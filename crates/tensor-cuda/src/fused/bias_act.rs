@@ -7,7 +7,7 @@ use crate::codes;
 use crate::error::{check_len, product};
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
-use tensor_core::*;
+use tensor_core::{Activation, BiasAct, BiasActOp, Result};
 
 impl BiasActOp for CudaBackend {
     fn bias_act(

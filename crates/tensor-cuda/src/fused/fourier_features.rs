@@ -5,7 +5,7 @@ use crate::backend::Inner;
 use crate::error::{check_len, product};
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
-use tensor_core::*;
+use tensor_core::{FourierFeatures, FourierFeaturesOp, Result};
 
 impl FourierFeaturesOp for CudaBackend {
     fn fourier_features(

@@ -3,7 +3,7 @@
 use crate::backend::CudaBackend;
 use crate::storage::CudaStorage;
 use tensor_core::check::check_fused_gemm;
-use tensor_core::*;
+use tensor_core::{GemmActGrad, GemmActGradOp, Result};
 
 impl GemmActGradOp for CudaBackend {
     fn gemm_act_grad(&self, p: GemmActGrad<'_, CudaStorage>, c: &mut CudaStorage) -> Result<()> {

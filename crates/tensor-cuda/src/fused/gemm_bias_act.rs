@@ -3,7 +3,7 @@
 use crate::backend::CudaBackend;
 use crate::storage::CudaStorage;
 use tensor_core::check::check_fused_gemm;
-use tensor_core::*;
+use tensor_core::{GemmBiasAct, GemmBiasActOp, Result};
 
 impl GemmBiasActOp for CudaBackend {
     fn gemm_bias_act(&self, p: GemmBiasAct<'_, CudaStorage>, c: &mut CudaStorage) -> Result<()> {

@@ -2,7 +2,7 @@
 
 use crate::backend::CudaBackend;
 use crate::storage::CudaStorage;
-use tensor_core::*;
+use tensor_core::{HashGridBackwardOp, HashGridScatter, Result};
 
 impl HashGridBackwardOp for CudaBackend {
     fn hashgrid_backward(

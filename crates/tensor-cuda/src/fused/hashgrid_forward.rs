@@ -3,7 +3,7 @@
 
 use crate::backend::CudaBackend;
 use crate::storage::CudaStorage;
-use tensor_core::*;
+use tensor_core::{HashGridForwardOp, HashGridLookup, Result};
 
 impl HashGridForwardOp for CudaBackend {
     fn hashgrid_forward(

@@ -6,7 +6,7 @@ use crate::backend::Inner;
 use crate::error::{check_len, product};
 use crate::kernels::{Arg, BLOCK, Cfg, K, u};
 use crate::storage::CudaStorage;
-use tensor_core::*;
+use tensor_core::{LossGrad, LossGradOp, LossKind, ReduceOp, Result};
 
 /// The most blocks a loss kernel uses; one warp then sums the partials.
 const MAX_LOSS_BLOCKS: usize = 1024;

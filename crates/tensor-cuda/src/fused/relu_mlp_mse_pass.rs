@@ -3,7 +3,7 @@
 use crate::backend::CudaBackend;
 use crate::storage::CudaStorage;
 use tensor_core::mlp_pass::{self, MlpPass, MlpPassOut};
-use tensor_core::*;
+use tensor_core::{ReluMlpMsePassOp, Result};
 
 impl ReluMlpMsePassOp for CudaBackend {
     fn relu_mlp_mse_pass(

@@ -5,7 +5,7 @@ use crate::backend::Inner;
 use crate::error::check_len;
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
-use tensor_core::*;
+use tensor_core::{Result, SgdStep, SgdStepOp};
 
 impl SgdStepOp for CudaBackend {
     fn sgd_step(
