@@ -1,13 +1,13 @@
 //! Does a wrapper backend hand every fused operation to the backend it wraps?
 //!
-//! A wrapper (a timer, a counter, a tracer) implements [`FusedOps`](crate::FusedOps) by
-//! naming, for each operation, either its inner backend's method or a default composition
-//! from [`fused`](crate::fused) (a [`BackendWrapper`](crate::BackendWrapper) forwards them
-//! all). A composition compiles and gives nearly the same numbers, but measures or runs
-//! something else. [`unforwarded_ops`] runs each fused operation once through the wrapper
-//! and once on the inner backend, on the same inputs (each operation's `probe` in its
-//! checks module), and lists the operations whose inner activity counters or results
-//! differ.
+//! A wrapper (a timer, a counter, a tracer) that implements
+//! [`BackendWrapper`](crate::BackendWrapper) forwards every fused operation; one that
+//! implements the operations' traits itself names, for each, either its inner backend's
+//! method or a default composition from [`fused`](crate::fused). A composition compiles and
+//! gives nearly the same numbers, but measures or runs something else. [`unforwarded_ops`]
+//! runs each fused operation once through the wrapper and once on the inner backend, on the
+//! same inputs (each operation's `probe_inputs` and `probe_run` in its checks module), and
+//! lists the operations whose inner activity counters or results differ.
 //!
 //! ```ignore
 //! let cpu = CpuBackend::new();
