@@ -1,5 +1,6 @@
-//! Conformance checks of [`hashgrid_forward`](crate::HashGridForwardOp::hashgrid_forward) and [`hashgrid_backward`](crate::HashGridBackwardOp::hashgrid_backward)
-//! against the `f64` [`reference`](mod@reference), finite differences and the adjoint identity, in 1, 2
+//! Conformance checks of [`hashgrid_forward`](crate::HashGridForwardOp::hashgrid_forward)
+//! and [`hashgrid_backward`](crate::HashGridBackwardOp::hashgrid_backward) against the
+//! `f64` [`reference`](mod@reference), finite differences and the adjoint identity, in 1, 2
 //! and 3 dimensions, on directly indexed and hashed levels, at the edges of the unit cube,
 //! and with bad buffers; and the backend against the trait's default (host) implementation.
 
