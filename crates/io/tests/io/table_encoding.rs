@@ -262,6 +262,15 @@ fn large_tables_are_predicted_in_chunks_with_the_same_values() {
         let one = model
             .table_outputs(&table.select_rows(&[r]).unwrap())
             .unwrap();
-        assert_eq!(one[0].to_bits(), whole[r].to_bits(), "row {r}");
+        // One row and a chunk of 4,096 take different product kernels (a plain loop, the
+        // skinny kernel), whose sums may round differently: a misplaced row differs by far
+        // more than this bound, relative to max(1, |value|).
+        let bound = 1e-5 * whole[r].abs().max(1.0);
+        assert!(
+            (one[0] - whole[r]).abs() <= bound,
+            "row {r}: {} vs {}",
+            one[0],
+            whole[r]
+        );
     }
 }

@@ -250,7 +250,13 @@ fn predict_in_chunks_matches_the_training_forward() {
     let x = tensor(&cpu, &uniform(&mut rng(2), rows * 2, -1.2, 1.2), rows, 2);
     let trained = m.forward(&x).unwrap().to_vec().unwrap();
     let predicted = m.predict(&x).unwrap().to_vec().unwrap();
-    assert_eq!(trained, predicted);
+    // The chunks' row counts may pick other product kernels than the whole batch's, whose
+    // sums round differently: within 1e-5 relative to max(1, |value|), far below the error of
+    // a row out of place.
+    assert_eq!(trained.len(), predicted.len());
+    for (i, (a, b)) in trained.iter().zip(&predicted).enumerate() {
+        assert!((a - b).abs() <= 1e-5 * a.abs().max(1.0), "[{i}] {a} vs {b}");
+    }
 }
 
 #[test]

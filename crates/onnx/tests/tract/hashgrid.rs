@@ -3,7 +3,7 @@
 //! range and on grid lines; the spatial hash bit for bit against an independent computation
 //! at resolutions where its 32-bit products wrap; and the `float16` export.
 
-use super::{check, check_within, inputs, names, run_tract};
+use super::{assert_within, check, check_within, inputs, names, run_tract};
 use io::Standardizer;
 use io::fitted::{FittedModel, ModelInfo};
 use nn::{Activation, GridScale, HashGridMlp, HashGridMlpConfig, Model, NamedArray};
@@ -83,10 +83,13 @@ fn hash_grid_image_model_matches_render() {
     // range would stop the graph) and leaves the other rows alone. Its own values depend on
     // how the runtime's Relu treats NaN, so they are not compared.
     let bytes = onnx::export(&model).unwrap();
+    // tract runs its own kernels, chosen for this CPU and this batch size, so its sums round
+    // differently from ours and from its own on another batch: within `check`'s bound.
     let (one, _) = run_tract(&bytes, &[0.25, 0.3], 2);
-    assert_eq!(one, model.predict(&[0.25, 0.3]).unwrap().values);
+    let ours = model.predict(&[0.25, 0.3]).unwrap().values;
+    assert_within("one row", &one, &ours, 1e-5);
     let (nan, _) = run_tract(&bytes, &[f32::NAN, 0.3, 0.25, 0.3], 2);
-    assert_eq!(nan[3..], one[..]);
+    assert_within("the row beside a NaN row", &nan[3..], &one, 1e-5);
 }
 
 #[test]

@@ -40,6 +40,21 @@ fn run_tract(bytes: &[u8], x: &[f32], features: usize) -> (Vec<f32>, Vec<usize>)
     (view.iter().copied().collect(), view.shape().to_vec())
 }
 
+/// Panics unless `got` and `want` have the same length and each pair differs by at most
+/// `tol` relative to `max(1, |want|)`: the bound for results of different arithmetic (tract
+/// against our kernels, or one batch size against another), whose sums round differently.
+#[track_caller]
+fn assert_within(what: &str, got: &[f32], want: &[f32], tol: f64) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    for (i, (a, b)) in got.iter().zip(want).enumerate() {
+        let d = (f64::from(*a) - f64::from(*b)).abs();
+        assert!(
+            d <= tol * f64::from(b.abs()).max(1.0),
+            "{what}: [{i}] {a} vs {b}"
+        );
+    }
+}
+
 /// Exports `model`, runs it on `x` in tract, compares with `model.predict`; returns the
 /// largest (absolute, relative) differences.
 fn check(name: &str, model: &FittedModel<CpuBackend>, x: &[f32]) -> (f64, f64) {
