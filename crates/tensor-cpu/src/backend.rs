@@ -43,8 +43,11 @@ impl CpuBackend {
         self.counters.allocations.fetch_add(1, Ordering::Relaxed);
     }
 
-    pub(crate) fn count_op(&self) {
+    /// Counts an operation and flushes subnormals while it runs (see [`crate::subnormals`]):
+    /// every operation starts here and keeps the scope until it returns.
+    pub(crate) fn begin_op(&self) -> crate::subnormals::FlushScope {
         self.counters.launches.fetch_add(1, Ordering::Relaxed);
+        crate::subnormals::FlushScope::enter()
     }
 
     pub(crate) fn count_up(&self, bytes: usize) {
@@ -142,13 +145,13 @@ impl Primitives for CpuBackend {
     }
 
     fn fill(&self, dst: &mut Vec<f32>, value: f32) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         crate::parallel::for_chunks_mut(dst, |_, c| c.fill(value));
         Ok(())
     }
 
     fn copy_slice(&self, range: SliceCopy, src: &Vec<f32>, dst: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let SliceCopy {
             src_offset,
             dst_offset,
@@ -158,7 +161,7 @@ impl Primitives for CpuBackend {
     }
 
     fn copy_block(&self, block: BlockCopy, src: &Vec<f32>, dst: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let BlockCopy {
             rows,
             src_cols,
@@ -175,24 +178,24 @@ impl Primitives for CpuBackend {
         cols: usize,
         dst: &mut Vec<f32>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         crate::copy::transpose(src, rows, cols, dst)
     }
 
     fn gemm(&self, spec: Gemm, a: &Vec<f32>, b: &Vec<f32>, c: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         crate::gemm::gemm(spec, a, b, c)
     }
 
     fn unary(&self, op: UnaryOp, x: &Vec<f32>, out: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         buffer_len("unary", "out", out.len(), x.len())?;
         crate::unary::unary(op, x, out);
         Ok(())
     }
 
     fn unary_assign(&self, op: UnaryOp, x: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         crate::unary::unary_assign(op, x);
         Ok(())
     }
@@ -204,7 +207,7 @@ impl Primitives for CpuBackend {
         b: &Vec<f32>,
         out: &mut Vec<f32>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let BinarySpec {
             op,
             a_shape,
@@ -220,12 +223,12 @@ impl Primitives for CpuBackend {
         a: &mut Vec<f32>,
         b: &Vec<f32>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         crate::binary::binary_assign(spec.op, a, spec.a_shape, b, spec.b_shape)
     }
 
     fn reduce(&self, spec: ReduceSpec, x: &Vec<f32>, out: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let ReduceSpec {
             op,
             outer,
@@ -242,7 +245,7 @@ impl Primitives for CpuBackend {
         index: &Vec<u32>,
         dst: &mut Vec<f32>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let GatherSpec {
             src_rows,
             cols,

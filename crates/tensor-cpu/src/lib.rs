@@ -16,6 +16,12 @@
 //! thread. Results are bit-identical whatever the number of threads: sums use fixed
 //! chunks added in order, and matrix products are split on block boundaries.
 //!
+//! Operations read subnormal floats as zero and write zero for a subnormal result (x86's
+//! FTZ and DAZ, aarch64's FZ), so weights that weight decay drives towards zero cannot slow
+//! a long run: the calling thread's float mode is restored when an operation returns, and
+//! the rayon workers an operation uses are set to flush for good ([`flushing_subnormals`]
+//! says whether a thread flushes).
+//!
 //! ```
 //! use tensor_core::Tensor;
 //! use tensor_cpu::CpuBackend;
@@ -46,7 +52,9 @@ mod parallel;
 mod reduce;
 mod simd;
 mod skinny;
+mod subnormals;
 mod unary;
 
 pub use backend::CpuBackend;
 pub use simd::{SIMD_VAR, SimdPath, simd_path};
+pub use subnormals::flushing_subnormals;

@@ -7,7 +7,7 @@ use super::data::*;
 use crate::{AdamMoments, AdamStep, Backend};
 
 /// A step `t = 3` with the usual betas and the given weight decay.
-fn step(weight_decay: f32, decoupled: bool) -> AdamStep {
+pub(crate) fn step(weight_decay: f32, decoupled: bool) -> AdamStep {
     AdamStep {
         lr: 1e-2,
         beta1: 0.9,
@@ -49,7 +49,7 @@ fn run<B: Backend>(
 }
 
 /// The updated parameters and moments in f64, each with its error scale.
-fn reference(s: AdamStep, p: &[f32], g: &[f32], m: &[f32], v: &[f32]) -> [Vec<Expect>; 3] {
+pub(crate) fn reference(s: AdamStep, p: &[f32], g: &[f32], m: &[f32], v: &[f32]) -> [Vec<Expect>; 3] {
     let f = f64::from;
     let mut want: [Vec<Expect>; 3] = Default::default();
     for i in 0..p.len() {

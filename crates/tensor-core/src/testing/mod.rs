@@ -36,6 +36,7 @@ pub mod gemm;
 pub mod memory;
 pub mod reduce;
 pub mod reference;
+pub mod subnormals;
 pub mod unary;
 
 /// Declares the checks module of each fused operation, `testing/NAME.rs`.
@@ -105,6 +106,12 @@ macro_rules! conformance_tests {
                 empty_axes_and_outputs,
                 long_sums_do_not_drift,
                 refuses_wrong_lengths,
+            }
+            subnormals {
+                unary_ops_take_subnormal_inputs,
+                binary_ops_take_subnormal_inputs,
+                gemm_takes_subnormal_inputs,
+                adam_step_takes_subnormal_inputs,
             }
         } }
     };

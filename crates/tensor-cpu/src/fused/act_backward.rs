@@ -15,7 +15,7 @@ impl ActBackwardOp for CpuBackend {
         act: Activation,
         grad_z: &mut Vec<f32>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         kernel(grad_out, z, act, grad_z)
     }
 }

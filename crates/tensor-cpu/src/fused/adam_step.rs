@@ -15,7 +15,7 @@ impl AdamStepOp for CpuBackend {
         grad: &Vec<f32>,
         moments: AdamMoments<'_, Vec<f32>>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         kernel(step, param, grad, moments.m, moments.v)
     }
 }

@@ -15,7 +15,7 @@ impl BiasActOp for CpuBackend {
         z: &mut Vec<f32>,
         out: &mut Vec<f32>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         kernel(z, p.bias, p.rows, p.cols, p.act, out)
     }
 }

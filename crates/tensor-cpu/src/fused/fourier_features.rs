@@ -5,7 +5,7 @@ use tensor_core::{FourierFeatures, FourierFeaturesOp, Result};
 
 impl FourierFeaturesOp for CpuBackend {
     fn fourier_features(&self, p: FourierFeatures<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let FourierFeatures {
             x,
             freqs,

@@ -8,7 +8,7 @@ use tensor_core::{Activation, GemmActGrad, GemmActGradOp, Result};
 
 impl GemmActGradOp for CpuBackend {
     fn gemm_act_grad(&self, p: GemmActGrad<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let GemmActGrad {
             gemm: spec,
             a,

@@ -9,7 +9,7 @@ use tensor_core::{Activation, GemmBiasAct, GemmBiasActOp, Result};
 impl GemmBiasActOp for CpuBackend {
     fn gemm_bias_act(&self, p: GemmBiasAct<'_, Vec<f32>>, c: &mut Vec<f32>) -> Result<()> {
         use Activation::{Identity, Relu};
-        self.count_op();
+        let _flush = self.begin_op();
         let GemmBiasAct {
             gemm: spec,
             a,

@@ -9,7 +9,7 @@ impl HashGridBackwardOp for CpuBackend {
         p: HashGridScatter<'_, Vec<f32>>,
         grad_tables: &mut Vec<f32>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let HashGridScatter {
             spec,
             layout,

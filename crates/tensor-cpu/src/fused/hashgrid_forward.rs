@@ -5,7 +5,7 @@ use tensor_core::{HashGridForwardOp, HashGridLookup, Result};
 
 impl HashGridForwardOp for CpuBackend {
     fn hashgrid_forward(&self, p: HashGridLookup<'_, Vec<f32>>, out: &mut Vec<f32>) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let HashGridLookup {
             spec,
             layout,

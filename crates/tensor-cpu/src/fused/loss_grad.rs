@@ -14,7 +14,7 @@ impl LossGradOp for CpuBackend {
         grad: &mut Vec<f32>,
         loss: &mut Vec<f32>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         let LossGrad {
             kind,
             pred,

@@ -10,7 +10,7 @@ impl ReluMlpMsePassOp for CpuBackend {
         pass: &MlpPass<'_, Vec<f32>>,
         out: MlpPassOut<'_, '_, Vec<f32>>,
     ) -> Result<bool> {
-        self.count_op();
+        let _flush = self.begin_op();
         crate::mlp_pass::relu_mlp_mse_pass(pass, out)
     }
 }

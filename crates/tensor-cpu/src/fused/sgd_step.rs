@@ -12,7 +12,7 @@ impl SgdStepOp for CpuBackend {
         grad: &Vec<f32>,
         velocity: Option<&mut Vec<f32>>,
     ) -> Result<()> {
-        self.count_op();
+        let _flush = self.begin_op();
         kernel(step, param, grad, velocity)
     }
 }

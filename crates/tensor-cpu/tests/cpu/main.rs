@@ -7,7 +7,8 @@
 //! - `tensor`: `Tensor`'s methods (shapes, named methods, operators, error messages) on it;
 //! - `forwarding`: the check that a wrapper backend forwards every fused operation;
 //! - property tests of broadcasting and reductions;
-//! - `simd`: the vector path that runs is the one `IRON_LEARN_SIMD` forces.
+//! - `simd`: the vector path that runs is the one `IRON_LEARN_SIMD` forces;
+//! - `subnormals`: subnormal floats flushed inside operations on every thread, and only there.
 
 mod common;
 mod determinism;
@@ -17,6 +18,7 @@ mod math;
 mod proptest_broadcast;
 mod proptest_reduce;
 mod simd;
+mod subnormals;
 mod tensor;
 
 mod conformance {
