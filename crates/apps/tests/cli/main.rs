@@ -20,6 +20,7 @@ mod python;
 mod record;
 mod results;
 mod resume;
+mod resume_changes;
 mod runs;
 mod small;
 mod special_outputs;
