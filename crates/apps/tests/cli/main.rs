@@ -18,6 +18,7 @@ mod outputs;
 mod predict;
 mod python;
 mod record;
+mod render_stops;
 mod results;
 mod resume;
 mod resume_changes;
