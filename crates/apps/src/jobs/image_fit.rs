@@ -1,13 +1,14 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
 use super::image_arch::{PictureBytes, Plan, check_memory, resolve_arch};
+use super::image_progress::DrawProgress;
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
 use crate::report::run_dir;
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
 use io::image::{
-    ColorMode, CompactPicture, ModelPixels, RenderSettings, fit_longest_side, render_scored,
+    ColorMode, CompactPicture, ModelPixels, RenderSettings, fit_longest_side, render_scored_with,
 };
 use io::{Picture, default_drawing};
 use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler};
@@ -360,6 +361,7 @@ impl Job for ImageFit {
             );
         }
         let fit = Fit {
+            quiet: args.train.quiet,
             shown: &shown,
             size: (w, h),
             dir: &dir,
@@ -401,6 +403,8 @@ struct ImageFitMetrics {
 
 /// The pieces of a fit that do not depend on the network.
 struct Fit<'a> {
+    /// No progress lines.
+    quiet: bool,
     /// The picture as `comparison.png` shows it.
     shown: &'a Picture,
     /// The picture's width and height.
@@ -427,13 +431,15 @@ impl Fit<'_> {
         let dir = self.dir;
         let mut settings = RenderSettings::new(w, h, c);
         settings.offset = self.offset.to_vec();
-        let (banded, recon) = render_scored(
+        let mut progress =
+            (!self.quiet).then(|| DrawProgress::new("drawing the reconstruction", w, h, c));
+        let (banded, recon) = render_scored_with(
             backend,
             &ModelPixels(&out.model),
             &settings,
             &picture,
-            &dir.join("reconstruction.png"),
-            COMPARISON_SIDE,
+            (&dir.join("reconstruction.png"), COMPARISON_SIDE),
+            |band| progress.iter_mut().for_each(|p| p.band(band)),
         )?;
         write_comparison(
             &dir.join("comparison.png"),

@@ -3,13 +3,15 @@
 //! one band); another format, or scoring against `--reference`, holds the whole picture and
 //! is checked against the memory budget first.
 
+use super::image_progress::DrawProgress;
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
 use crate::memory_budget;
 use crate::report::output::write_picture;
 use anyhow::{Result, bail};
 use io::image::{
-    ColorMode, ImageFileFormat, RenderSettings, load_picture_within, render_picture, render_png,
+    ColorMode, ImageFileFormat, RenderSettings, load_picture_within, render_picture_with,
+    render_png_with,
 };
 use io::{FittedModel, Picture};
 use std::path::Path;
@@ -69,11 +71,19 @@ impl Job for ImageRender {
                 Some(path) => Some((path.as_path(), load_within_budget(path, mode)?)),
                 None => None,
             };
-            let picture = render_picture(backend, &model, &settings)?;
+            let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
+            let picture = render_picture_with(backend, &model, &settings, |band| {
+                progress.band(band);
+                Ok(())
+            })?;
             write_picture(&args.output, &picture)?;
             Some((picture, reference))
         } else {
-            render_png(backend, &model, &settings, &args.output)?;
+            let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
+            render_png_with(backend, &model, &settings, &args.output, |band| {
+                progress.band(band);
+                Ok(())
+            })?;
             None
         };
         println!(

@@ -1,5 +1,6 @@
 //! `image render` stopped by SIGTERM or SIGINT leaves no temporary file beside its output,
-//! and a `--reference` that cannot be read is refused before anything is written.
+//! a `--reference` that cannot be read is refused before anything is written, and a drawing
+//! of many bands says how long it will take before most of it is drawn.
 
 use crate::common::*;
 use std::path::Path;
@@ -95,6 +96,36 @@ fn an_unreadable_reference_is_refused_before_writing() {
         assert!(
             !png.exists(),
             "the render was written before the reference was read"
+        );
+    }
+}
+
+#[test]
+fn a_drawing_of_many_bands_prints_an_estimate() {
+    let dir = tmp();
+    let fit = fitted(dir.path());
+    for name in ["r.png", "r.jpg"] {
+        let out = dir.path().join(name);
+        let o = run([
+            "image".as_ref(),
+            "render".as_ref(),
+            fit.as_os_str(),
+            "--size".as_ref(),
+            "1200".as_ref(),
+            "--device".as_ref(),
+            "cpu".as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert_success(&o);
+        let err = stderr(&o);
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("drawing 1200x1200"))
+            .unwrap_or_else(|| panic!("no estimate: {}", describe(&o)));
+        assert!(
+            line.contains("1.4 megapixels") && line.contains("in all"),
+            "{line}"
         );
     }
 }
