@@ -49,7 +49,7 @@ mod tiff_strips;
 pub use area_resize::{AreaShrinker, load_shrunk_within};
 pub use compact::CompactPicture;
 pub use csv_decode::{PixelCsvExtent, decode_pixel_csv, pixel_csv_extent, read_pixel_csv};
-pub use csv_encode::{PixelValues, encode_pixel_csv, write_pixel_csv};
+pub use csv_encode::{PixelValues, encode_pixel_csv, write_compact_pixel_csv, write_pixel_csv};
 pub use encode::{ImageFileFormat, encode_picture, save_picture};
 pub use file::{ColorMode, decode_picture, load_picture, load_picture_within, save_png};
 pub use fit::{
