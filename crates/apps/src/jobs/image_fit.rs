@@ -2,6 +2,7 @@
 
 use super::image_arch::{PictureBytes, Plan, check_memory, resolve_arch};
 use super::image_progress::DrawProgress;
+use super::image_recon::{capped_note, capped_side};
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
 use crate::report::run_dir;
@@ -362,6 +363,7 @@ impl Job for ImageFit {
         }
         let fit = Fit {
             quiet: args.train.quiet,
+            siren: arch == ArchArg::Siren,
             shown: &shown,
             size: (w, h),
             dir: &dir,
@@ -405,6 +407,8 @@ struct ImageFitMetrics {
 struct Fit<'a> {
     /// No progress lines.
     quiet: bool,
+    /// A SIREN network, whose reconstruction is capped ([`capped_side`]).
+    siren: bool,
     /// The picture as `comparison.png` shows it.
     shown: &'a Picture,
     /// The picture's width and height.
@@ -425,9 +429,17 @@ impl Fit<'_> {
         run: Run<'_, M::Config>,
     ) -> Result<()> {
         let ((w, h), c) = (self.size, self.offset.len());
+        let batch = self.sampler.batch() as f64;
         let data = RunData::Sampled(&mut self.sampler, self.summary);
         let out = run.train_model::<B, M>(backend, data, None)?;
-        let picture = CompactPicture::new(w, h, c, self.sampler.into_values())?;
+        let mut picture = CompactPicture::new(w, h, c, self.sampler.into_values())?;
+        let trained = out.report.steps as f64 * batch;
+        if let Some(side) = capped_side(w, h, trained).filter(|_| self.siren) {
+            picture = CompactPicture::from_picture(picture.shrink(side)?)?;
+            let drawn = (picture.width(), picture.height());
+            eprintln!("{}", capped_note((w, h), drawn, out.elapsed, trained));
+        }
+        let (w, h) = (picture.width(), picture.height());
         let dir = self.dir;
         let mut settings = RenderSettings::new(w, h, c);
         settings.offset = self.offset.to_vec();

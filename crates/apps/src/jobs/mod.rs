@@ -8,6 +8,7 @@ pub mod image_arch;
 pub mod image_codec;
 pub mod image_fit;
 pub mod image_progress;
+pub mod image_recon;
 pub mod image_render;
 pub mod image_resize;
 pub mod predict;

@@ -182,3 +182,32 @@ fn encode_holds_a_byte_a_value() {
     assert_eq!(text.lines().last(), Some(last.as_str()));
     assert_eq!(text.lines().count(), 1 + 1_000_000);
 }
+
+/// A SIREN fit of far more pixels than it trained on draws its reconstruction at a capped
+/// size, saying so in one line with the command that draws it whole.
+#[test]
+fn a_huge_siren_reconstruction_is_capped_and_said() {
+    let dir = tmp();
+    let fit = dir.path().join("fit");
+    let o = train(
+        &[
+            "image", "fit", "--size", "1500", "--arch", "siren", "--steps", "2", "--batch", "1024",
+            "--hidden", "16x2",
+        ],
+        &fit,
+    );
+    assert_success(&o);
+    let err = stderr(&o);
+    let notes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("reconstruction would take"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", describe(&o));
+    assert!(
+        notes[0].contains("1500x1500") && notes[0].contains("--size 1500"),
+        "{}",
+        notes[0]
+    );
+    let (w, h) = png_size(&fit.join("reconstruction.png"));
+    assert!(w < 1500 && w == h && w >= 512, "{w}x{h}");
+}
