@@ -3,18 +3,19 @@
 
     python3 onnx_predict.py MODEL.onnx DATA.csv [-o predictions.csv]
 
-MODEL.onnx comes from `iron-learn export RUN --format onnx`. For a model trained on a table
-with text, yes/no, date or missing cells, the graph takes one input per raw column, named as
-the column, each of shape [N, 1] (see "ONNX" in docs/FORMAT.md):
+MODEL.onnx comes from `iron-learn export RUN --format onnx`. The graph of a table model takes
+one input per raw column, named as the column, each of shape [N, 1] (see "ONNX" in
+docs/FORMAT.md), its type in the metadata `input_types`:
 
 - float32 for a number, NaN for a missing cell or a cell that is not a number;
 - string for a yes/no or category column, the cell as written without surrounding spaces;
 - float64 for a date, the seconds from 1970-01-01 00:00 to the date and hour written (the
   clock time, no time zone applied), NaN for a missing cell.
 
-Other models take one float32 input [N, features] in `feature_names` order. The output CSV is
-the one `iron-learn predict` writes: `prediction` (the label for a classifier) and one
-`probability_<class>` column per class. Needs numpy and onnxruntime.
+Files exported before every table model had named inputs take one float32 input `input`
+[N, features] in `feature_names` order; this script reads those too. The output CSV is the one
+`iron-learn predict` writes: `prediction` (the label for a classifier, from the graph's `label`
+output) and one `probability_<class>` column per class. Needs numpy and onnxruntime.
 """
 
 import argparse
@@ -103,8 +104,9 @@ def main():
         w.writerow(["prediction"] + columns)
         labels = outputs.get("label")
         if labels is None:
-            classes = json.loads(meta["classes"])
-            labels = [text(classes[k]) for k in outputs["probabilities"].argmax(axis=1)]
+            words = meta.get("class_labels")
+            classes = json.loads(words) if words else [text(c) for c in json.loads(meta["classes"])]
+            labels = [classes[k] for k in outputs["probabilities"].argmax(axis=1)]
         for label, p in zip(labels, outputs["probabilities"]):
             w.writerow([label] + [text(v) for v in p])
     else:

@@ -48,6 +48,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             )
         }
         Command::Mlp(a) => {
+            check_resumed_task(&a)?;
             let (d, t) = (a.data.train.device, a.data.train.tf32);
             device::dispatch(d, t, Tabular::mlp(a))
         }
@@ -71,6 +72,41 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             device::dispatch(d, t, jobs::bench::BenchTrain(a))
         }
     }
+}
+
+/// Refuses `mlp --resume --task T` on a run trained for the other task before the data is
+/// read (whose classes or targets would be refused for a reason that hides this one).
+fn check_resumed_task(a: &cli::MlpArgs) -> anyhow::Result<()> {
+    let (Some(task), Some(out), true) = (a.task, &a.data.train.out, a.data.train.resume) else {
+        return Ok(());
+    };
+    let name = match task {
+        cli::TaskArg::Regression => "regression",
+        cli::TaskArg::Classification => "classification",
+    };
+    train::check_resumed_task(out, name)
+        .map_err(|e| anyhow::anyhow!("{e} (drop --task, or pass another --out)"))
+}
+
+/// The options that let a refused resume go on, for the library's advice.
+fn flag_advice(e: &anyhow::Error) -> Option<String> {
+    let advice = e
+        .chain()
+        .find_map(|c| match c.downcast_ref::<train::Error>() {
+            Some(train::Error::ResumeRefused { advice, .. }) => Some(advice),
+            _ => None,
+        })?;
+    Some(match advice {
+        train::ResumeAdvice::SameDataOrForce { split: true } => "; resume with the same data \
+            and the same --seed, --test-fraction, --val-fraction and --patience (they choose \
+            the training rows), or pass --force to continue on this data"
+            .into(),
+        train::ResumeAdvice::SameDataOrForce { split: false } => {
+            "; resume with the same data, or pass --force to continue on this data".into()
+        }
+        train::ResumeAdvice::Batch(Some(rows)) => format!("; resume with --batch {rows}"),
+        train::ResumeAdvice::Batch(None) => "; resume with --batch full".into(),
+    })
 }
 
 /// Restores the default SIGPIPE action, so that `iron-learn ... | head` ends quietly
@@ -114,6 +150,9 @@ fn main() -> ExitCode {
                     line.push_str(": ");
                     line.push_str(&text);
                 }
+            }
+            if let Some(advice) = flag_advice(&e) {
+                line.push_str(&advice);
             }
             // Not eprintln!: when stderr itself cannot be written, exit quietly.
             let line = cli_parse::shorten_quoted(&line.replace('\n', " "));

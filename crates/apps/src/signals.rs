@@ -3,8 +3,12 @@
 //! exits at once.
 //!
 //! The handler only stores into atomics and writes a fixed message with `write(2)`, both
-//! async-signal-safe; the trainer polls the stop flag after every step.
+//! async-signal-safe; the trainer polls the stop flag after every step. A job that only
+//! writes a file (`image render`) calls [`remove_unfinished_on_signal`] instead: a thread
+//! waits for the flag, removes the temporary file it was writing, and exits.
 
+use std::io::Write as _;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -13,6 +17,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// The flag handed to the trainer.
 static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// Whether the job stops by removing its unfinished output (not by saving a checkpoint).
+static WRITING: AtomicBool = AtomicBool::new(false);
 /// The step at which an interrupted run stopped (`u64::MAX`: not recorded).
 static STOPPED_AT: AtomicU64 = AtomicU64::new(u64::MAX);
 
@@ -51,6 +57,60 @@ pub fn watch() -> Arc<AtomicBool> {
     Arc::clone(flag)
 }
 
+/// Makes SIGINT and SIGTERM end a job that writes `output` (a render, not a training run):
+/// a thread waits for the signal, removes the temporary files this process has beside
+/// `output` (`.NAME.tmp-PID-N`, which the write renames over `output` when it is done), says
+/// so, and exits with 128 + the signal number. `output` itself, old or absent, is left as
+/// it was.
+pub fn remove_unfinished_on_signal(output: &Path) {
+    WRITING.store(true, Ordering::SeqCst);
+    let flag = watch();
+    let output = output.to_path_buf();
+    std::thread::spawn(move || {
+        while !flag.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let removed = remove_temporaries(&output);
+        let i = received().unwrap_or(Interruption {
+            signal: SIGTERM,
+            step: None,
+        });
+        let what = if removed > 0 {
+            "removed the unfinished file"
+        } else {
+            "nothing was written to"
+        };
+        let _ = writeln!(
+            std::io::stderr(),
+            "stopped by {}: {what} {}",
+            i.name(),
+            output.display()
+        );
+        std::process::exit(i32::from(i.exit_code()));
+    });
+}
+
+/// Removes this process's temporary files for `output` (`.NAME.tmp-PID-N` in its folder);
+/// returns how many there were.
+fn remove_temporaries(output: &Path) -> usize {
+    let (Some(name), dir) = (output.file_name(), output.parent()) else {
+        return 0;
+    };
+    let dir = match dir {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let prefix = format!(".{}.tmp-{}-", name.to_string_lossy(), std::process::id());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter(|e| std::fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
 /// The signal received so far, if any.
 pub fn received() -> Option<Interruption> {
     let signal = SIGNAL.load(Ordering::SeqCst);
@@ -76,6 +136,9 @@ fn on_signal(signal: i32) -> Reaction {
     }
     if let Some(flag) = STOP.get() {
         flag.store(true, Ordering::SeqCst);
+    }
+    if WRITING.load(Ordering::SeqCst) {
+        return Reaction::Announce(b"");
     }
     Reaction::Announce(match signal {
         SIGTERM => b"\nterminated (SIGTERM): saving a checkpoint, then stopping\n",

@@ -7,7 +7,7 @@ use tensor_core::Backend;
 
 use crate::graph::{Attr, Graph, ML_DOMAIN};
 use crate::model::{Body, OnnxModel};
-use crate::proto::{INT64, ModelProto, OperatorSetIdProto, STRING, StringStringEntryProto};
+use crate::proto::{FLOAT, ModelProto, OperatorSetIdProto, STRING, StringStringEntryProto};
 use crate::{Error, Result};
 
 /// The ONNX operator set of MLP graphs (Softmax over one axis, Clip with tensor bounds);
@@ -24,27 +24,28 @@ pub const ML_OPSET: i64 = 1;
 pub const COORDINATES: &str = "inputs (x, y): pixel i of n at -1 + 2 i / (n - 1), x along a \
      row (column index), y down the image (row index); outputs: one value per channel in [0, 1]";
 
-/// The graph of `model` as an ONNX [`ModelProto`]: one float input `[N, features]` in the
-/// training column order (`coordinates` for image models), the standardisation inside, and
-/// one output in user units: `prediction` (regression), `probabilities` (one column per
-/// class) or `pixels` (in `[0, 1]`).
+/// The graph of `model` as an ONNX [`ModelProto`].
 ///
-/// A model trained on a table with a [`Preprocessor`](io::table::Preprocessor) takes one
-/// input per raw column instead, named as the column (see [`table`](crate::table) for their
-/// types), encodes them inside the graph, and a classifier has a second output, `label`:
-/// the class as text.
+/// Every model of rows (regression or classifier) takes one input per raw column, named as
+/// the column, of shape `[N, 1]`: a model with a [`Preprocessor`](io::table::Preprocessor)
+/// encodes its columns inside the graph (see [`table`](crate::table) for their types), any
+/// other reads each feature as a `float32` column. The standardisation is inside, and the
+/// outputs are in user units: `prediction` (regression), or for a classifier `label` (the
+/// class as `predict` writes it, `string [N]`) and `probabilities` (one column per class).
+/// An image model takes one float input `coordinates` `[N, 2]` and gives `pixels` (in
+/// `[0, 1]`).
 pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> {
     let info = model.info();
     let network = model.network();
     let mut g = Graph::new("iron_learn");
+    let image = matches!(info.task, Task::Image { .. });
     let mut h = match &info.preprocessing {
         Some(p) => crate::table::encode(&mut g, p)?,
-        None => {
-            let image = matches!(info.task, Task::Image { .. });
-            let input_name = if image { "coordinates" } else { "input" };
+        None if image => {
             let doc = info.feature_names.join(",");
-            g.input(input_name, network.input_dim(), &doc)
+            g.input("coordinates", network.input_dim(), &doc)
         }
+        None => crate::table::number_columns(&mut g, &info.feature_names),
     };
 
     if let Some(s) = &info.features {
@@ -60,7 +61,7 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
         ir_version,
     } = crate::model::body(&mut g, &h, network)?;
     outputs(&mut g, info, &h, network.output_dim());
-    if info.preprocessing.is_some() {
+    if !image {
         check_input_names(&g, info)?;
     }
 
@@ -68,7 +69,7 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
         domain: String::new(),
         version: opset,
     }];
-    if info.preprocessing.is_some() {
+    if info.preprocessing.is_some() || info.classes().is_some() {
         opset_import.push(OperatorSetIdProto {
             domain: ML_DOMAIN.into(),
             version: ML_OPSET,
@@ -87,8 +88,8 @@ pub fn to_model_proto<B: Backend>(model: &FittedModel<B>) -> Result<ModelProto> 
 }
 
 /// Adds the outputs, in user units, from the network's raw output `h` (`width` columns):
-/// `prediction` (regression), `pixels` (images), or `probabilities` (classifiers), and for a
-/// classifier of a table, `label` too: the class as text, `[N]`.
+/// `prediction` (regression), `pixels` (images), or for classifiers `label` (the class as
+/// text, `[N]`) and `probabilities`.
 fn outputs(g: &mut Graph, info: &ModelInfo, h: &str, width: usize) {
     let mut h = h.to_string();
     let image = matches!(info.task, Task::Image { .. });
@@ -108,9 +109,7 @@ fn outputs(g: &mut Graph, info: &ModelInfo, h: &str, width: usize) {
             (if image { "pixels" } else { "prediction" }, width)
         }
         Task::Classification { classes } if classes.len() == 2 => {
-            if info.preprocessing.is_some() {
-                label(g, info, &h, true);
-            }
+            label(g, info, &h, true);
             let one = g.scalar("one", 1.0);
             let p = g.node("Sigmoid", &[&h], &[]);
             let q = g.node("Sub", &[&one, &p], &[]);
@@ -118,9 +117,7 @@ fn outputs(g: &mut Graph, info: &ModelInfo, h: &str, width: usize) {
             ("probabilities", 2)
         }
         Task::Classification { classes } => {
-            if info.preprocessing.is_some() {
-                label(g, info, &h, false);
-            }
+            label(g, info, &h, false);
             h = g.node("Softmax", &[&h], &[("axis", Attr::Int(1))]);
             ("probabilities", classes.len())
         }
@@ -130,21 +127,26 @@ fn outputs(g: &mut Graph, info: &ModelInfo, h: &str, width: usize) {
 
 /// The `label` output from the logits `z`: class 1 where `z > 0` for two classes (one
 /// logit), else the last largest logit, as `predict` chooses; its text by `CategoryMapper`.
+/// Two classes go through `ArgMax` of the 0/1 pair `[z <= 0, z > 0]` rather than a cast to
+/// `int64`, which some runtimes (tract) read as a shape value.
 fn label(g: &mut Graph, info: &ModelInfo, z: &str, binary: bool) {
     let index = if binary {
         let zero = g.scalar("logit_zero", 0.0);
         let positive = g.node("Greater", &[z, &zero], &[]);
-        let index = g.node("Cast", &[&positive], &[("to", Attr::Int(i64::from(INT64)))]);
-        let flat = g.constant_i64("label_shape", &[1], &[-1]);
-        g.node("Reshape", &[&index, &flat], &[])
+        let negative = g.node("Not", &[&positive], &[]);
+        let to_float = [("to", Attr::Int(i64::from(FLOAT)))];
+        let p = g.node("Cast", &[&positive], &to_float);
+        let q = g.node("Cast", &[&negative], &to_float);
+        g.node("Concat", &[&q, &p], &[("axis", Attr::Int(1))])
     } else {
-        let attrs = [
-            ("axis", Attr::Int(1)),
-            ("keepdims", Attr::Int(0)),
-            ("select_last_index", Attr::Int(1)),
-        ];
-        g.node("ArgMax", &[z], &attrs)
+        z.to_string()
     };
+    let attrs = [
+        ("axis", Attr::Int(1)),
+        ("keepdims", Attr::Int(0)),
+        ("select_last_index", Attr::Int(1)),
+    ];
+    let index = g.node("ArgMax", &[&index], &attrs);
     let count = info.classes().map_or(0, <[f32]>::len);
     let words: Vec<String> = (0..count).map(|i| info.class_text(i)).collect();
     let attrs = [
@@ -262,47 +264,47 @@ pub(crate) fn activation(g: &mut Graph, h: &str, act: Activation, layer: usize) 
 }
 
 fn doc(info: &ModelInfo) -> String {
-    if let Some(p) = &info.preprocessing {
-        let inputs: Vec<String> = p
+    let inputs: Vec<String> = input_types(info)
+        .into_iter()
+        .map(|(name, t)| format!("{name} ({t})"))
+        .collect();
+    let outputs = match &info.task {
+        Task::Classification { .. } => format!(
+            "outputs `label` (string [N]) and `probabilities` ({})",
+            info.output_columns().join(", ")
+        ),
+        Task::Regression => format!("output `prediction` ({})", info.target_names.join(", ")),
+        Task::Image { width, height } => {
+            return format!(
+                "Image fitted at {width}x{height} pixels: {COORDINATES}; output `pixels` ({})",
+                info.target_names.join(", ")
+            );
+        }
+    };
+    format!(
+        "Model of {} from raw table columns, one input [N, 1] each: {}; {outputs}.",
+        info.target_names.join(", "),
+        inputs.join(", ")
+    )
+}
+
+/// The graph inputs of a model of rows, in order, with their element type's name: the
+/// preprocessing's raw columns, or the features as `float32`.
+fn input_types(info: &ModelInfo) -> Vec<(String, &'static str)> {
+    match &info.preprocessing {
+        Some(p) => p
             .columns
             .iter()
             .map(|c| {
                 let t = crate::table::type_name(crate::table::input_type(c));
-                format!("{} ({t})", c.column())
+                (c.column().to_string(), t)
             })
-            .collect();
-        let outputs = match &info.task {
-            Task::Classification { .. } => format!(
-                "outputs `label` (string [N]) and `probabilities` ({})",
-                info.output_columns().join(", ")
-            ),
-            _ => format!("output `prediction` ({})", info.target_names.join(", ")),
-        };
-        return format!(
-            "Model of {} from raw table columns, one input [N, 1] each: {}; {outputs}.",
-            info.target_names.join(", "),
-            inputs.join(", ")
-        );
-    }
-    match &info.task {
-        Task::Regression => format!(
-            "Regression of {} on {}: input [N, {}] in that column order, output `prediction`.",
-            info.target_names.join(", "),
-            info.feature_names.join(", "),
-            info.feature_names.len()
-        ),
-        Task::Classification { .. } => format!(
-            "Classifier of {} from {}: input [N, {}] in that column order, output \
-             `probabilities` ({}).",
-            info.target_names.join(", "),
-            info.feature_names.join(", "),
-            info.feature_names.len(),
-            info.output_columns().join(", ")
-        ),
-        Task::Image { width, height } => format!(
-            "Image fitted at {width}x{height} pixels: {COORDINATES}; output `pixels` ({})",
-            info.target_names.join(", ")
-        ),
+            .collect(),
+        None => info
+            .feature_names
+            .iter()
+            .map(|n| (n.clone(), crate::table::type_name(FLOAT)))
+            .collect(),
     }
 }
 
@@ -330,22 +332,18 @@ fn metadata<B: Backend>(
     if let Some(classes) = info.classes() {
         props.push(("classes", json(serde_json::to_string(classes))?));
     }
-    if let Some(p) = &info.preprocessing {
-        let types: Vec<serde_json::Value> = p
-            .columns
-            .iter()
-            .map(|c| {
-                let t = crate::table::type_name(crate::table::input_type(c));
-                serde_json::json!({ "name": c.column(), "type": t })
-            })
+    if !matches!(info.task, Task::Image { .. }) {
+        let types: Vec<serde_json::Value> = input_types(info)
+            .into_iter()
+            .map(|(name, t)| serde_json::json!({ "name": name, "type": t }))
             .collect();
         props.push(("input_types", json(serde_json::to_string(&types))?));
+    }
+    if info.classes().is_some() {
         let words: Vec<String> = (0..info.classes().map_or(0, <[f32]>::len))
             .map(|i| info.class_text(i))
             .collect();
-        if !words.is_empty() {
-            props.push(("class_labels", json(serde_json::to_string(&words))?));
-        }
+        props.push(("class_labels", json(serde_json::to_string(&words))?));
     }
     if let Task::Image { width, height } = info.task {
         props.push(("coordinates", COORDINATES.to_string()));

@@ -1,11 +1,13 @@
 //! ONNX export of fitted Iron Learn models.
 //!
 //! [`export`] turns an [`io::FittedModel`] into an ONNX graph (operator set 13) that takes raw
-//! inputs and gives answers in user units: one float input `[N, features]` in the training
-//! column order (for image models, the pixel coordinates), the input standardisation inside
-//! the graph, and one output — `prediction` (de-standardised values), `probabilities` (one
-//! column per class) or `pixels` (clamped to `[0, 1]`). The feature names, class labels and
-//! the coordinate convention are in the file's metadata (`metadata_props`).
+//! inputs and gives answers in user units. A model of rows (regression or classifier) takes
+//! one input `[N, 1]` per raw column, named as the column; an image model takes the pixel
+//! coordinates, `coordinates` `[N, 2]`. The input standardisation is inside the graph, and
+//! the outputs are `prediction` (de-standardised values), `label` (the class as `predict`
+//! writes it) with `probabilities` (one column per class), or `pixels` (clamped to
+//! `[0, 1]`). The feature names, class labels and the coordinate convention are in the
+//! file's metadata (`metadata_props`).
 //!
 //! Every model type exports: MLPs with any activation, SIREN (sine) networks, Gaussian
 //! Fourier-feature and positional encodings (operator set 13), and hash-grid networks, whose
@@ -17,8 +19,8 @@
 //! preprocessing too: one input per raw column, named as the column (numbers as `float32`,
 //! yes/no and categories as `string`, dates as `float64` seconds; see [`table`]), the
 //! median fill, indicators, standardisation and one-hot encoding inside the graph
-//! (`CategoryMapper` of `ai.onnx.ml` for the text), and for a classifier a `label` output
-//! (the class as text) beside `probabilities`.
+//! (`CategoryMapper` of `ai.onnx.ml` for the text); a table of numbers without gaps is read
+//! as one `float32` input per column.
 //!
 //! A model type of its own exports too once it implements [`OnnxModel`] (its network as
 //! nodes of a [`Graph`]) and is registered with [`register`] (see [`model`]); a network of

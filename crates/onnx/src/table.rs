@@ -85,6 +85,28 @@ pub(crate) fn encode(g: &mut Graph, p: &Preprocessor) -> Result<String> {
     Ok(g.node("Concat", &refs, &[("axis", Attr::Int(1))]))
 }
 
+/// Declares one `float32` input `[N, 1]` per name in `features` (the columns of a table
+/// read as numbers, with no preprocessing) and returns the name of the `[N, features]`
+/// value they make side by side.
+pub(crate) fn number_columns(g: &mut Graph, features: &[String]) -> String {
+    let columns: Vec<String> = features
+        .iter()
+        .map(|name| {
+            g.typed_input(
+                name,
+                FLOAT,
+                &[None, Some(1)],
+                &format!("{name} (number), [N, 1]"),
+            )
+        })
+        .collect();
+    if let [one] = columns.as_slice() {
+        return one.clone();
+    }
+    let refs: Vec<&str> = columns.iter().map(String::as_str).collect();
+    g.node("Concat", &refs, &[("axis", Attr::Int(1))])
+}
+
 /// Every spelling of `words` in upper and lower case, each once.
 pub fn case_variants(words: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

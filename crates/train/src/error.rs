@@ -86,9 +86,31 @@ pub enum Error {
     /// early stopping without validation rows, a request that cannot fit in memory.
     #[error("{0}")]
     Refused(String),
+    /// A resume refused because it would change the run: the message says what differs,
+    /// `advice` what the user can do (the `iron-learn` tool turns it into options).
+    #[error("{message}")]
+    ResumeRefused {
+        /// What differs, in one line.
+        message: String,
+        /// What would let the run resume.
+        advice: ResumeAdvice,
+    },
     /// A chart or picture could not be drawn.
     #[error("{0}")]
     Draw(String),
+}
+
+/// What lets a refused resume go on (see [`Error::ResumeRefused`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResumeAdvice {
+    /// Resume on the same data, or force the resume onto this data; `split` is true when
+    /// the seed and the test and validation fractions chose the training rows.
+    SameDataOrForce {
+        /// Whether the rows were chosen by a seeded split of the file.
+        split: bool,
+    },
+    /// Resume with batches of this many rows (`None`: full batches).
+    Batch(Option<usize>),
 }
 
 /// `path` followed by a space, or nothing for an empty path.

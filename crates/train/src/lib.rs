@@ -73,10 +73,11 @@ pub mod timing;
 
 pub use checkpoint::{Loaded, RunMeta, RunModel};
 pub use data::{DataSummary, RunData};
-pub use error::{Error, Result};
+pub use error::{Error, Result, ResumeAdvice};
 pub use monitor::LossUnits;
 pub use outcome::{Outcome, RunMetrics};
 pub use plan::TrainingSize;
 pub use report::{Lines, Reading, Reporter, Silent};
+pub use resume::check_task as check_resumed_task;
 pub use run::{MemoryCheck, Run};
 pub use settings::{Schedule, Settings};

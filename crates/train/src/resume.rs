@@ -4,6 +4,7 @@
 //! names what changed and the option that changed it.
 
 use crate::checkpoint::{self, RunMeta, RunModel};
+use crate::error::ResumeAdvice;
 use crate::plan::Plan;
 use crate::record;
 use crate::{Error, Result, Run};
@@ -81,6 +82,27 @@ where
     Ok((loaded.model, optimizer))
 }
 
+/// Refuses to resume the run in `dir` as another task than the one its record says it was
+/// trained for (`options.task`: `classification` or `regression`): checked before the data
+/// is read, whose classes or targets would otherwise be refused for a reason that hides
+/// this one. A folder without a record, or a record without a task, passes.
+pub fn check_task(dir: &Path, task: &str) -> Result<()> {
+    let record = record::read_value(dir).unwrap_or_default();
+    let before = record
+        .get("options")
+        .and_then(|o| o.get("task"))
+        .and_then(Value::as_str);
+    match before {
+        Some(before) if before != task => Err(Error::Refused(format!(
+            "{} was trained for {before}, and the task is now {task}, which needs another \
+             network output and other targets; resume it for {before}, or train for {task} \
+             in a new folder",
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a checkpoint of another network, naming the first difference.
 fn check_architecture<C: Serialize + PartialEq>(
     path: &Path,
@@ -120,26 +142,49 @@ fn check_data<C>(
     };
     if run.settings.force {
         run.reporter.note(&format!(
-            "note: resuming on other data than the checkpoint's (--force): {difference}"
+            "note: resuming on other data than the checkpoint's (forced): {difference}"
         ));
         return Ok(());
     }
+    let earlier = record::read_value(&run.dir).unwrap_or_default();
+    let held_out = validation_note(&earlier, &run.record);
     let hint = if !changed.is_empty() {
-        since(changed)
-    } else if run
+        format!("{}{held_out}", since(changed))
+    } else {
+        held_out
+    };
+    let split = run
         .record
         .get("options")
         .and_then(|o| o.get("val_fraction"))
-        .is_some()
-    {
-        " (--seed, --test-fraction and --val-fraction also choose the training rows)".into()
-    } else {
-        String::new()
+        .is_some();
+    Err(Error::ResumeRefused {
+        message: format!(
+            "{} was trained on other data: {difference}{hint}",
+            path.display()
+        ),
+        advice: ResumeAdvice::SameDataOrForce { split },
+    })
+}
+
+/// `; early stopping holds out ...` when early stopping (`options.patience_epochs`) is set
+/// in one record and not the other: it holds out validation rows from the training rows, so
+/// the rows trained on differ. Empty otherwise.
+fn validation_note(earlier: &Map<String, Value>, now: &Map<String, Value>) -> String {
+    let patience = |r: &Map<String, Value>| {
+        r.get("options")
+            .and_then(|o| o.get("patience_epochs"))
+            .is_some_and(|v| !v.is_null())
     };
-    Err(Error::Refused(format!(
-        "{} was trained on other data: {difference}{hint}; resume with the same data, or pass --force to continue on this data",
-        path.display()
-    )))
+    match (patience(earlier), patience(now)) {
+        (false, true) => "; early stopping (patience) holds out validation rows from the \
+            training rows, and the run was trained without it, on all of them"
+            .into(),
+        (true, false) => "; the run was trained with early stopping (patience), which held \
+            out validation rows from the training rows, and is now asked to train without it"
+            .into(),
+        _ => String::new(),
+    }
 }
 
 /// Refuses another batch size than the run's: its epochs and schedule would not add up.
@@ -156,13 +201,15 @@ fn check_batch(path: &Path, earlier: &Map<String, Value>, plan: &Plan) -> Result
     }
     let text =
         |b: Option<usize>| b.map_or("full batches".into(), |b| format!("batches of {b} rows"));
-    let option = before.map_or("full".into(), |b| b.to_string());
-    Err(Error::Refused(format!(
-        "{} was trained on {}, and these options give {}: its epochs and learning-rate schedule would no longer add up; resume with --batch {option}",
-        path.display(),
-        text(before),
-        text(plan.batch)
-    )))
+    Err(Error::ResumeRefused {
+        message: format!(
+            "{} was trained on {}, and these options give {}: its epochs and learning-rate schedule would no longer add up",
+            path.display(),
+            text(before),
+            text(plan.batch)
+        ),
+        advice: ResumeAdvice::Batch(before),
+    })
 }
 
 /// The training settings of the latest part of a recorded run.
@@ -211,14 +258,37 @@ pub(crate) fn changed_inputs(
         };
         let keys = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
         for key in keys {
-            let (x, y) = (a.get(key), b.get(key));
+            let (x, y) = (a.get(key).map(as_given), b.get(key).map(as_given));
             if x != y && !is_derived(section, key) {
-                changed.push(format!("{section}.{key} {} -> {}", shown(x), shown(y)));
+                changed.push(format!(
+                    "{section}.{key} {} -> {}",
+                    shown(x.as_ref()),
+                    shown(y.as_ref())
+                ));
             }
         }
     }
     changed.truncate(4);
     changed
+}
+
+/// `v` with every number that is a `float32` written as that `float32`'s shortest decimal
+/// (`0.20000000298023224`, an `f32` option recorded through `f64`, becomes `0.2`), so that
+/// settings compare and show at the precision the user gave them.
+fn as_given(v: &Value) -> Value {
+    match v {
+        Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .filter(|&x| f64::from(x as f32) == x)
+            .and_then(|x| format!("{}", x as f32).parse::<f64>().ok())
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| v.clone(), Value::Number),
+        Value::Array(items) => Value::Array(items.iter().map(as_given).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, x)| (k.clone(), as_given(x))).collect())
+        }
+        _ => v.clone(),
+    }
 }
 
 /// Entries that follow from others (sizes, counts, hashes), not chosen by the user.
@@ -282,6 +352,64 @@ mod tests {
         );
         assert!(changed_inputs(&earlier, &earlier, 42).is_empty());
         assert!(changed_inputs(&Map::new(), &now, 7).is_empty());
+    }
+
+    /// An `f32` option recorded through `f64` (`0.20000000298023224`) is the `0.2` the
+    /// user gave: no change, and shown as given where it did change.
+    #[test]
+    fn settings_compare_at_the_precision_given() {
+        let earlier = object(json!({
+            "options": {"test_fraction": 0.2, "val_fraction": null, "lr": 0.01},
+        }));
+        let now = object(json!({
+            "options": {
+                "test_fraction": f64::from(0.2f32),
+                "val_fraction": f64::from(0.3f32),
+                "lr": f64::from(0.01f32),
+            },
+        }));
+        assert_eq!(f64::from(0.2f32), 0.20000000298023224);
+        assert_eq!(
+            changed_inputs(&earlier, &now, 0),
+            ["options.val_fraction null -> 0.3"]
+        );
+        // A real difference below f32 precision of an f64 setting still shows.
+        let close = object(json!({
+            "options": {"test_fraction": 0.2, "val_fraction": null, "lr": 0.010000001},
+        }));
+        assert_eq!(changed_inputs(&earlier, &close, 0).len(), 1);
+    }
+
+    #[test]
+    fn early_stopping_is_named_as_what_holds_out_rows() {
+        let without = object(json!({"options": {"patience_epochs": null}}));
+        let with = object(json!({"options": {"patience_epochs": 2}}));
+        let note = validation_note(&without, &with);
+        assert!(note.contains("holds out validation rows"), "{note}");
+        assert!(!note.contains("--"), "{note}");
+        assert!(validation_note(&with, &without).contains("trained with early stopping"));
+        assert_eq!(validation_note(&with, &with), "");
+        assert_eq!(validation_note(&without, &without), "");
+    }
+
+    #[test]
+    fn another_task_than_the_recorded_one_is_refused_naming_both() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            check_task(dir.path(), "classification").is_ok(),
+            "no record"
+        );
+        let record = json!({"options": {"task": "regression"}}).to_string();
+        std::fs::write(dir.path().join(record::FILE_NAME), record).unwrap();
+        assert!(check_task(dir.path(), "regression").is_ok());
+        let e = check_task(dir.path(), "classification")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("trained for regression") && e.contains("now classification"),
+            "{e}"
+        );
+        assert!(!e.contains("--"), "{e}");
     }
 
     #[test]

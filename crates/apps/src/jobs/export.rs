@@ -3,17 +3,17 @@
 
 use crate::cli::{ExportArgs, ExportFormat};
 use anyhow::{Context, Result, bail};
-use io::FittedModel;
 use tensor_cpu::CpuBackend;
 
-/// Writes the model of a run folder or checkpoint in the asked format.
+/// Writes the model of a run folder or checkpoint in the asked format; a model whose
+/// weights are not all finite (a diverged run) is refused before anything is written.
 pub fn export(args: &ExportArgs) -> Result<()> {
     if args.half && args.format != ExportFormat::Onnx {
         bail!("--half applies to --format onnx only");
     }
     let source = io::fitted::model_file(&args.model);
     io::output::refuse_own_input(&args.output, &[&source])?;
-    let model = FittedModel::load(&source, &CpuBackend::new())?;
+    let (model, _) = train::checkpoint::load_fitted(&CpuBackend::new(), &source)?;
     let what = match args.format {
         ExportFormat::Onnx if args.half => {
             onnx::save_with(&model, &args.output, onnx::Precision::Float16)?;

@@ -315,9 +315,7 @@ pub fn check_memory(f: &Footprint) -> Result<()> {
         let batch = ((budget - fixed) / per_pixel.max(1)).max(1);
         format!("--batch {batch} or less would fit")
     } else {
-        let scale = (budget as f64 / fixed as f64).sqrt();
-        let side = ((f.pixels as f64).sqrt() * scale) as usize;
-        format!("the image alone is too large: try --size {side} or less")
+        size_advice(f, budget)
     };
     bail!(
         "image fit would need about {} of memory ({} pixels, batches of {} pixels) but {} is available ({source}); {suggestion}",
@@ -326,4 +324,97 @@ pub fn check_memory(f: &Footprint) -> Result<()> {
         f.batch,
         memory_budget::bytes(budget as f64)
     )
+}
+
+/// The advice when not even one pixel a step fits: the network alone is too large, or the
+/// largest `--size` (at most [`MAX_SIZE`](super::image_fit::MAX_SIZE)) whose picture fits
+/// beside the network.
+fn size_advice(f: &Footprint, budget: u64) -> String {
+    // The footprint of the same fit on a picture scaled to `k` times the pixels.
+    let scaled = |k: f64| {
+        Footprint {
+            batch: 0,
+            pixels: (f.pixels as f64 * k) as usize,
+            width: ((f.width as f64 * k.sqrt()) as usize).max(1),
+            picture: PictureBytes {
+                load: (f.picture.load as f64 * k) as u64,
+                held: (f.picture.held as f64 * k) as u64,
+            },
+            ..*f
+        }
+        .bytes()
+    };
+    let network = scaled(0.0);
+    let longest = f.width.max(f.pixels / f.width.max(1)) as f64;
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if scaled(mid) <= budget {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let side = ((longest * lo.sqrt()) as u32).min(super::image_fit::MAX_SIZE);
+    if network >= budget || side < 2 {
+        return format!(
+            "the network alone needs about {} ({} parameters): use a smaller one (--hidden; for \
+             a hash grid, fewer --levels or a smaller --log2-table-size)",
+            memory_budget::bytes(network as f64),
+            f.params
+        );
+    }
+    format!("the image is too large beside the network: try --size {side} or less")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn footprint(width: usize, height: usize, params: usize) -> Footprint {
+        Footprint {
+            pixels: width * height,
+            width,
+            picture: PictureBytes::values(width * height, 3),
+            channels: 3,
+            batch: 65_536,
+            samples: 1,
+            widths: 64 * 3,
+            params,
+        }
+    }
+
+    /// A network too large for the budget on its own is named, with no `--size` advice.
+    #[test]
+    fn a_network_too_large_alone_gets_no_size_advice() {
+        let f = footprint(512, 512, 400_000_000);
+        let advice = size_advice(&f, 4 << 30);
+        assert!(advice.contains("network alone"), "{advice}");
+        assert!(!advice.contains("--size"), "{advice}");
+    }
+
+    /// The suggested size fits the budget and is one `image fit` accepts.
+    #[test]
+    fn the_suggested_size_fits_and_is_accepted() {
+        let f = footprint(30_000, 20_000, 100_000);
+        for budget in [2u64 << 30, 6 << 30, 40 << 30] {
+            let advice = size_advice(&f, budget);
+            let side: usize = advice
+                .rsplit("--size ")
+                .next()
+                .and_then(|t| t.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{advice}"));
+            assert!(
+                side <= super::super::image_fit::MAX_SIZE as usize,
+                "{advice}"
+            );
+            let (w, h) = (side, side * 2 / 3);
+            let smaller = Footprint {
+                batch: 0,
+                ..footprint(w, h, f.params)
+            };
+            assert!(smaller.bytes() <= budget, "{advice}: {}", smaller.bytes());
+        }
+    }
 }

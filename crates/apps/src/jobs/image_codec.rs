@@ -4,7 +4,9 @@ use crate::cli::{ImageDecodeArgs, ImageEncodeArgs};
 use crate::memory_budget::bytes;
 use crate::report::output::write_picture;
 use anyhow::{Result, bail};
-use io::image::{ColorMode, PixelValues, read_pixel_csv, write_pixel_csv};
+use io::image::{
+    ColorMode, PixelValues, load_compact_within, read_pixel_csv, write_compact_pixel_csv,
+};
 
 /// Writes an image's pixels as CSV rows.
 pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
@@ -20,18 +22,21 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
         (None, _) => ColorMode::Rgb,
     };
     io::output::refuse_own_input(&args.output, &[&args.image])?;
-    let mut picture = super::image_render::load_within_budget(&args.image, mode)?;
+    // The compact copy (a byte a value for 8-bit images, PNGs decoded row by row): the rows
+    // are written as they are made, so the memory is that of the compact picture.
+    let budget = crate::memory_budget::image_budget()?;
+    let mut picture = load_compact_within(&args.image, mode, budget.as_ref())?;
     // The image's own channels: gray images (even stored as RGB) stay gray, unless --color.
     if mode == ColorMode::Rgb && !args.color && !picture.has_color() {
-        picture = picture.to_grayscale();
+        picture = picture.to_grayscale()?;
     }
-    write_pixel_csv(&picture, &args.output, PixelValues::Bytes)?;
+    write_compact_pixel_csv(&picture, &args.output, PixelValues::Bytes)?;
     println!(
         "wrote {} rows ({}x{}, {}) to {}",
         picture.pixels(),
-        picture.width,
-        picture.height,
-        if picture.channels == 3 {
+        picture.width(),
+        picture.height(),
+        if picture.channels() == 3 {
             "x,y,r,g,b"
         } else {
             "x,y,value"

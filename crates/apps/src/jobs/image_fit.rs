@@ -1,13 +1,15 @@
 //! `iron-learn image fit`: an image as a function (x, y) -> pixel.
 
 use super::image_arch::{PictureBytes, Plan, check_memory, resolve_arch};
+use super::image_progress::DrawProgress;
+use super::image_recon::{capped_note, capped_side};
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
 use crate::report::run_dir;
 use crate::session::{DataSummary, Run, RunData};
 use anyhow::{Result, bail};
 use io::image::{
-    ColorMode, CompactPicture, ModelPixels, RenderSettings, fit_longest_side, render_scored,
+    ColorMode, CompactPicture, ModelPixels, RenderSettings, fit_longest_side, render_scored_with,
 };
 use io::{Picture, default_drawing};
 use nn::{Activation, HashGridMlp, Init, Loss, Mlp, MlpConfig, PixelSampler};
@@ -360,6 +362,8 @@ impl Job for ImageFit {
             );
         }
         let fit = Fit {
+            quiet: args.train.quiet,
+            siren: arch == ArchArg::Siren,
             shown: &shown,
             size: (w, h),
             dir: &dir,
@@ -401,6 +405,10 @@ struct ImageFitMetrics {
 
 /// The pieces of a fit that do not depend on the network.
 struct Fit<'a> {
+    /// No progress lines.
+    quiet: bool,
+    /// A SIREN network, whose reconstruction is capped ([`capped_side`]).
+    siren: bool,
     /// The picture as `comparison.png` shows it.
     shown: &'a Picture,
     /// The picture's width and height.
@@ -421,19 +429,29 @@ impl Fit<'_> {
         run: Run<'_, M::Config>,
     ) -> Result<()> {
         let ((w, h), c) = (self.size, self.offset.len());
+        let batch = self.sampler.batch() as f64;
         let data = RunData::Sampled(&mut self.sampler, self.summary);
         let out = run.train_model::<B, M>(backend, data, None)?;
-        let picture = CompactPicture::new(w, h, c, self.sampler.into_values())?;
+        let mut picture = CompactPicture::new(w, h, c, self.sampler.into_values())?;
+        let trained = out.report.steps as f64 * batch;
+        if let Some(side) = capped_side(w, h, trained).filter(|_| self.siren) {
+            picture = CompactPicture::from_picture(picture.shrink(side)?)?;
+            let drawn = (picture.width(), picture.height());
+            eprintln!("{}", capped_note((w, h), drawn, out.elapsed, trained));
+        }
+        let (w, h) = (picture.width(), picture.height());
         let dir = self.dir;
         let mut settings = RenderSettings::new(w, h, c);
         settings.offset = self.offset.to_vec();
-        let (banded, recon) = render_scored(
+        let mut progress =
+            (!self.quiet).then(|| DrawProgress::new("drawing the reconstruction", w, h, c));
+        let (banded, recon) = render_scored_with(
             backend,
             &ModelPixels(&out.model),
             &settings,
             &picture,
-            &dir.join("reconstruction.png"),
-            COMPARISON_SIDE,
+            (&dir.join("reconstruction.png"), COMPARISON_SIDE),
+            |band| progress.iter_mut().for_each(|p| p.band(band)),
         )?;
         write_comparison(
             &dir.join("comparison.png"),

@@ -3,13 +3,15 @@
 //! one band); another format, or scoring against `--reference`, holds the whole picture and
 //! is checked against the memory budget first.
 
+use super::image_progress::DrawProgress;
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
 use crate::memory_budget;
 use crate::report::output::write_picture;
 use anyhow::{Result, bail};
 use io::image::{
-    ColorMode, ImageFileFormat, RenderSettings, load_picture_within, render_picture, render_png,
+    ColorMode, ImageFileFormat, RenderSettings, load_picture_within, render_picture_with,
+    render_png_with,
 };
 use io::{FittedModel, Picture};
 use std::path::Path;
@@ -47,6 +49,7 @@ impl Job for ImageRender {
         inputs.extend(args.reference.as_deref());
         io::output::refuse_own_input(&args.output, &inputs)?;
         let format = ImageFileFormat::from_path(&args.output)?;
+        crate::signals::remove_unfinished_on_signal(&args.output);
         let started = Instant::now();
         let model = load_image_model(backend, &source)?;
         let mut settings = model
@@ -57,11 +60,30 @@ impl Job for ImageRender {
         let whole = format != ImageFileFormat::Png || args.reference.is_some();
         let picture = if whole {
             check_whole_picture(&settings, args)?;
-            let picture = render_picture(backend, &model, &settings)?;
+            // The reference is read before anything is drawn or written: a reference that
+            // cannot be read leaves the output as it was.
+            let mode = if settings.offset.len() == 3 {
+                ColorMode::Rgb
+            } else {
+                ColorMode::Grayscale
+            };
+            let reference = match &args.reference {
+                Some(path) => Some((path.as_path(), load_within_budget(path, mode)?)),
+                None => None,
+            };
+            let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
+            let picture = render_picture_with(backend, &model, &settings, |band| {
+                progress.band(band);
+                Ok(())
+            })?;
             write_picture(&args.output, &picture)?;
-            Some(picture)
+            Some((picture, reference))
         } else {
-            render_png(backend, &model, &settings, &args.output)?;
+            let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
+            render_png_with(backend, &model, &settings, &args.output, |band| {
+                progress.band(band);
+                Ok(())
+            })?;
             None
         };
         println!(
@@ -70,8 +92,8 @@ impl Job for ImageRender {
             args.output.display()
         );
         note_enlargement(&model, &settings)?;
-        if let (Some(reference), Some(picture)) = (&args.reference, &picture) {
-            score_against(args, reference, picture)?;
+        if let Some((picture, Some((path, reference)))) = picture {
+            score_against(args, path, reference, &picture)?;
         }
         Ok(())
     }
@@ -131,15 +153,20 @@ fn note_enlargement<B: Backend>(model: &FittedModel<B>, settings: &RenderSetting
     Ok(())
 }
 
-/// Scores the render (and bicubic upscaling of the training image) against `reference`.
-fn score_against(args: &ImageRenderArgs, reference: &Path, picture: &Picture) -> Result<()> {
+/// Scores the render (and bicubic upscaling of the training image) against the picture
+/// `r` read from `reference`.
+fn score_against(
+    args: &ImageRenderArgs,
+    reference: &Path,
+    mut r: Picture,
+    picture: &Picture,
+) -> Result<()> {
     let (w, h) = (picture.width, picture.height);
     let mode = if picture.channels == 3 {
         ColorMode::Rgb
     } else {
         ColorMode::Grayscale
     };
-    let mut r = load_within_budget(reference, mode)?;
     if (r.width, r.height) != (w, h) {
         r = r.resize_bicubic(w, h)?;
     }

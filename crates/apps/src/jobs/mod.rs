@@ -7,6 +7,8 @@ pub mod export;
 pub mod image_arch;
 pub mod image_codec;
 pub mod image_fit;
+pub mod image_progress;
+pub mod image_recon;
 pub mod image_render;
 pub mod image_resize;
 pub mod predict;

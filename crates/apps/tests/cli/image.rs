@@ -149,3 +149,65 @@ fn color_round_trip_is_exact() {
     // The picture really is coloured: its channels differ.
     assert!(a.data.chunks_exact(3).any(|p| p[0] != p[1]));
 }
+
+/// `image encode` holds the compact copy (a byte a value), not the `f32` picture: a colour
+/// image whose `f32` picture exceeds the memory budget but whose bytes fit is encoded, rows
+/// exact.
+#[test]
+fn encode_holds_a_byte_a_value() {
+    let dir = tmp();
+    let src = dir.path().join("rgb.png");
+    let img = image::RgbImage::from_fn(1000, 1000, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, ((x + 3 * y) % 256) as u8])
+    });
+    img.save(&src).unwrap();
+    let csv = dir.path().join("pixels.csv");
+    // 3 MB of bytes fit in 8 MB; the 12 MB f32 picture does not.
+    let o = command([
+        "image".as_ref(),
+        "encode".as_ref(),
+        src.as_os_str(),
+        "-o".as_ref(),
+        csv.as_os_str(),
+    ])
+    .env("IRON_LEARN_MEMORY_LIMIT", "8M")
+    .output()
+    .unwrap();
+    assert_success(&o);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("x,y,r,g,b"));
+    assert_eq!(lines.next(), Some("0,0,0,0,0"));
+    let last = format!("999,999,{},{},{}", 999 % 256, 999 % 256, (999 * 4) % 256);
+    assert_eq!(text.lines().last(), Some(last.as_str()));
+    assert_eq!(text.lines().count(), 1 + 1_000_000);
+}
+
+/// A SIREN fit of far more pixels than it trained on draws its reconstruction at a capped
+/// size, saying so in one line with the command that draws it whole.
+#[test]
+fn a_huge_siren_reconstruction_is_capped_and_said() {
+    let dir = tmp();
+    let fit = dir.path().join("fit");
+    let o = train(
+        &[
+            "image", "fit", "--size", "1500", "--arch", "siren", "--steps", "2", "--batch", "1024",
+            "--hidden", "16x2",
+        ],
+        &fit,
+    );
+    assert_success(&o);
+    let err = stderr(&o);
+    let notes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("reconstruction would take"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", describe(&o));
+    assert!(
+        notes[0].contains("1500x1500") && notes[0].contains("--size 1500"),
+        "{}",
+        notes[0]
+    );
+    let (w, h) = png_size(&fit.join("reconstruction.png"));
+    assert!(w < 1500 && w == h && w >= 512, "{w}x{h}");
+}

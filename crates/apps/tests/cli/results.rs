@@ -142,7 +142,8 @@ fn resume_refuses_other_data() {
     assert_last_line_error(&o, &["other data", "289x2x1", "256x2x1"]);
 }
 
-/// A checkpoint whose weights are not finite is refused on load (resume and render), saying so.
+/// A checkpoint whose weights are not finite is refused on load (resume, render and export),
+/// saying so, and nothing is written.
 #[test]
 fn non_finite_checkpoints_are_refused() {
     let dir = tmp();
@@ -180,6 +181,22 @@ fn non_finite_checkpoints_are_refused() {
         &["non-finite", &format!("{}[1]", &name["model.".len()..])],
     );
     assert!(!png.exists());
+    for format in ["onnx", "safetensors"] {
+        let out = dir.path().join(format!("m.{format}"));
+        let o = run([
+            "export".as_ref(),
+            fit.as_os_str(),
+            "--format".as_ref(),
+            format.as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert_one_line_error(
+            &o,
+            &["non-finite", &format!("{}[1]", &name["model.".len()..])],
+        );
+        assert!(!out.exists(), "export --format {format} wrote a file");
+    }
     let o = train(
         &[
             "image", "fit", "--size", "16", "--steps", "6", "--hidden", "8x1", "--resume",

@@ -25,13 +25,15 @@ pub struct InputRows {
 ///   an error naming it.
 /// - JSON in the dataset format `{n, m, x, m_test, x_test, ...}`: the rows of `x_test` when
 ///   it has any, else those of `x` (only `n` and one of them are required); columns are
-///   matched by position, so `n` must equal the number of features.
+///   matched by position. A model trained on such a file names its features `x0`, `x1`, ...
+///   by position and leaves out the columns training dropped (a constant column): rows of
+///   the `n` columns it was trained on are accepted, and the dropped columns skipped.
 pub fn load_inputs(path: impl AsRef<Path>, feature_names: &[String]) -> Result<InputRows> {
     let path = path.as_ref();
     let bytes = read_file(path)?;
     let name = path.display().to_string();
     match detect_format(path, &bytes)? {
-        DatasetFormat::Json => json_inputs(&bytes, &name, feature_names.len()),
+        DatasetFormat::Json => json_inputs(&bytes, &name, feature_names),
         DatasetFormat::Csv => {
             let tsv = path
                 .extension()
@@ -85,18 +87,38 @@ struct RawInputs {
     x_test: Vec<f32>,
 }
 
-fn json_inputs(text: &[u8], source_name: &str, features: usize) -> Result<InputRows> {
+/// The position in a row of `n` positional columns (`x0`, `x1`, ...) of each of `names`;
+/// `None` when a name is not one of them.
+fn positions(n: usize, names: &[String]) -> Option<Vec<usize>> {
+    names
+        .iter()
+        .map(|name| {
+            let i: usize = name.strip_prefix('x')?.parse().ok()?;
+            (i < n && format!("x{i}") == *name).then_some(i)
+        })
+        .collect()
+}
+
+fn json_inputs(text: &[u8], source_name: &str, names: &[String]) -> Result<InputRows> {
     let json_err = |message: String| Error::Json {
         source_name: source_name.to_string(),
         message,
     };
     let raw: RawInputs = serde_json::from_slice(text).map_err(|e| json_err(e.to_string()))?;
-    if raw.n != features {
-        return Err(json_err(format!(
-            "`n` is {} but the model takes {features} features per row",
-            raw.n
-        )));
-    }
+    let features = raw.n;
+    let kept = match positions(raw.n, names) {
+        _ if raw.n == names.len() => None,
+        Some(kept) => Some(kept),
+        None => {
+            return Err(json_err(format!(
+                "`n` is {} but the model takes {} features per row ({}), which are not \
+                 positional columns x0, x1, ... of this file",
+                raw.n,
+                names.len(),
+                shown_names(names)
+            )));
+        }
+    };
     let (field, values, declared) = if raw.x_test.is_empty() {
         ("x", raw.x, raw.m)
     } else {
@@ -122,9 +144,29 @@ fn json_inputs(text: &[u8], source_name: &str, features: usize) -> Result<InputR
     if let Some(i) = values.iter().position(|v| !v.is_finite()) {
         return Err(json_err(format!("`{field}`[{i}] is not a finite number")));
     }
-    Ok(InputRows {
-        x: values,
-        rows,
-        ignored: Vec::new(),
-    })
+    let Some(kept) = kept else {
+        return Ok(InputRows {
+            x: values,
+            rows,
+            ignored: Vec::new(),
+        });
+    };
+    let x = values
+        .chunks_exact(features)
+        .flat_map(|row| kept.iter().map(move |&i| row[i]))
+        .collect();
+    let ignored = (0..raw.n)
+        .filter(|i| !kept.contains(i))
+        .map(|i| format!("x{i}"))
+        .collect();
+    Ok(InputRows { x, rows, ignored })
+}
+
+/// At most eight names, then how many more.
+fn shown_names(names: &[String]) -> String {
+    let mut text = names.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+    if names.len() > 8 {
+        text += &format!(", ... {} more", names.len() - 8);
+    }
+    text
 }

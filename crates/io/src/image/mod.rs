@@ -49,7 +49,7 @@ mod tiff_strips;
 pub use area_resize::{AreaShrinker, load_shrunk_within};
 pub use compact::CompactPicture;
 pub use csv_decode::{PixelCsvExtent, decode_pixel_csv, pixel_csv_extent, read_pixel_csv};
-pub use csv_encode::{PixelValues, encode_pixel_csv, write_pixel_csv};
+pub use csv_encode::{PixelValues, encode_pixel_csv, write_compact_pixel_csv, write_pixel_csv};
 pub use encode::{ImageFileFormat, encode_picture, save_picture};
 pub use file::{ColorMode, decode_picture, load_picture, load_picture_within, save_png};
 pub use fit::{
@@ -61,9 +61,9 @@ pub use metrics::{flat_area_noise, ink_iou, mse, pixel_accuracy, psnr, ssim};
 pub use picture::Picture;
 pub use png::{encode_png, write_png_rows};
 pub use render::{
-    BAND_PIXELS, ModelPixels, PixelNetwork, RenderSettings, render_picture, render_png,
-    render_png_with, render_rows,
+    BAND_PIXELS, ModelPixels, PixelNetwork, RenderSettings, render_picture, render_picture_with,
+    render_png, render_png_with, render_rows,
 };
 pub use resize::ResizeFilter;
 pub use rows::load_compact_within;
-pub use score::{BandScorer, Scores, Shrinker, render_scored, scoring_bytes};
+pub use score::{BandScorer, Scores, Shrinker, render_scored, render_scored_with, scoring_bytes};

@@ -156,13 +156,26 @@ pub fn render_picture<B: Backend, M: PixelNetwork<B> + ?Sized>(
     model: &M,
     settings: &RenderSettings,
 ) -> Result<Picture> {
+    render_picture_with(backend, model, settings, |_| Ok(()))
+}
+
+/// [`render_picture`], handing each band's values (whole rows, top to bottom, before any
+/// threshold) to `on_band` as they are drawn, to report progress.
+pub fn render_picture_with<B: Backend, M: PixelNetwork<B> + ?Sized>(
+    backend: &B,
+    model: &M,
+    settings: &RenderSettings,
+    mut on_band: impl FnMut(&[f32]) -> Result<()>,
+) -> Result<Picture> {
     settings.check()?;
     let (width, height) = (settings.width, settings.height);
     let mut data = Vec::with_capacity(width * height * settings.offset.len());
     let band = settings.band_rows();
     for first in (0..height).step_by(band) {
         let rows = band.min(height - first);
-        data.extend(render_rows(backend, model, settings, first, rows)?);
+        let values = render_rows(backend, model, settings, first, rows)?;
+        on_band(&values)?;
+        data.extend(values);
     }
     let picture = Picture::new(width, height, settings.offset.len(), data)?;
     Ok(match settings.threshold {

@@ -24,6 +24,26 @@ pub fn render_scored<B: Backend, M: PixelNetwork<B> + ?Sized>(
     path: &Path,
     display_side: usize,
 ) -> Result<(Scores, Picture)> {
+    render_scored_with(
+        backend,
+        model,
+        settings,
+        reference,
+        (path, display_side),
+        |_| (),
+    )
+}
+
+/// [`render_scored`] into `(path, display_side)`, handing each band's values to
+/// `on_band` as well once scored, to report progress.
+pub fn render_scored_with<B: Backend, M: PixelNetwork<B> + ?Sized>(
+    backend: &B,
+    model: &M,
+    settings: &RenderSettings,
+    reference: &CompactPicture,
+    (path, display_side): (&Path, usize),
+    mut on_band: impl FnMut(&[f32]),
+) -> Result<(Scores, Picture)> {
     let (w, h, c) = (reference.width(), reference.height(), reference.channels());
     if (settings.width, settings.height, settings.offset.len()) != (w, h, c) {
         return Err(Error::invalid(format!(
@@ -37,7 +57,9 @@ pub fn render_scored<B: Backend, M: PixelNetwork<B> + ?Sized>(
     let mut shrinker = Shrinker::new(w, h, c, display_side);
     render_png_with(backend, model, settings, path, |values| {
         scorer.add_rows(values)?;
-        shrinker.add_rows(values)
+        shrinker.add_rows(values)?;
+        on_band(values);
+        Ok(())
     })?;
     Ok((scorer.finish()?, shrinker.finish()?))
 }

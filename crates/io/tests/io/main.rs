@@ -13,6 +13,7 @@ mod fitted;
 mod image;
 mod image_quality;
 mod output;
+mod positional_json;
 mod shrink;
 mod streamed;
 mod table;

@@ -50,10 +50,12 @@ fn a_registered_model_type_exports_its_own_graph() {
     let proto = onnx::to_model_proto(&model).unwrap();
     let graph = proto.graph.as_ref().unwrap();
     let ops: Vec<&str> = graph.node.iter().map(|n| n.op_type.as_str()).collect();
-    // Input standardisation, the affine map, output de-standardisation, the named output.
+    // The columns side by side, input standardisation, the affine map, output de-standardisation, the named output.
     assert_eq!(
         ops,
-        ["Sub", "Div", "MatMul", "Add", "Mul", "Add", "Identity"]
+        [
+            "Concat", "Sub", "Div", "MatMul", "Add", "Mul", "Add", "Identity"
+        ]
     );
     assert_eq!(proto.opset_import[0].version, onnx::OPSET);
     let kind = proto.metadata_props.iter().find(|p| p.key == "model_kind");

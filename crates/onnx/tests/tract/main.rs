@@ -19,25 +19,45 @@ mod hashgrid;
 mod runtime;
 mod table;
 
-/// Runs ONNX bytes in tract on `x` (`rows x features`), returning the output's values and
-/// shape.
+/// Runs ONNX bytes in tract on `x` (`rows x features`): as one `coordinates` matrix for an
+/// image model, else as one `[rows, 1]` input per column; returns the values and shape of
+/// the last output (`prediction`, `probabilities` or `pixels`).
 fn run_tract(bytes: &[u8], x: &[f32], features: usize) -> (Vec<f32>, Vec<usize>) {
+    let out = run_tract_all(bytes, x, features);
+    let view = out.last().unwrap().to_array_view::<f32>().unwrap();
+    (view.iter().copied().collect(), view.shape().to_vec())
+}
+
+/// [`run_tract`], returning every output.
+fn run_tract_all(bytes: &[u8], x: &[f32], features: usize) -> TVec<TValue> {
     let rows = x.len() / features;
-    let model = tract_onnx::onnx()
+    let proto = onnx::proto::ModelProto::decode(bytes).unwrap();
+    let matrix = proto.graph.as_ref().unwrap().input.len() == 1 && features > 1;
+    let inputs: Vec<Tensor> = if matrix {
+        vec![Tensor::from_shape(&[rows, features], x).unwrap()]
+    } else {
+        (0..features)
+            .map(|c| {
+                let column: Vec<f32> = x.iter().skip(c).step_by(features).copied().collect();
+                Tensor::from_shape(&[rows, 1], &column).unwrap()
+            })
+            .collect()
+    };
+    let mut model = tract_onnx::onnx()
         .model_for_read(&mut &bytes[..])
-        .expect("tract reads the file")
-        .with_input_fact(0, f32::fact([rows, features]).into())
-        .unwrap()
+        .expect("tract reads the file");
+    for (i, t) in inputs.iter().enumerate() {
+        model = model
+            .with_input_fact(i, f32::fact(t.shape()).into())
+            .unwrap();
+    }
+    model
         .into_optimized()
         .expect("tract optimises the graph")
         .into_runnable()
-        .unwrap();
-    let input = Tensor::from_shape(&[rows, features], x).unwrap();
-    let out = model
-        .run(tvec!(input.into()))
-        .expect("tract runs the graph");
-    let view = out[0].to_array_view::<f32>().unwrap();
-    (view.iter().copied().collect(), view.shape().to_vec())
+        .unwrap()
+        .run(inputs.into_iter().map(TValue::from).collect())
+        .expect("tract runs the graph")
 }
 
 /// Panics unless `got` and `want` have the same length and each pair differs by at most
@@ -64,8 +84,25 @@ fn check(name: &str, model: &FittedModel<CpuBackend>, x: &[f32]) -> (f64, f64) {
 fn check_within(name: &str, model: &FittedModel<CpuBackend>, x: &[f32], tol: f64) -> (f64, f64) {
     let bytes = onnx::export(model).unwrap();
     let f = model.feature_names().len();
-    let (got, shape) = run_tract(&bytes, x, f);
+    let out = run_tract_all(&bytes, x, f);
+    let view = out.last().unwrap().to_array_view::<f32>().unwrap();
+    let (got, shape): (Vec<f32>, Vec<usize>) =
+        (view.iter().copied().collect(), view.shape().to_vec());
     let ours = model.predict(x).unwrap();
+    if ours.labels.is_some() {
+        let labels: Vec<String> = out[0]
+            .to_array_view::<String>()
+            .unwrap()
+            .iter()
+            .cloned()
+            .collect();
+        let want: Vec<String> = (0..ours.rows)
+            .map(|r| ours.label_text(r).unwrap())
+            .collect();
+        assert_eq!(labels, want, "{name}: labels");
+    } else {
+        assert_eq!(out.len(), 1, "{name}: one output");
+    }
     assert_eq!(
         shape,
         vec![ours.rows, ours.columns.len()],
@@ -292,9 +329,16 @@ fn metadata_and_interface() {
         Some(r#"["height","weight"]"#)
     );
     assert_eq!(meta("classes").as_deref(), Some("[3.0,8.0]"));
+    assert_eq!(meta("class_labels").as_deref(), Some(r#"["3","8"]"#));
+    assert_eq!(
+        meta("input_types").as_deref(),
+        Some(r#"[{"name":"height","type":"float32"},{"name":"weight","type":"float32"}]"#)
+    );
     let graph = proto.graph.unwrap();
-    assert_eq!(graph.input[0].name, "input");
-    assert_eq!(graph.output[0].name, "probabilities");
+    let names: Vec<&str> = graph.input.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["height", "weight"]);
+    let outputs: Vec<&str> = graph.output.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(outputs, ["label", "probabilities"]);
     let dims = &graph.input[0]
         .r#type
         .as_ref()
@@ -304,7 +348,7 @@ fn metadata_and_interface() {
         .unwrap();
     let dims = &dims.shape.as_ref().unwrap().dim;
     assert_eq!(dims[0].dim_param.as_deref(), Some("N"));
-    assert_eq!(dims[1].dim_value, Some(2));
+    assert_eq!(dims[1].dim_value, Some(1));
     // Any batch size runs.
     for rows in [1, 7] {
         let (out, shape) = run_tract(&bytes, &inputs(rows, 2, 1.0, 0.0), 2);

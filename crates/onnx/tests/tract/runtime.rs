@@ -8,7 +8,10 @@ use std::process::Command;
 
 use io::table::read_table;
 
-use super::table::{NEW_ROWS, fitted};
+use io::fitted::FittedModel;
+use tensor_cpu::CpuBackend;
+
+use super::table::{NEW_NUMBERS, NEW_ROWS, fitted, fitted_numeric};
 
 fn onnxruntime_available() -> bool {
     Command::new("python3")
@@ -35,21 +38,20 @@ fn onnx_predict(model: &Path, data: &Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn compare(target: &str, classes: bool) {
+fn compare(model: &FittedModel<CpuBackend>, rows: &str) {
     if !onnxruntime_available() {
         eprintln!(
             "note: python3 with numpy and onnxruntime not found; the onnxruntime check is skipped"
         );
         return;
     }
-    let (model, _) = fitted(target, classes);
     let dir = tempfile::tempdir().unwrap();
     let (onnx_path, data) = (dir.path().join("m.onnx"), dir.path().join("new.csv"));
-    onnx::save(&model, &onnx_path).unwrap();
-    std::fs::write(&data, NEW_ROWS).unwrap();
+    onnx::save(model, &onnx_path).unwrap();
+    std::fs::write(&data, rows).unwrap();
     let got = onnx_predict(&onnx_path, &data);
 
-    let table = read_table(NEW_ROWS.as_bytes(), "new.csv", None).unwrap();
+    let table = read_table(rows.as_bytes(), "new.csv", None).unwrap();
     let ours = model.predict_table(&table).unwrap();
     let mut want = Vec::new();
     ours.write_csv(&mut want, None).unwrap();
@@ -74,10 +76,15 @@ fn compare(target: &str, classes: bool) {
 
 #[test]
 fn onnxruntime_classifier_agrees_with_predict() {
-    compare("price_band", true);
+    compare(&fitted("price_band", true).0, NEW_ROWS);
+}
+
+#[test]
+fn onnxruntime_classifier_of_a_numeric_table_agrees_with_predict() {
+    compare(&fitted_numeric(), NEW_NUMBERS);
 }
 
 #[test]
 fn onnxruntime_regression_agrees_with_predict() {
-    compare("price", false);
+    compare(&fitted("price", false).0, NEW_ROWS);
 }

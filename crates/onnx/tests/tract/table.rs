@@ -314,3 +314,83 @@ fn a_column_named_like_an_output_is_refused() {
     let err = onnx::export(&model).unwrap_err().to_string();
     assert!(err.contains("`label`") && !err.contains('\n'), "{err}");
 }
+
+/// A table of numbers only, with word labels such as `sp_050`, fitted as the table job
+/// fits it: a plain standardisation and no preprocessing.
+pub(super) fn fitted_numeric() -> FittedModel<CpuBackend> {
+    let mut text = String::from("a,b,c,species\n");
+    for i in 0..60 {
+        let label = ["sp_007", "sp_050", "sp_123"][(i * 7 + i / 5) % 3];
+        text += &format!("{},{},{}.5,{label}\n", i % 11, (i * 13) % 17, i % 4);
+    }
+    let table = read_table(text.as_bytes(), "train.csv", None).unwrap();
+    let schema = infer_schema(&table, Some("species"), &TypeOverrides::default()).unwrap();
+    let p = Preprocessor::fit(&table, &schema, &EncodeOptions::default()).unwrap();
+    let scaler = p.as_standardizer().expect("numbers without gaps");
+    let names = p.output_names();
+    let network = Mlp::builder()
+        .input(names.len())
+        .hidden(&[12], Activation::Tanh)
+        .output(3, Activation::Identity)
+        .build(&CpuBackend::new(), 5)
+        .unwrap();
+    let labels = ["sp_007", "sp_050", "sp_123"].map(String::from).to_vec();
+    let info = ModelInfo::classification_labels(&names, "species", labels).with_features(scaler);
+    FittedModel::new(network, info).unwrap()
+}
+
+/// Rows for [`fitted_numeric`], columns in another order plus an unused one.
+pub(super) const NEW_NUMBERS: &str = "c,note,b,a\n0.5,x,3,4\n3.5,y,16,0\n2.5,z,-4,10\n1.5,w,8,7\n";
+
+/// The model of a table of numbers takes its columns by name and gives the word labels of
+/// `predict`, not the indices of the classes.
+#[test]
+fn classifier_of_a_numeric_table_gives_the_word_labels_of_predict() {
+    let model = fitted_numeric();
+    assert!(model.info().preprocessing.is_none());
+    let new = read_table(NEW_NUMBERS.as_bytes(), "new.csv", None).unwrap();
+    let ours = model.predict_table(&new).unwrap();
+    let bytes = onnx::export(&model).unwrap();
+    let proto = onnx::to_model_proto(&model).unwrap();
+    let graph = proto.graph.as_ref().unwrap();
+    let inputs: Vec<&str> = graph.input.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(inputs, ["a", "b", "c"]);
+    let columns: Vec<Tensor> = inputs
+        .iter()
+        .map(|name| {
+            let v: Vec<f32> = new
+                .column_named(name)
+                .unwrap()
+                .iter()
+                .map(|s| io::table::number_f32(s).unwrap())
+                .collect();
+            tract_ndarray::Array2::from_shape_vec((new.rows(), 1), v)
+                .unwrap()
+                .into_tensor()
+        })
+        .collect();
+    let out = run(&bytes, columns);
+    let labels: Vec<String> = out[0]
+        .to_array_view::<String>()
+        .unwrap()
+        .iter()
+        .cloned()
+        .collect();
+    let want: Vec<String> = (0..ours.rows)
+        .map(|r| ours.label_text(r).unwrap())
+        .collect();
+    assert!(want.iter().all(|w| w.starts_with("sp_")), "{want:?}");
+    assert_eq!(labels, want);
+    let got: Vec<f32> = out[1]
+        .to_array_view::<f32>()
+        .unwrap()
+        .iter()
+        .copied()
+        .collect();
+    assert_close("probabilities", &got, &ours.values);
+    let meta = proto
+        .metadata_props
+        .iter()
+        .find(|p| p.key == "class_labels");
+    assert_eq!(meta.unwrap().value, r#"["sp_007","sp_050","sp_123"]"#);
+}

@@ -116,8 +116,21 @@ fn resuming_with_another_batch_or_job_is_refused() {
         .train_mlp(&cpu, Data::new(&x, &y), None)
         .err()
         .unwrap();
-    assert!(matches!(e, Error::Refused(_)), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::ResumeRefused {
+                advice: train::ResumeAdvice::Batch(Some(16)),
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert!(e.to_string().contains("batches of 16 rows"), "{e}");
+    assert!(
+        !e.to_string().contains("--"),
+        "the library names no flag: {e}"
+    );
     let e = Run::new("other", dir.path(), config(), Loss::Mse, settings(20, true))
         .train_mlp(&cpu, Data::new(&x, &y), None)
         .err()
