@@ -191,7 +191,7 @@ impl<B: Backend> FittedModel<B> {
                 let cell = table.column(c).cell(r);
                 let v = cell.number_f32().ok_or_else(|| Error::BadNumber {
                     source_name: table.source.clone(),
-                    line: r as u64 + 2,
+                    line: table.line(r),
                     column: table.names()[c].clone(),
                     value: cell.text(&mut String::new()).to_string(),
                 })?;

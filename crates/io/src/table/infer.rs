@@ -180,7 +180,7 @@ fn check_f32_range(table: &Table, c: usize) -> Result<()> {
     {
         Some(r) => Err(Error::NumberTooLarge {
             source_name: table.source.clone(),
-            line: r as u64 + 2,
+            line: table.line(r),
             column: table.names()[c].clone(),
             value: column.get(r).to_string(),
         }),

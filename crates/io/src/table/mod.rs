@@ -27,9 +27,11 @@ mod cells;
 mod column;
 mod encode;
 mod infer;
+mod json;
 mod parquet;
 mod parts;
 pub(crate) mod read;
+mod sniff;
 mod target;
 mod text;
 
@@ -41,11 +43,13 @@ pub use infer::{
     ColumnInfo, ColumnKind, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE, MOSTLY_NUMBERS, TypeOverrides,
     infer_schema,
 };
+pub use json::{is_dataset_json, read_json_table};
 pub use parquet::{load_parquet, read_parquet};
 pub use read::{
     DELIMITERS, TableEstimate, estimate_text_table, load_table, read_bytes, read_table,
     sniff_delimiter,
 };
+pub use sniff::{SHOWN_CHARS, shown};
 pub use target::{
     class_indices, class_labels, looks_categorical, regression_targets, rows_with_target,
 };

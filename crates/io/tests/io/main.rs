@@ -17,4 +17,5 @@ mod shrink;
 mod streamed;
 mod table;
 mod table_encoding;
+mod table_files;
 mod table_parquet;

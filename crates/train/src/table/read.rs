@@ -23,7 +23,8 @@ pub struct RawData {
     pub unlabeled: Option<Table>,
 }
 
-/// Reads a CSV (delimiter sniffed; tab for `.tsv`), Parquet or JSON file as text tables;
+/// Reads a CSV (delimiter sniffed; tab for `.tsv`), Parquet or JSON file (the dataset format,
+/// records or JSON lines) as text tables;
 /// a text file whose reading would not fit in `budget` is refused before it is read.
 pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<RawData> {
     let name = path.display().to_string();
@@ -38,6 +39,11 @@ pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<RawData> {
     refuse_beyond_budget(path, budget)?;
     let bytes = io::table::read_bytes(path)?;
     match detect_format(path, &bytes)? {
+        DatasetFormat::Json if !io::table::is_dataset_json(&bytes) => Ok(RawData {
+            rows: io::table::read_json_table(&bytes, &name)?,
+            test: None,
+            unlabeled: None,
+        }),
         DatasetFormat::Json => {
             let split = parse_json(&bytes, &name)?;
             let unlabeled = match &split.unlabeled_x {
