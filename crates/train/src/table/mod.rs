@@ -223,6 +223,9 @@ impl EncodedNeed {
     }
 }
 
+/// A seeded split of a table's rows: `(table, fraction, seed) -> (kept, held)`.
+type SplitFn<'a> = dyn Fn(&Table, f32, u64) -> Result<(Table, Table)> + 'a;
+
 /// The training and test rows: the file's own test part, a separate test file, or a
 /// seeded share of the rows (drawn by `split`); rows without a target dropped.
 fn test_split(
@@ -230,7 +233,7 @@ fn test_split(
     rows: Table,
     test: Option<Table>,
     target: &str,
-    split: &dyn Fn(&Table, f32, u64) -> Result<(Table, Table)>,
+    split: &SplitFn<'_>,
     notes: &mut Vec<String>,
 ) -> Result<(Table, Table)> {
     let mut rows = drop_missing_targets(rows, target, notes)?;
