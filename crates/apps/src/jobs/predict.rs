@@ -125,6 +125,22 @@ fn predict_table<B: Backend>(
                 .join(", ")
         );
     }
+    if let Some((_, name)) = keep
+        .iter()
+        .enumerate()
+        .find(|(i, n)| keep[..*i].contains(n))
+    {
+        bail!("--keep names `{name}` twice");
+    }
     let predictions = model.predict_table(table)?;
+    let outputs = predictions.csv_header();
+    if let Some(name) = keep.iter().find(|n| outputs.contains(n)) {
+        bail!(
+            "--keep `{name}` would give two columns named `{name}`: the output has its own ({}); \
+             rename that column of `{}` first",
+            outputs.join(", "),
+            table.source
+        );
+    }
     Ok((predictions.csv_beside(table, keep)?, predictions.rows))
 }

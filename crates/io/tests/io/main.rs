@@ -19,3 +19,4 @@ mod table;
 mod table_encoding;
 mod table_files;
 mod table_parquet;
+mod table_parquet_kinds;
