@@ -36,7 +36,8 @@ mod target;
 mod text;
 
 pub use cells::{
-    DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32, yes_no,
+    DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32,
+    too_large_for_f32, yes_no,
 };
 pub use encode::{ColumnEncoder, DateField, EncodeOptions, Preprocessor, Scaling};
 pub use infer::{
