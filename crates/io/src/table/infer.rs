@@ -297,7 +297,11 @@ fn infer_column(name: &str, column: ColumnRef<'_>, forced: Option<&str>) -> Colu
             info.missing += words;
             info.note = format!(
                 "{words} cells of words read as missing (`{}`)",
-                c.words.join("`, `")
+                c.words
+                    .iter()
+                    .map(|w| super::shown(w))
+                    .collect::<Vec<_>>()
+                    .join("`, `")
             );
         }
     };
