@@ -54,6 +54,14 @@ pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
     for (r, cell) in column.cells().enumerate() {
         match cell.number() {
             Some(v) if (v as f32).is_finite() => out.push(v as f32),
+            Some(_) => {
+                return Err(Error::NumberTooLarge {
+                    source_name: table.source.clone(),
+                    line: table.line(r),
+                    column: target.to_string(),
+                    value: cell.text(&mut buf).trim().to_string(),
+                });
+            }
             _ => {
                 let cell = super::shown(cell.text(&mut buf));
                 return Err(Error::Table {

@@ -215,6 +215,33 @@ impl Table {
         })
     }
 
+    /// Errors, naming its line, on the first cell of the column `name` that is a number too
+    /// large for a 32-bit float, such as `1e39` (a numeric encoding would read it as
+    /// missing); a table without the column passes.
+    pub fn refuse_too_large(&self, name: &str) -> Result<()> {
+        let Some(c) = self.position(name) else {
+            return Ok(());
+        };
+        let column = self.column(c);
+        let mut buf = String::new();
+        for r in 0..column.len() {
+            let cell = column.cell(r);
+            if cell.number_f32().is_some() {
+                continue;
+            }
+            let text = cell.text(&mut buf);
+            if super::too_large_for_f32(text) {
+                return Err(Error::NumberTooLarge {
+                    source_name: self.source.clone(),
+                    line: self.line(r),
+                    column: name.to_string(),
+                    value: text.trim().to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The column called `name`, if there is one.
     pub fn column_named(&self, name: &str) -> Option<ColumnRef<'_>> {
         self.position(name).map(|c| self.column(c))

@@ -145,6 +145,11 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     };
     need.check(&a.data, a.memory_budget.as_ref())?;
     let encode = |t: &Table| -> Result<Dataset> {
+        encoding
+            .columns
+            .iter()
+            .filter(|e| matches!(e, io::table::ColumnEncoder::Number { .. }))
+            .try_for_each(|e| t.refuse_too_large(e.column()))?;
         let y = match &labels {
             Some(l) => class_targets(t, &target, l)?,
             None => regression_targets(t, &target)?,
