@@ -106,3 +106,25 @@ fn long_cells_are_cut_in_messages() {
     assert!(e.len() < 200, "{} bytes", e.len());
     assert!(e.contains("(1000001 characters)"), "{e}");
 }
+
+#[test]
+fn numbers_beyond_f32_are_too_large_wherever_they_are() {
+    let t = read(b"a,y\n1,2\n\n2,1e39\n3,4\n").unwrap();
+    let e = io::table::regression_targets(&t, "y").unwrap_err();
+    assert!(
+        matches!(&e, Error::NumberTooLarge { line: 4, column, .. } if column == "y"),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("too large for a 32-bit float"),
+        "{e}"
+    );
+    // A row outside the rows a schema was inferred on is checked before it is encoded.
+    let part = t.select_rows(&[1]).unwrap();
+    let e = part.refuse_too_large("y").unwrap_err();
+    assert!(matches!(e, Error::NumberTooLarge { line: 4, .. }), "{e}");
+    assert!(part.refuse_too_large("a").is_ok());
+    assert!(io::table::too_large_for_f32("-1e39"));
+    assert!(!io::table::too_large_for_f32("3e38"));
+    assert!(!io::table::too_large_for_f32("1e39x"));
+}
