@@ -173,6 +173,7 @@ const CASES: &[Case] = &[
     ("Parquet named .csv", "t.csv", || b"PAR1\x15\x04\x15\x10\x15\x14L\x15\x04PAR1".to_vec(), &[], Refused("Parquet file")),
     ("xlsx named .csv", "t.csv", || b"PK\x03\x04\x14\x00\x06\x00\x08\x00".to_vec(), &[], Refused("Excel")),
     ("random bytes", "t.csv", random_bytes, &[], Refused("binary data")),
+    ("Windows-1252 accents", "t.csv", || with_line(8, "caf\u{e9},red,3").iter().map(|&b| if b == 0xc3 { 0xe9 } else { b }).filter(|&b| b != 0xa9).collect(), &[], Refused("line 8: invalid UTF-8")),
 ];
 
 /// The `predict` cases, run with a model trained on [`plain`]: name, bytes of the rows,

@@ -394,7 +394,7 @@ pub(crate) fn csv_error(e: ::csv::Error, source_name: &str) -> Error {
         ::csv::ErrorKind::Utf8 { pos, err } => Error::CsvSyntax {
             source_name: source_name.to_string(),
             line: pos.map_or(line, |p| p.line()),
-            message: format!("invalid UTF-8 ({err})"),
+            message: format!("invalid UTF-8 ({err}); save the file as UTF-8"),
         },
         other => Error::CsvSyntax {
             source_name: source_name.to_string(),
