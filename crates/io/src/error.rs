@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::table::shown;
+
 /// Result type of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -38,6 +40,29 @@ pub enum Error {
         source_name: String,
     },
 
+    /// A file given as a text table holds something else (compressed data, an image, a
+    /// Parquet or Excel file, binary data).
+    #[error("`{source_name}` is {what}, not a text table; {advice}")]
+    NotText {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// What the file holds, e.g. "a gzip-compressed file".
+        what: String,
+        /// What to do instead.
+        advice: String,
+    },
+
+    /// A JSON file that is neither the dataset format nor a table of records.
+    #[error(
+        "`{source_name}` is not a table in a JSON form read here (records `[{{\"column\": value, ...}}, ...]` as pandas writes with orient=\"records\", JSON lines `{{...}}` one a line as with lines=True, or the dataset format `{{\"m\", \"n\", \"x\", \"y\", ...}}`): {message}"
+    )]
+    JsonTable {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// What is wrong, and where.
+        message: String,
+    },
+
     /// A CSV file has a header but no data rows (after dropping rows with missing values, if asked).
     #[error("`{source_name}` has no data rows{}", if *dropped > 0 { format!(" left after dropping {dropped} rows with missing values") } else { String::new() })]
     NoDataRows {
@@ -72,7 +97,10 @@ pub enum Error {
     },
 
     /// A CSV cell that should hold a number does not.
-    #[error("`{source_name}` line {line}, column `{column}`: `{value}` is not a number")]
+    #[error(
+        "`{source_name}` line {line}, column `{column}`: `{}` is not a number",
+        shown(value)
+    )]
     BadNumber {
         /// The file name, or a description of the stream.
         source_name: String,
@@ -86,7 +114,8 @@ pub enum Error {
 
     /// A CSV cell holds a number beyond the range of 32-bit floats (about ±3.4e38).
     #[error(
-        "`{source_name}` line {line}, column `{column}`: `{value}` is too large for a 32-bit float"
+        "`{source_name}` line {line}, column `{column}`: `{}` is too large for a 32-bit float",
+        shown(value)
     )]
     NumberTooLarge {
         /// The file name, or a description of the stream.
@@ -113,7 +142,7 @@ pub enum Error {
     /// A CSV cell is empty, `NA` or `nan` while missing values are not allowed.
     #[error(
         "`{source_name}` line {line}, column `{column}`: value is missing ({}); ask to drop rows with missing values to skip such rows",
-        if value.is_empty() { "empty cell".to_string() } else { format!("`{value}`") }
+        if value.is_empty() { "empty cell".to_string() } else { format!("`{}`", shown(value)) }
     )]
     MissingValue {
         /// The file name, or a description of the stream.

@@ -5,7 +5,7 @@ use crate::device::Job;
 use crate::report::output::write_file;
 use anyhow::{Result, bail};
 use io::fitted::{FittedModel, Task, load_inputs};
-use io::table::Table;
+use io::table::{Table, read_bytes};
 use tensor_core::Backend;
 use train::table::read_any;
 
@@ -34,7 +34,7 @@ impl Job for Predict {
         }
         let names = model.feature_names().to_vec();
         let bytes = match (&args.data, &args.x) {
-            (Some(path), _) if is_json(path) => {
+            (Some(path), _) if is_json(path) && io::table::is_dataset_json(&read_bytes(path)?) => {
                 if !args.keep.is_empty() {
                     bail!("--keep copies columns of a CSV or Parquet file; a JSON file has none");
                 }
@@ -125,6 +125,22 @@ fn predict_table<B: Backend>(
                 .join(", ")
         );
     }
+    if let Some((_, name)) = keep
+        .iter()
+        .enumerate()
+        .find(|(i, n)| keep[..*i].contains(n))
+    {
+        bail!("--keep names `{name}` twice");
+    }
     let predictions = model.predict_table(table)?;
+    let outputs = predictions.csv_header();
+    if let Some(name) = keep.iter().find(|n| outputs.contains(n)) {
+        bail!(
+            "--keep `{name}` would give two columns named `{name}`: the output has its own ({}); \
+             rename that column of `{}` first",
+            outputs.join(", "),
+            table.source
+        );
+    }
     Ok((predictions.csv_beside(table, keep)?, predictions.rows))
 }

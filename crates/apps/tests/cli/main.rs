@@ -9,6 +9,7 @@ mod common;
 mod errors;
 mod hashgrid;
 mod hidden;
+mod hostile_tables;
 mod image;
 mod image_color;
 mod limits;

@@ -42,8 +42,9 @@ impl Default for LoadOptions {
     }
 }
 
-/// Tells the format of a dataset file from its extension (`.csv`, `.tsv`, `.txt` or `.json`),
-/// or else from its content (JSON starts with `{`; CSV is UTF-8 text).
+/// Tells the format of a dataset file from its extension (`.csv`, `.tsv`, `.txt`, `.json`,
+/// `.jsonl` or `.ndjson`), or else from its content (JSON starts with `{` or `[`; CSV is
+/// UTF-8 text).
 pub fn detect_format(path: &Path, content: &[u8]) -> Result<DatasetFormat> {
     let ext = path
         .extension()
@@ -51,12 +52,12 @@ pub fn detect_format(path: &Path, content: &[u8]) -> Result<DatasetFormat> {
         .map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some("csv" | "tsv" | "txt") => return Ok(DatasetFormat::Csv),
-        Some("json") => return Ok(DatasetFormat::Json),
+        Some("json" | "jsonl" | "ndjson") => return Ok(DatasetFormat::Json),
         _ => {}
     }
     let first = content.iter().find(|b| !b.is_ascii_whitespace());
     match first {
-        Some(b'{') => Ok(DatasetFormat::Json),
+        Some(b'{' | b'[') => Ok(DatasetFormat::Json),
         Some(_) if std::str::from_utf8(content).is_ok() && !content.contains(&0) => {
             Ok(DatasetFormat::Csv)
         }

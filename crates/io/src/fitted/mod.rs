@@ -178,6 +178,11 @@ impl<B: Backend> FittedModel<B> {
     /// read as numbers.
     pub fn encode_table(&self, table: &crate::table::Table) -> Result<Vec<f32>> {
         if let Some(p) = &self.info.preprocessing {
+            for encoder in &p.columns {
+                if let crate::table::ColumnEncoder::Number { column, .. } = encoder {
+                    table.refuse_too_large(column)?;
+                }
+            }
             return p.transform(table);
         }
         let names = &self.info.feature_names;
@@ -189,11 +194,24 @@ impl<B: Backend> FittedModel<B> {
         for r in 0..table.rows() {
             for &c in &columns {
                 let cell = table.column(c).cell(r);
-                let v = cell.number_f32().ok_or_else(|| Error::BadNumber {
-                    source_name: table.source.clone(),
-                    line: r as u64 + 2,
-                    column: table.names()[c].clone(),
-                    value: cell.text(&mut String::new()).to_string(),
+                let v = cell.number_f32().ok_or_else(|| {
+                    let value = cell.text(&mut String::new()).to_string();
+                    let (source_name, line) = (table.source.clone(), table.line(r));
+                    let column = table.names()[c].clone();
+                    match crate::table::too_large_for_f32(&value) {
+                        true => Error::NumberTooLarge {
+                            source_name,
+                            line,
+                            column,
+                            value,
+                        },
+                        false => Error::BadNumber {
+                            source_name,
+                            line,
+                            column,
+                            value,
+                        },
+                    }
                 })?;
                 x.push(v);
             }

@@ -31,6 +31,12 @@ pub fn number_f32(cell: &str) -> Option<f32> {
     cell.trim().parse::<f32>().ok().filter(|v| v.is_finite())
 }
 
+/// Whether the cell is a finite number beyond the `f32` range (about ±3.4e38), such as
+/// `1e39`: a number, but too large for a 32-bit float.
+pub fn too_large_for_f32(cell: &str) -> bool {
+    number(cell).is_some() && number_f32(cell).is_none()
+}
+
 /// The cell as yes (`Some(true)`) or no (`Some(false)`), if it is one of [`YES_WORDS`] or
 /// [`NO_WORDS`] in any case.
 pub fn yes_no(cell: &str) -> Option<bool> {

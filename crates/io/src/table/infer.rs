@@ -180,7 +180,7 @@ fn check_f32_range(table: &Table, c: usize) -> Result<()> {
     {
         Some(r) => Err(Error::NumberTooLarge {
             source_name: table.source.clone(),
-            line: r as u64 + 2,
+            line: table.line(r),
             column: table.names()[c].clone(),
             value: column.get(r).to_string(),
         }),
@@ -297,7 +297,11 @@ fn infer_column(name: &str, column: ColumnRef<'_>, forced: Option<&str>) -> Colu
             info.missing += words;
             info.note = format!(
                 "{words} cells of words read as missing (`{}`)",
-                c.words.join("`, `")
+                c.words
+                    .iter()
+                    .map(|w| super::shown(w))
+                    .collect::<Vec<_>>()
+                    .join("`, `")
             );
         }
     };

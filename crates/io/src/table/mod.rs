@@ -27,25 +27,30 @@ mod cells;
 mod column;
 mod encode;
 mod infer;
+mod json;
 mod parquet;
 mod parts;
 pub(crate) mod read;
+mod sniff;
 mod target;
 mod text;
 
 pub use cells::{
-    DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32, yes_no,
+    DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32,
+    too_large_for_f32, yes_no,
 };
 pub use encode::{ColumnEncoder, DateField, EncodeOptions, Preprocessor, Scaling};
 pub use infer::{
     ColumnInfo, ColumnKind, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE, MOSTLY_NUMBERS, TypeOverrides,
     infer_schema,
 };
+pub use json::{is_dataset_json, read_json_table};
 pub use parquet::{load_parquet, read_parquet};
 pub use read::{
     DELIMITERS, TableEstimate, estimate_text_table, load_table, read_bytes, read_table,
     sniff_delimiter,
 };
+pub use sniff::{SHOWN_CHARS, shown};
 pub use target::{
     class_indices, class_labels, looks_categorical, regression_targets, rows_with_target,
 };

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use ::parquet::basic::{LogicalType, TimeUnit};
 use ::parquet::file::reader::{FileReader, SerializedFileReader};
 use ::parquet::record::Field;
 
@@ -22,7 +23,9 @@ pub fn load_parquet(path: impl AsRef<Path>) -> Result<Table> {
 ///
 /// Numbers are written in shortest form, booleans as `true`/`false`, strings (plain or
 /// dictionary-encoded) as they are, dates as `YYYY-MM-DD` and timestamps as
-/// `YYYY-MM-DD HH:MM:SS` (UTC); nulls are empty (missing) cells. Errors, each naming
+/// `YYYY-MM-DD HH:MM:SS` (UTC; every unit, seconds to nanoseconds, with or without a time
+/// zone); nulls are empty (missing) cells. Pages compressed with snappy, gzip, zstd, brotli
+/// or lz4 are read. Errors, each naming
 /// `source_name`: bytes that are not Parquet or are truncated, nested columns (lists, maps,
 /// groups), binary columns, a duplicate column name, and a file with no rows.
 pub fn read_parquet(bytes: Vec<u8>, source_name: &str) -> Result<Table> {
@@ -51,6 +54,18 @@ pub fn read_parquet(bytes: Vec<u8>, source_name: &str) -> Result<Table> {
         .iter()
         .map(|f| f.name().to_string())
         .collect();
+    let units: Vec<Option<TimeUnit>> = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .root_schema()
+        .get_fields()
+        .iter()
+        .map(|f| match f.get_basic_info().logical_type_ref() {
+            Some(LogicalType::Timestamp(t)) => Some(t.unit),
+            _ => None,
+        })
+        .collect();
     let rows = reader.metadata().file_metadata().num_rows().max(0) as usize;
     let mut columns = vec![TextColumn::with_capacity(rows); names.len()];
     let iter = reader
@@ -61,7 +76,8 @@ pub fn read_parquet(bytes: Vec<u8>, source_name: &str) -> Result<Table> {
         let row = row.map_err(|e| fail(format!("row {}: {e} (truncated?)", r + 1)))?;
         for (c, (name, field)) in row.get_column_iter().enumerate() {
             cell.clear();
-            field_text(field, &mut cell).map_err(|kind| {
+            let unit = units.get(c).copied().flatten();
+            field_text(field, unit, &mut cell).map_err(|kind| {
                 fail(format!(
                     "column `{name}` holds {kind}, which tables do not take"
                 ))
@@ -83,9 +99,24 @@ pub fn read_parquet(bytes: Vec<u8>, source_name: &str) -> Result<Table> {
 }
 
 /// Writes one Parquet value as a table cell into `out`; `Err` names a kind tables do not take.
-fn field_text(field: &Field, out: &mut String) -> std::result::Result<(), &'static str> {
+/// `unit` is the column's time unit when its logical type is a timestamp: a 64-bit integer
+/// there (nanoseconds as pandas 2 writes them, or a unit without a converted type) is a
+/// date-time.
+fn field_text(
+    field: &Field,
+    unit: Option<TimeUnit>,
+    out: &mut String,
+) -> std::result::Result<(), &'static str> {
     use std::fmt::Write;
     let _ = match field {
+        Field::Long(v) if unit.is_some() => {
+            let per_second = match unit {
+                Some(TimeUnit::MILLIS) => 1_000,
+                Some(TimeUnit::MICROS) => 1_000_000,
+                _ => 1_000_000_000,
+            };
+            write_timestamp(out, v.div_euclid(per_second))
+        }
         Field::Null => Ok(()),
         Field::Bool(v) => write!(out, "{v}"),
         Field::Byte(v) => write!(out, "{v}"),

@@ -1,7 +1,7 @@
-//! Reading delimited text into a [`Table`]: a UTF-8 byte-order mark is skipped, the
-//! delimiter (`,`, `;` or tab) is sniffed from the first lines, quoted fields may hold
-//! delimiters and line breaks, and every line must end the same way and hold as many fields
-//! as the header.
+//! Reading delimited text into a [`Table`]: a UTF-8 byte-order mark is skipped and UTF-16
+//! decoded, the delimiter (`,`, `;`, tab or `|`) is sniffed from the first lines or named by
+//! Excel's `sep=` line, quoted fields may hold delimiters and line breaks, and every line
+//! must end the same way and hold as many fields as the header (or one more, empty).
 
 use std::path::Path;
 
@@ -9,7 +9,7 @@ use super::text::{Table, TextColumn};
 use crate::error::{Error, Result, read_file};
 
 /// The delimiters [`sniff_delimiter`] chooses from, in order of preference on a tie.
-pub const DELIMITERS: [u8; 3] = [b',', b';', b'\t'];
+pub const DELIMITERS: [u8; 4] = [b',', b';', b'\t', b'|'];
 
 /// Lines looked at to choose the delimiter.
 const SNIFF_LINES: usize = 50;
@@ -88,28 +88,38 @@ pub fn load_table(path: impl AsRef<Path>, delimiter: Option<u8>) -> Result<Table
 
 /// Reads delimited text with a header row into a [`Table`] of text cells.
 ///
-/// `delimiter` `None` sniffs it ([`sniff_delimiter`]). Errors, each naming `source_name`
-/// and, where one line is at fault, its number: an empty file, a header and no rows, a
+/// `delimiter` `None` sniffs it ([`sniff_delimiter`]), unless the first line is Excel's
+/// `sep=X`, which names it. UTF-16 text with a byte-order mark (Excel's "Unicode Text") is
+/// decoded; a UTF-8 byte-order mark is skipped. A field beyond the header's that is empty on
+/// every line (a delimiter ending each line) is dropped, and so is a last column with no name
+/// and no cell. Each row keeps its line in the file ([`Table::line`]). Errors, each naming
+/// `source_name` and, where one line is at fault, its number: bytes that are not text (named:
+/// compressed, an image, Parquet, Excel, binary), an empty file, a header and no rows, a
 /// duplicate column name, a row with another number of fields than the header, mixed line
-/// endings, bad quoting or invalid UTF-8. A column whose header is empty is called
-/// `column_N` (its 1-based position).
+/// endings, bad quoting or invalid UTF-8. A column whose header is empty is called `column_N`
+/// (its 1-based position).
 pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Result<Table> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = super::sniff::text_bytes(bytes, source_name)?;
+    let bytes: &[u8] = &text;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::EmptyFile {
             source_name: source_name.to_string(),
         });
     }
     check_line_endings(bytes, source_name)?;
-    let delimiter = delimiter.unwrap_or_else(|| sniff_delimiter(bytes));
+    let (body, named, skipped) = match excel_separator(bytes) {
+        Some((d, rest)) => (rest, Some(d), 1),
+        None => (bytes, None, 0),
+    };
+    let delimiter = delimiter.or(named).unwrap_or_else(|| sniff_delimiter(body));
+    let fail = |e| offset_line(csv_error(e, source_name), skipped);
     let mut reader = ::csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .has_headers(true)
-        .flexible(false)
-        .from_reader(bytes);
-    let names: Vec<String> = reader
-        .headers()
-        .map_err(|e| csv_error(e, source_name))?
+        .flexible(true)
+        .from_reader(body);
+    let header = reader.headers().map_err(fail)?.clone();
+    let mut names: Vec<String> = header
         .iter()
         .enumerate()
         .map(|(i, h)| match h.trim() {
@@ -118,20 +128,27 @@ pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Res
         })
         .collect();
     let mut columns = vec![TextColumn::default(); names.len()];
+    let mut lines = LineLog::new(body, skipped);
     let mut record = ::csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(e, source_name)),
-        }
+    while reader.read_record(&mut record).map_err(fail)? {
         // A blank line reads as one empty field: skip it rather than call it ragged.
         if record.len() == 1 && record[0].trim().is_empty() && names.len() > 1 {
             continue;
         }
+        let line = lines.line_at(record.position().map_or(0, |p| p.byte() as usize));
+        check_width(&record, names.len(), line, source_name)?;
         for (column, cell) in columns.iter_mut().zip(record.iter()) {
             column.push(cell);
         }
+        lines.push(line);
+    }
+    let unnamed_last = header
+        .iter()
+        .next_back()
+        .is_some_and(|h| h.trim().is_empty());
+    if unnamed_last && names.len() > 1 && columns.last().is_some_and(all_empty) {
+        names.pop();
+        columns.pop();
     }
     columns.iter_mut().for_each(TextColumn::shrink_to_fit);
     let table = Table::new(source_name, names, columns)?;
@@ -141,10 +158,119 @@ pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Res
             dropped: 0,
         });
     }
-    Ok(table)
+    match lines.lines {
+        Some(lines) => table.with_lines(lines),
+        None => Ok(table),
+    }
 }
 
-/// Chooses the delimiter of delimited text: of `,`, `;` and tab, the one that splits the
+/// The file line of each row read, kept only once some row is not one line after the one
+/// before (a quoted line break, a blank line, a `sep=` line).
+struct LineLog<'a> {
+    /// The text read.
+    text: &'a [u8],
+    /// The byte that ends lines (`\n`, or `\r` in a file whose lines end with CR alone).
+    end: u8,
+    /// Bytes of `text` whose line breaks are counted, and the line after them.
+    counted: usize,
+    line: u64,
+    rows: u64,
+    lines: Option<Vec<u64>>,
+}
+
+impl<'a> LineLog<'a> {
+    /// Counts the lines of `text`, which follows `skipped` lines of the file.
+    fn new(text: &'a [u8], skipped: u64) -> Self {
+        let end = if text.contains(&b'\n') { b'\n' } else { b'\r' };
+        LineLog {
+            text,
+            end,
+            counted: 0,
+            line: 1 + skipped,
+            rows: 0,
+            lines: None,
+        }
+    }
+
+    /// The file line of the record the reader started reading at byte `start` (it starts
+    /// reading at the line breaks before the record: blank lines, the LF of a CRLF).
+    fn line_at(&mut self, start: usize) -> u64 {
+        let text = self.text;
+        let start = start.min(text.len());
+        let skip = text[start..]
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        let start = (start + skip).max(self.counted);
+        let end = self.end;
+        self.line += text[self.counted..start]
+            .iter()
+            .filter(|&&b| b == end)
+            .count() as u64;
+        self.counted = start;
+        self.line
+    }
+
+    fn push(&mut self, line: u64) {
+        if self.lines.is_none() && line != self.rows + 2 {
+            self.lines = Some((0..self.rows).map(|r| r + 2).collect());
+        }
+        if let Some(lines) = &mut self.lines {
+            lines.push(line);
+        }
+        self.rows += 1;
+    }
+}
+
+/// Whether every cell of a column is empty.
+fn all_empty(column: &TextColumn) -> bool {
+    (0..column.len()).all(|r| column.get(r).trim().is_empty())
+}
+
+/// Errors on a row with another number of fields than the header's `width`; one field more
+/// than the header, empty (a delimiter ending the line), is let through and not read.
+fn check_width(
+    record: &::csv::StringRecord,
+    width: usize,
+    line: u64,
+    source_name: &str,
+) -> Result<()> {
+    let trailing = record.len() == width + 1 && record[width].trim().is_empty();
+    if record.len() == width || trailing {
+        return Ok(());
+    }
+    Err(Error::RaggedRow {
+        source_name: source_name.to_string(),
+        line,
+        found: record.len(),
+        expected: width,
+    })
+}
+
+/// Excel's first line `sep=X` (any case): the delimiter it names and the text after it.
+fn excel_separator(bytes: &[u8]) -> Option<(u8, &[u8])> {
+    let head = bytes.get(..4)?;
+    if !head.eq_ignore_ascii_case(b"sep=") {
+        return None;
+    }
+    let d = *bytes.get(4)?;
+    let rest = &bytes[5..];
+    let rest = rest
+        .strip_prefix(b"\r\n")
+        .or_else(|| rest.strip_prefix(b"\n"))
+        .or_else(|| rest.strip_prefix(b"\r"))?;
+    (d != b'"' && d.is_ascii() && !d.is_ascii_alphanumeric()).then_some((d, rest))
+}
+
+/// The error with its line moved down by `lines` (lines skipped before the reader's text).
+fn offset_line(mut e: Error, lines: u64) -> Error {
+    if let Error::RaggedRow { line, .. } | Error::CsvSyntax { line, .. } = &mut e {
+        *line += lines;
+    }
+    e
+}
+
+/// Chooses the delimiter of delimited text: of `,`, `;`, tab and `|`, the one that splits the
 /// first lines (outside quotes) into the same number of fields, more than one, with the most
 /// fields; `,` when none does.
 pub fn sniff_delimiter(bytes: &[u8]) -> u8 {
@@ -268,7 +394,7 @@ pub(crate) fn csv_error(e: ::csv::Error, source_name: &str) -> Error {
         ::csv::ErrorKind::Utf8 { pos, err } => Error::CsvSyntax {
             source_name: source_name.to_string(),
             line: pos.map_or(line, |p| p.line()),
-            message: format!("invalid UTF-8 ({err})"),
+            message: format!("invalid UTF-8 ({err}); save the file as UTF-8"),
         },
         other => Error::CsvSyntax {
             source_name: source_name.to_string(),

@@ -54,15 +54,23 @@ pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
     for (r, cell) in column.cells().enumerate() {
         match cell.number() {
             Some(v) if (v as f32).is_finite() => out.push(v as f32),
+            Some(_) => {
+                return Err(Error::NumberTooLarge {
+                    source_name: table.source.clone(),
+                    line: table.line(r),
+                    column: target.to_string(),
+                    value: cell.text(&mut buf).trim().to_string(),
+                });
+            }
             _ => {
-                let cell = cell.text(&mut buf);
+                let cell = super::shown(cell.text(&mut buf));
                 return Err(Error::Table {
                     source_name: table.source.clone(),
                     message: format!(
-                        "the regression target `{target}` holds text (`{cell}`, data row {}); \
+                        "the regression target `{target}` holds text (`{cell}`, line {}); \
                          a regression target must be numbers (to predict classes, use \
                          --task classification)",
-                        r + 1
+                        table.line(r)
                     ),
                 });
             }

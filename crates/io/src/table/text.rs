@@ -71,6 +71,8 @@ pub struct Table {
     pub source: String,
     names: Vec<String>,
     columns: Arc<Vec<TextColumn>>,
+    /// The file line of each stored row (`None`: row `r` on line `r + 2`, after a header).
+    lines: Option<Arc<[u64]>>,
     /// The rows of `columns` this table holds, in order (`None`: all of them).
     rows: Option<Arc<[usize]>>,
 }
@@ -115,8 +117,37 @@ impl Table {
             source,
             names,
             columns: Arc::new(columns),
+            lines: None,
             rows: None,
         })
+    }
+
+    /// This table with the file line of each of its stored rows (for messages), when they
+    /// are not one line a row after a header; errors when `lines` does not hold one line a
+    /// row.
+    pub fn with_lines(mut self, lines: Vec<u64>) -> Result<Self> {
+        let stored = self.columns.first().map_or(0, TextColumn::len);
+        if lines.len() != stored || self.rows.is_some() {
+            return Err(Error::invalid(format!(
+                "`{}`: {} line numbers for {stored} rows",
+                self.source,
+                lines.len()
+            )));
+        }
+        let plain = lines.iter().enumerate().all(|(r, &l)| l == r as u64 + 2);
+        self.lines = (!plain).then(|| lines.into());
+        Ok(self)
+    }
+
+    /// The line of the file that holds data row `r` (the first data row is line 2, after
+    /// the header, unless quoted line breaks or blank lines come before it). It stays with
+    /// the row through [`select_rows`](Self::select_rows), so that a message about a row of a
+    /// training or test part names the row's line in the file. Panics when `r >= rows()`.
+    pub fn line(&self, r: usize) -> u64 {
+        let stored = self.rows.as_ref().map_or(r, |rows| rows[r]);
+        self.lines
+            .as_ref()
+            .map_or(stored as u64 + 2, |lines| lines[stored])
     }
 
     /// A table from rows of cells (convenient in tests and examples).
@@ -153,7 +184,8 @@ impl Table {
     /// Bytes held by the columns this table shares (all their rows) and its row selection.
     pub fn bytes(&self) -> usize {
         let columns: usize = self.columns.iter().map(TextColumn::bytes).sum();
-        columns + self.rows.as_ref().map_or(0, |r| 8 * r.len())
+        let lines = self.lines.as_ref().map_or(0, |l| 8 * l.len());
+        columns + lines + self.rows.as_ref().map_or(0, |r| 8 * r.len())
     }
 
     /// The column names, in file order.
@@ -183,6 +215,33 @@ impl Table {
         })
     }
 
+    /// Errors, naming its line, on the first cell of the column `name` that is a number too
+    /// large for a 32-bit float, such as `1e39` (a numeric encoding would read it as
+    /// missing); a table without the column passes.
+    pub fn refuse_too_large(&self, name: &str) -> Result<()> {
+        let Some(c) = self.position(name) else {
+            return Ok(());
+        };
+        let column = self.column(c);
+        let mut buf = String::new();
+        for r in 0..column.len() {
+            let cell = column.cell(r);
+            if cell.number_f32().is_some() {
+                continue;
+            }
+            let text = cell.text(&mut buf);
+            if super::too_large_for_f32(text) {
+                return Err(Error::NumberTooLarge {
+                    source_name: self.source.clone(),
+                    line: self.line(r),
+                    column: name.to_string(),
+                    value: text.trim().to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The column called `name`, if there is one.
     pub fn column_named(&self, name: &str) -> Option<ColumnRef<'_>> {
         self.position(name).map(|c| self.column(c))
@@ -206,6 +265,7 @@ impl Table {
             source: self.source.clone(),
             names: self.names.clone(),
             columns: Arc::clone(&self.columns),
+            lines: self.lines.clone(),
             rows: Some(selected),
         })
     }
@@ -227,8 +287,15 @@ impl Table {
             }
             columns.push(column);
         }
+        let lines: Vec<u64> = (0..self.rows())
+            .map(|r| self.line(r))
+            .chain((0..other.rows()).map(|r| other.line(r)))
+            .collect();
         self.columns = Arc::new(columns);
         self.rows = None;
+        self.lines = None;
+        let me = std::mem::replace(self, Table::new("", Vec::new(), Vec::new())?);
+        *self = me.with_lines(lines)?;
         Ok(())
     }
 }

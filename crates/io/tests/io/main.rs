@@ -18,4 +18,6 @@ mod shrink;
 mod streamed;
 mod table;
 mod table_encoding;
+mod table_files;
 mod table_parquet;
+mod table_parquet_kinds;

@@ -18,7 +18,7 @@ use io::table::{
 
 pub use read::{
     RawData, drop_incomplete_rows, drop_missing_targets, is_parquet, read_any, split_rows,
-    target_name,
+    split_rows_by_class, target_name,
 };
 pub use schema::{SchemaColumn, SchemaReport};
 pub use targets::{balance, network_targets};
@@ -107,13 +107,17 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let raw = read_any(&a.data, a.memory_budget.as_ref())?;
     let held = raw.rows.bytes() + raw.test.as_ref().map_or(0, Table::bytes);
     let target = target_name(&raw.rows, a.target.as_deref())?;
-    let (train, test) = test_split(a, raw.rows, raw.test, &target, &mut notes)?;
     let classify = match classify {
         Some(c) => c,
-        None => looks_categorical(train.column(train.require(&target)?)),
+        None => looks_categorical(raw.rows.column(raw.rows.require(&target)?)),
     };
+    let split = |t: &Table, fraction, seed| match classify {
+        true => split_rows_by_class(t, &target, fraction, seed),
+        false => split_rows(t, fraction, seed),
+    };
+    let (train, test) = test_split(a, raw.rows, raw.test, &target, &split, &mut notes)?;
     let (train, val) = if a.val_fraction > 0.0 && train.rows() >= 4 {
-        let (t, v) = split_rows(&train, a.val_fraction, a.seed.wrapping_add(1))?;
+        let (t, v) = split(&train, a.val_fraction, a.seed.wrapping_add(1))?;
         (t, Some(v))
     } else {
         (train, None)
@@ -141,6 +145,11 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     };
     need.check(&a.data, a.memory_budget.as_ref())?;
     let encode = |t: &Table| -> Result<Dataset> {
+        encoding
+            .columns
+            .iter()
+            .filter(|e| matches!(e, io::table::ColumnEncoder::Number { .. }))
+            .try_for_each(|e| t.refuse_too_large(e.column()))?;
         let y = match &labels {
             Some(l) => class_targets(t, &target, l)?,
             None => regression_targets(t, &target)?,
@@ -219,13 +228,17 @@ impl EncodedNeed {
     }
 }
 
+/// A seeded split of a table's rows: `(table, fraction, seed) -> (kept, held)`.
+type SplitFn<'a> = dyn Fn(&Table, f32, u64) -> Result<(Table, Table)> + 'a;
+
 /// The training and test rows: the file's own test part, a separate test file, or a
-/// seeded share of the rows; rows without a target dropped.
+/// seeded share of the rows (drawn by `split`); rows without a target dropped.
 fn test_split(
     a: &TableOptions,
     rows: Table,
     test: Option<Table>,
     target: &str,
+    split: &SplitFn<'_>,
     notes: &mut Vec<String>,
 ) -> Result<(Table, Table)> {
     let mut rows = drop_missing_targets(rows, target, notes)?;
@@ -239,7 +252,7 @@ fn test_split(
             Ok((rows, drop_missing_targets(test, target, notes)?))
         }
         (None, Some(test)) => Ok((rows, drop_missing_targets(test, target, notes)?)),
-        (None, None) if a.test_fraction > 0.0 => split_rows(&rows, a.test_fraction, a.seed),
+        (None, None) if a.test_fraction > 0.0 => split(&rows, a.test_fraction, a.seed),
         (None, None) => Err(Error::Refused(format!(
             "--test-fraction 0 leaves no rows to test on ({} has no test part); use a fraction such as 0.2 or --test-data FILE",
             a.data.display()
@@ -257,10 +270,10 @@ fn class_targets(table: &Table, target: &str, labels: &[String]) -> Result<Vec<f
         .map(|(r, i)| match i {
             Some(i) => Ok(i as f32),
             None => Err(Error::Refused(format!(
-                "`{}` has the class `{}` (data row {}), which the training rows lack",
+                "`{}` has the class `{}` (line {}), which the training rows lack",
                 table.source,
-                column.cell(r).text(&mut String::new()),
-                r + 1
+                io::table::shown(column.cell(r).text(&mut String::new())),
+                table.line(r)
             ))),
         })
         .collect()

@@ -23,7 +23,8 @@ pub struct RawData {
     pub unlabeled: Option<Table>,
 }
 
-/// Reads a CSV (delimiter sniffed; tab for `.tsv`), Parquet or JSON file as text tables;
+/// Reads a CSV (delimiter sniffed; tab for `.tsv`), Parquet or JSON file (the dataset format,
+/// records or JSON lines) as text tables;
 /// a text file whose reading would not fit in `budget` is refused before it is read.
 pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<RawData> {
     let name = path.display().to_string();
@@ -38,6 +39,11 @@ pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<RawData> {
     refuse_beyond_budget(path, budget)?;
     let bytes = io::table::read_bytes(path)?;
     match detect_format(path, &bytes)? {
+        DatasetFormat::Json if !io::table::is_dataset_json(&bytes) => Ok(RawData {
+            rows: io::table::read_json_table(&bytes, &name)?,
+            test: None,
+            unlabeled: None,
+        }),
         DatasetFormat::Json => {
             let split = parse_json(&bytes, &name)?;
             let unlabeled = match &split.unlabeled_x {
@@ -191,6 +197,85 @@ pub fn split_rows(table: &Table, fraction: f32, seed: u64) -> Result<(Table, Tab
     held_idx.sort_unstable();
     kept_idx.sort_unstable();
     Ok((table.select_rows(kept_idx)?, table.select_rows(held_idx)?))
+}
+
+/// Splits about `fraction` of the rows off class by class (stratified on the text of the
+/// `target` column): each class gives its share, by largest remainder so that the parts hold
+/// as many rows as [`split_rows`] would, and never its last row, so that every class stays in
+/// the kept part (a class of one row is kept whole). The draw is a `ChaCha8Rng` seeded by
+/// `seed`, classes taken in the order they first appear; each part in file order:
+/// `(kept, held)`.
+pub fn split_rows_by_class(
+    table: &Table,
+    target: &str,
+    fraction: f32,
+    seed: u64,
+) -> Result<(Table, Table)> {
+    let rows = table.rows();
+    if rows < 2 {
+        return split_rows(table, fraction, seed);
+    }
+    let column = table.column(table.require(target)?);
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut buf = String::new();
+    for r in 0..rows {
+        let label = column.cell(r).text(&mut buf).trim().to_string();
+        let k = *index.entry(label).or_insert_with(|| {
+            classes.push(Vec::new());
+            classes.len() - 1
+        });
+        classes[k].push(r);
+    }
+    let want = ((rows as f64 * f64::from(fraction)).round() as usize).clamp(1, rows - 1);
+    let shares = class_shares(&classes, want, fraction);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut held_idx, mut kept_idx) = (Vec::new(), Vec::new());
+    for (members, held) in classes.iter_mut().zip(shares) {
+        members.shuffle(&mut rng);
+        held_idx.extend_from_slice(&members[..held]);
+        kept_idx.extend_from_slice(&members[held..]);
+    }
+    if held_idx.is_empty() {
+        return Err(Error::Refused(format!(
+            "`{}`: every class of `{target}` has a single row; none can be held out",
+            table.source
+        )));
+    }
+    held_idx.sort_unstable();
+    kept_idx.sort_unstable();
+    Ok((table.select_rows(&kept_idx)?, table.select_rows(&held_idx)?))
+}
+
+/// Rows each class gives to the held part: its share of `want` rounded down, then one more
+/// to the classes with the largest remainders, never a class's last row.
+fn class_shares(classes: &[Vec<usize>], want: usize, fraction: f32) -> Vec<usize> {
+    let exact: Vec<f64> = classes
+        .iter()
+        .map(|c| c.len() as f64 * f64::from(fraction))
+        .collect();
+    let cap = |k: usize| classes[k].len() - 1;
+    let mut shares: Vec<usize> = exact
+        .iter()
+        .enumerate()
+        .map(|(k, e)| (e.floor() as usize).min(cap(k)))
+        .collect();
+    let mut order: Vec<usize> = (0..classes.len()).collect();
+    order.sort_by(|&a, &b| {
+        let rem = |k: usize| exact[k] - exact[k].floor();
+        rem(b).total_cmp(&rem(a)).then(a.cmp(&b))
+    });
+    let mut total: usize = shares.iter().sum();
+    for &k in order.iter().cycle().take(2 * classes.len()) {
+        if total >= want {
+            break;
+        }
+        if shares[k] < cap(k) {
+            shares[k] += 1;
+            total += 1;
+        }
+    }
+    shares
 }
 
 /// The target column: the one `asked` for, or the last column.

@@ -1,0 +1,130 @@
+//! Table files as exported by spreadsheets, pandas and databases: what a file that is not
+//! text is called, UTF-16, `|` and `sep=`, trailing delimiters, file lines kept through a
+//! selection of rows, long cells cut in messages.
+
+use io::Error;
+use io::table::{Table, TypeOverrides, infer_schema, read_table};
+
+fn read(bytes: &[u8]) -> Result<Table, Error> {
+    read_table(bytes, "t.csv", None)
+}
+
+#[test]
+fn files_that_are_not_text_are_named() {
+    let parquet = b"PAR1\x15\x04\x15\x10rest of a parquet file";
+    for (bytes, kind) in [
+        (
+            &b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03abc"[..],
+            "gzip-compressed",
+        ),
+        (&b"\x28\xb5\x2f\xfd\x04\x58abc"[..], "zstd-compressed"),
+        (&b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"[..], "PNG image"),
+        (&parquet[..], "Parquet file"),
+        (&b"PK\x03\x04\x14\x00\x06\x00"[..], "Excel .xlsx"),
+    ] {
+        let e = read(bytes).unwrap_err().to_string();
+        assert!(e.contains(kind), "{e}");
+        assert!(!e.contains("line ending"), "{e}");
+    }
+    // Bytes of a fixed pseudo-random sequence (a linear congruential generator).
+    let mut state = 12345u32;
+    let random: Vec<u8> = (0..5000)
+        .map(|_| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (state >> 16) as u8
+        })
+        .collect();
+    let e = read(&random).unwrap_err().to_string();
+    assert!(e.contains("binary data"), "{e}");
+}
+
+#[test]
+fn excel_unicode_text_is_decoded() {
+    let text = "name\tprice\r\ncafé\t1,5\r\nthé\t2\r\n";
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let t = read(&bytes).unwrap();
+    assert_eq!(t.names(), ["name", "price"]);
+    assert_eq!(t.column(0).get(0), "café");
+    assert_eq!(t.column(1).get(1), "2");
+}
+
+#[test]
+fn pipes_and_excel_separator_lines_split_columns() {
+    let t = read(b"a|b|y\n1|2|3\n4|5|6\n").unwrap();
+    assert_eq!(t.names(), ["a", "b", "y"]);
+    let t = read(b"sep=;\r\na;b;y\r\n1,5;2;3\r\n4;5;6\r\n").unwrap();
+    assert_eq!(t.names(), ["a", "b", "y"]);
+    assert_eq!(t.column(0).get(0), "1,5");
+    assert_eq!((t.line(0), t.line(1)), (3, 4), "the sep= line counts");
+    let e = read(b"SEP=,\na,b\n1,2,3\n").unwrap_err().to_string();
+    assert!(e.contains("line 3 has 3 fields"), "{e}");
+}
+
+#[test]
+fn trailing_delimiters_make_no_column() {
+    for text in ["a,b,y,\n1,2,3,\n4,5,6,\n", "a,b,y\n1,2,3,\n4,5,6,\n"] {
+        let t = read(text.as_bytes()).unwrap();
+        assert_eq!(t.names(), ["a", "b", "y"], "{text:?}");
+        assert_eq!(t.column(2).get(1), "6");
+    }
+    // A named last column, or one with a cell, stays.
+    assert_eq!(read(b"a,b,\n1,2,\n3,4,x\n").unwrap().names().len(), 3);
+    let e = read(b"a,b\n1,2,3\n").unwrap_err().to_string();
+    assert!(
+        e.contains("line 2 has 3 fields but the header has 2"),
+        "{e}"
+    );
+}
+
+#[test]
+fn rows_keep_their_file_lines_through_a_selection() {
+    let text = "a,y\n1,2\n\n\"two\nlines\",3\n5,1e39\n7,8\n";
+    let t = read(text.as_bytes()).unwrap();
+    assert_eq!((0..4).map(|r| t.line(r)).collect::<Vec<_>>(), [2, 4, 6, 7]);
+    let part = t.select_rows(&[3, 2]).unwrap();
+    assert_eq!((part.line(0), part.line(1)), (7, 6));
+    assert_eq!(part.select_rows(&[1]).unwrap().line(0), 6);
+    // A message about a row of the part names its line in the file.
+    let e = infer_schema(&part, None, &TypeOverrides::default()).unwrap_err();
+    assert!(matches!(e, Error::NumberTooLarge { line: 6, .. }), "{e}");
+    // Without quoted breaks or blank lines, row r is on line r + 2.
+    let plain = read(b"a,y\n1,2\n3,4\n").unwrap();
+    assert_eq!(plain.select_rows(&[1]).unwrap().line(0), 3);
+}
+
+#[test]
+fn long_cells_are_cut_in_messages() {
+    let long = "9".repeat(1_000_000) + "x";
+    let e = Error::BadNumber {
+        source_name: "t.csv".into(),
+        line: 2,
+        column: "a".into(),
+        value: long,
+    }
+    .to_string();
+    assert!(e.len() < 200, "{} bytes", e.len());
+    assert!(e.contains("(1000001 characters)"), "{e}");
+}
+
+#[test]
+fn numbers_beyond_f32_are_too_large_wherever_they_are() {
+    let t = read(b"a,y\n1,2\n\n2,1e39\n3,4\n").unwrap();
+    let e = io::table::regression_targets(&t, "y").unwrap_err();
+    assert!(
+        matches!(&e, Error::NumberTooLarge { line: 4, column, .. } if column == "y"),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("too large for a 32-bit float"),
+        "{e}"
+    );
+    // A row outside the rows a schema was inferred on is checked before it is encoded.
+    let part = t.select_rows(&[1]).unwrap();
+    let e = part.refuse_too_large("y").unwrap_err();
+    assert!(matches!(e, Error::NumberTooLarge { line: 4, .. }), "{e}");
+    assert!(part.refuse_too_large("a").is_ok());
+    assert!(io::table::too_large_for_f32("-1e39"));
+    assert!(!io::table::too_large_for_f32("3e38"));
+    assert!(!io::table::too_large_for_f32("1e39x"));
+}
