@@ -3,9 +3,10 @@
 use super::class_report::print_classification;
 use super::matrix;
 use super::regression_report::print_regression;
+use super::tabular_auto;
 use super::tabular_out::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
 use super::tabular_out::{prepare_table, print_coefficients, write_table_predictions};
-use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, RegressionArgs, TaskArg};
+use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, ModelArg, RegressionArgs, TaskArg};
 use crate::device::Job;
 use crate::report::run_dir;
 use crate::session::Run;
@@ -38,6 +39,8 @@ pub enum Model {
         activation: ActivationArg,
         /// AdamW's weight decay (0: Adam).
         weight_decay: f32,
+        /// The network alone, or the better of it and a linear model.
+        choice: ModelArg,
     },
 }
 
@@ -59,6 +62,7 @@ impl Tabular {
                 hidden: args.hidden,
                 activation: args.activation,
                 weight_decay: args.weight_decay,
+                choice: args.model,
             },
         }
     }
@@ -77,6 +81,14 @@ impl Tabular {
             Model::Linear => Some(false),
             Model::Logistic => Some(true),
             Model::Mlp { task, .. } => task.map(|t| t == TaskArg::Classification),
+        }
+    }
+
+    /// `auto` (choose by validation) or the network alone.
+    fn choice(&self) -> ModelArg {
+        match self.model {
+            Model::Mlp { choice, .. } => choice,
+            _ => ModelArg::Mlp,
         }
     }
 
@@ -138,6 +150,12 @@ struct TabularMetrics {
     test: TestFigures,
     #[serde(flatten)]
     coefficients: Option<Coefficients>,
+    /// `auto`: the model kept ("network" or "linear").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model_kept: Option<train::tabular::Kept>,
+    /// `auto`: the validation scores compared and the reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    selection: Option<train::tabular::Choice>,
 }
 
 /// The test-set figures of a classifier or of a regression.
@@ -292,7 +310,7 @@ impl Tabular {
                 target_name: &p.target,
             })?,
             info: p.model_info(targets),
-            early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
+            early_stopping: tabular_auto::early_stopping(self.choice(), a.patience, p),
             pool: 1,
             output_bias: None,
             record: self.record(p, net, classes)?,
@@ -314,7 +332,7 @@ impl Job for Tabular {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         self.check_args()?;
-        let a = &self.data;
+        let a = &tabular_auto::data_options(self.choice(), &self.data, None);
         let mut p = prepare_table(a, self.task())?;
         let classes = self.check_target(&p)?;
         // The training rows' features move into the training tensor and back: one copy.
@@ -337,7 +355,13 @@ impl Job for Tabular {
         let net = self.network::<B>(train.n_features, classes)?;
         let dir = run_dir::prepare(&a.train, self.job())?;
         let train_rows = p.train.rows;
-        let (out, x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
+        let (mut out, x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
+        let choice = match self.choice() {
+            ModelArg::Auto if balanced.is_none() => {
+                tabular_auto::select(backend, &p, &x, &mut out, targets.as_ref(), a.train.seed)?
+            }
+            _ => None,
+        };
         // The features are read again only by the least-squares reference of a regression.
         let reference = classes == 0 && affordable(train_rows, p.train.n_features);
         if balanced.is_none() && reference {
@@ -345,7 +369,7 @@ impl Job for Tabular {
         } else {
             drop(x);
         }
-        self.report(&p, out, &net, targets.as_ref(), &dir)
+        self.report(&p, out, &net, targets.as_ref(), &dir, choice)
     }
 }
 
@@ -359,8 +383,12 @@ impl Tabular {
         net: &Network,
         targets: Option<&Standardizer>,
         dir: &std::path::Path,
+        choice: Option<train::tabular::Choice>,
     ) -> Result<()> {
-        let linear = net.hidden.is_empty();
+        let kept_linear = choice
+            .as_ref()
+            .is_some_and(|c| c.kept == train::tabular::Kept::Linear);
+        let linear = net.hidden.is_empty() || kept_linear;
         let coefficients = linear.then(|| out.model.export_state()).transpose()?;
         crate::report::output::write_file(
             &dir.join("schema.json"),
@@ -370,6 +398,10 @@ impl Tabular {
         let parameters = out.model.num_params();
         let final_train_loss = out.final_loss();
         let fitted = io::FittedModel::new(out.model, p.model_info(targets))?;
+        if kept_linear {
+            // The run's checkpoint holds the network: the kept model replaces it.
+            fitted.save(dir.join(train::checkpoint::FILE_NAME))?;
+        }
         // The test figures come from the fitted model on the raw test rows: exactly what
         // `predict` gives for them.
         let raw = fitted.table_outputs(&p.test_table)?;
@@ -413,6 +445,8 @@ impl Tabular {
             parameters,
             test,
             coefficients,
+            model_kept: choice.as_ref().map(|c| c.kept),
+            selection: choice,
         };
         run_dir::write_metrics(dir, &metrics)
     }
