@@ -14,7 +14,8 @@ linear, HistGradientBoosting and LightGBM, and a summary; `--markdown FILE` also
 table as Markdown.
 
 usage: python3 tables_peers.py IRON_LEARN_BINARY TABLES_DIR [--cache FILE] [--markdown FILE]
-       [--splits N] [--ours-only] [--peers-only] [-- EXTRA MLP ARGS]
+       [--json FILE] [--splits N] [--ours-only] [--peers-only] [-- EXTRA MLP ARGS]
+--ours-only runs no peer: only the cached peers' figures are shown beside ours.
 environment: TABLES_ONLY=a,b keeps the tables whose file name contains one of the words.
 """
 
@@ -187,6 +188,7 @@ def main():
 
     cache_path = option("--cache")
     markdown = option("--markdown")
+    json_path = option("--json")
     splits = int(option("--splits", "3"))
     ours_only = "--ours-only" in args
     peers_only = "--peers-only" in args
@@ -198,7 +200,7 @@ def main():
     if cache_path and os.path.exists(cache_path):
         with open(cache_path) as f:
             cache = json.load(f)
-    peers = [] if ours_only else PEERS + (OPTIONAL_PEERS if pytabkit_available() else [])
+    peers = PEERS + (OPTIONAL_PEERS if pytabkit_available() else [])
     if not ours_only and not pytabkit_available():
         print("note: pytabkit is not installed: RealMLP-TD / TabM-D skipped (README.md of the tables gives RealMLP-TD's figures)")
     only = [w for w in os.environ.get("TABLES_ONLY", "").split(",") if w]
@@ -225,23 +227,31 @@ def main():
                     kept.append(k)
                 for p in peers:
                     key = f"{name}/{p}/{s}"
+                    if key not in cache and ours_only:
+                        continue
                     if key not in cache:
                         cache[key] = run_peer(p, train, test, target, task)
                         if cache_path:
                             with open(cache_path, "w") as f:
                                 json.dump(cache, f, indent=1)
                     peer[p].append(cache[key])
+            peer = {p: v for p, v in peer.items() if len(v) == splits}
             mean = lambda v: (float(np.mean([a for a, _ in v])), float(np.mean([b for _, b in v]))) if v else None
             row = {"table": name, "task": task, "ours": mean(ours), "kept": kept}
             row.update({p: mean(v) for p, v in peer.items()})
+            row["ours_splits"] = ours
             best = max((row[p][0] for p in PEERS if row.get(p)), default=None)
             tol = 0.01
             row["within"] = None if best is None or row["ours"] is None else row["ours"][0] >= best - tol
             rows.append(row)
             cell = lambda v: f"{v[0]:.4f} ({v[1]:5.1f} s)" if v else "-"
             flag = {None: "", True: "yes", False: "NO"}[row["within"]]
-            print(f"{name:<22} {cell(row['ours']):>16} " + " ".join(f"{cell(row[p]):>16}" for p in peers) + f"  {flag:>6}  {','.join(sorted(set(kept)))}", flush=True)
+            print(f"{name:<22} {cell(row['ours']):>16} " + " ".join(f"{cell(row.get(p)):>16}" for p in peers) + f"  {flag:>6}  {','.join(sorted(set(kept)))}", flush=True)
+    peers = [p for p in peers if any(r.get(p) for r in rows)]
     summary(rows, peers)
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(rows, f, indent=1)
     if markdown:
         write_markdown(markdown, rows, peers, extra, splits)
 
@@ -254,7 +264,7 @@ def summary(rows, peers):
     print(f"ours within 1 point / 0.01 R^2 of the best of {', '.join(PEERS)}: {within} of {len(scored)}")
     print(f"mean score over tables: ours {np.mean([r['ours'][0] for r in scored]):.4f}", end="")
     for p in peers:
-        if all(r.get(p) for r in scored):
+        if all(r.get(p) for r in scored) and p in peers:
             print(f", {p} {np.mean([r[p][0] for r in scored]):.4f}", end="")
     print(f"; mean time per run: ours {np.mean([r['ours'][1] for r in scored]):.2f} s")
 

@@ -254,6 +254,10 @@ pub struct MlpArgs {
     /// Decoupled weight decay (AdamW); 0 trains with plain Adam.
     #[arg(long, default_value_t = 2.0)]
     pub weight_decay: f32,
+    /// Periodic encoding of each (standardised) input beside its value: sin and cos at
+    /// BANDS frequencies pi, 2 pi, 4 pi, ... (0: the inputs alone).
+    #[arg(long, value_name = "BANDS", default_value_t = 0)]
+    pub periodic: usize,
 }
 
 /// Options of `approx`.

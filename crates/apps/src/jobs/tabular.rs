@@ -41,6 +41,8 @@ pub enum Model {
         weight_decay: f32,
         /// The network alone, or the better of it and a linear model.
         choice: ModelArg,
+        /// Periodic encoding bands of each input (0: none).
+        periodic: usize,
     },
 }
 
@@ -63,6 +65,7 @@ impl Tabular {
                 activation: args.activation,
                 weight_decay: args.weight_decay,
                 choice: args.model,
+                periodic: args.periodic,
             },
         }
     }
@@ -212,8 +215,15 @@ impl Tabular {
             1 => Loss::BceWithLogits,
             _ => Loss::SoftmaxCrossEntropy,
         };
-        let architecture = Mlp::<B>::builder()
-            .input(inputs)
+        let periodic = match self.model {
+            Model::Mlp { periodic, .. } => periodic,
+            _ => 0,
+        };
+        let mut builder = Mlp::<B>::builder().input(inputs);
+        if periodic > 0 {
+            builder = builder.positional_encoding(periodic, true);
+        }
+        let architecture = builder
             .hidden(&hidden, activation)
             .output(out_dim, Activation::Identity)
             .config(self.data.train.seed)?;

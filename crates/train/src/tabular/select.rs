@@ -102,7 +102,12 @@ pub struct Choice {
 
 /// Keeps the linear model when its validation score is at least the network's (ties go to
 /// the simpler model), the network otherwise; `measure` names the score ("accuracy", "R²").
-pub fn choose(network: f64, linear: std::result::Result<f64, String>, measure: &str, rows: usize) -> Choice {
+pub fn choose(
+    network: f64,
+    linear: std::result::Result<f64, String>,
+    measure: &str,
+    rows: usize,
+) -> Choice {
     match linear {
         Ok(l) if l >= network || network.is_nan() => Choice {
             kept: Kept::Linear,
@@ -181,7 +186,11 @@ mod tests {
     #[test]
     fn more_than_two_classes_have_no_linear_candidate() {
         let (x, y) = ([0.0, 1.0, 2.0], [0.0, 1.0, 2.0]);
-        assert!(fit_linear(&x, &y, 3, 1, 3).unwrap_err().contains("3 classes"));
+        assert!(
+            fit_linear(&x, &y, 3, 1, 3)
+                .unwrap_err()
+                .contains("3 classes")
+        );
         assert!(fit_linear(&x, &y, 3, 1, 0).is_ok());
     }
 }
