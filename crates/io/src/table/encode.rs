@@ -124,7 +124,7 @@ impl ColumnEncoder {
                 // A pooled or missing column is named apart from a level that reads the same.
                 let free = |name: &str| {
                     let mut name = name.to_string();
-                    while levels.iter().any(|l| *l == name) {
+                    while levels.contains(&name) {
                         name.push('*');
                     }
                     format!("{column}={name}")
