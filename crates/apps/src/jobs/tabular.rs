@@ -41,8 +41,8 @@ pub enum Model {
         weight_decay: f32,
         /// The network alone, or the better of it and a linear model.
         choice: ModelArg,
-        /// Periodic encoding bands of each input (0: none).
-        periodic: usize,
+        /// Periodic encoding bands of each input (`None`: the default).
+        periodic: Option<usize>,
     },
 }
 
@@ -192,7 +192,12 @@ impl Tabular {
     }
 
     /// The network for `inputs` features and `classes` classes (0: regression).
-    fn network<B: Backend>(&self, inputs: usize, classes: usize) -> Result<Network> {
+    fn network<B: Backend>(
+        &self,
+        inputs: usize,
+        classes: usize,
+        periodic: usize,
+    ) -> Result<Network> {
         let out_dim = match classes {
             0 | 2 => 1,
             k => k,
@@ -214,10 +219,6 @@ impl Tabular {
             _ if classes == 0 => Loss::Mse,
             1 => Loss::BceWithLogits,
             _ => Loss::SoftmaxCrossEntropy,
-        };
-        let periodic = match self.model {
-            Model::Mlp { periodic, .. } => periodic,
-            _ => 0,
         };
         let mut builder = Mlp::<B>::builder().input(inputs);
         if periodic > 0 {
@@ -362,15 +363,31 @@ impl Job for Tabular {
         let targets = (classes == 0)
             .then(|| Standardizer::fit(&train.y, 1))
             .transpose()?;
-        let net = self.network::<B>(train.n_features, classes)?;
+        let periodic = match self.model {
+            Model::Mlp { periodic, .. } => periodic,
+            _ => None,
+        };
+        let net = self.network::<B>(train.n_features, classes, periodic.unwrap_or(0))?;
         let dir = run_dir::prepare(&a.train, self.job())?;
         let train_rows = p.train.rows;
-        let (mut out, x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
-        let choice = match self.choice() {
-            ModelArg::Auto if balanced.is_none() => {
-                tabular_auto::select(backend, &p, &x, &mut out, targets.as_ref(), a.train.seed)?
-            }
-            _ => None,
+        let (mut out, mut x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
+        let auto = self.choice() == ModelArg::Auto && balanced.is_none();
+        let mut note = None;
+        if auto && tabular_auto::second_network(periodic, &p) {
+            let alt = self.network::<B>(train.n_features, classes, tabular_auto::AUTO_PERIODIC)?;
+            let alt_dir = dir.join(tabular_auto::PERIODIC_DIR);
+            std::fs::create_dir_all(&alt_dir)?;
+            let (alt_out, back) =
+                self.train(backend, &p, (train, x), &alt, targets.as_ref(), &alt_dir)?;
+            x = back;
+            let (kept, line) =
+                tabular_auto::better_network(backend, &p, out, alt_out, targets.as_ref())?;
+            out = kept;
+            note = Some(line);
+        }
+        let choice = match auto {
+            true => tabular_auto::select(backend, &p, &x, &mut out, targets.as_ref(), note)?,
+            false => None,
         };
         // The features are read again only by the least-squares reference of a regression.
         let reference = classes == 0 && affordable(train_rows, p.train.n_features);
@@ -393,8 +410,10 @@ impl Tabular {
         net: &Network,
         targets: Option<&Standardizer>,
         dir: &std::path::Path,
-        choice: Option<train::tabular::Choice>,
+        selected: Option<tabular_auto::Selected>,
     ) -> Result<()> {
+        let resave = selected.as_ref().is_some_and(|s| s.resave);
+        let choice = selected.map(|s| s.choice);
         let kept_linear = choice
             .as_ref()
             .is_some_and(|c| c.kept == train::tabular::Kept::Linear);
@@ -408,8 +427,8 @@ impl Tabular {
         let parameters = out.model.num_params();
         let final_train_loss = out.final_loss();
         let fitted = io::FittedModel::new(out.model, p.model_info(targets))?;
-        if kept_linear {
-            // The run's checkpoint holds the network: the kept model replaces it.
+        if resave {
+            // The run's checkpoint holds another candidate: the kept model replaces it.
             fitted.save(dir.join(train::checkpoint::FILE_NAME))?;
         }
         // The test figures come from the fitted model on the raw test rows: exactly what

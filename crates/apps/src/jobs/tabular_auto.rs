@@ -46,35 +46,107 @@ pub fn early_stopping(
     }
 }
 
+/// Encoding bands of `auto`'s second network.
+pub const AUTO_PERIODIC: usize = 3;
+/// The second network's run folder, inside the job's.
+pub const PERIODIC_DIR: &str = "periodic";
+/// Tables of more encoded columns train no second network (its encoding is 7 times wider).
+pub const MAX_PERIODIC_INPUTS: usize = 100;
+
+/// Whether `auto` trains a second network, with periodic inputs: no encoding asked for,
+/// enough validation rows, and at most [`MAX_PERIODIC_INPUTS`] encoded columns.
+pub fn second_network(periodic: Option<usize>, p: &Prepared) -> bool {
+    let val_rows = p.val.as_ref().map_or(0, |v| v.rows);
+    periodic.is_none() && val_rows >= MIN_VAL_ROWS && p.train.n_features <= MAX_PERIODIC_INPUTS
+}
+
+/// The kept model and whether it differs from the network in the run's checkpoint.
+pub struct Selected {
+    /// The choice and its figures.
+    pub choice: Choice,
+    /// The checkpoint holds another candidate: the kept model must replace it.
+    pub resave: bool,
+}
+
+/// Validation rows with targets in the network's units, and the output width.
+fn validation<'p>(
+    p: &'p Prepared,
+    targets: Option<&Standardizer>,
+) -> Result<Option<(&'p io::Dataset, Vec<f32>, usize)>> {
+    let classes = p.labels.as_ref().map_or(0, Vec::len);
+    let Some(val) = p.val.as_ref().filter(|v| v.rows >= MIN_VAL_ROWS) else {
+        return Ok(None);
+    };
+    let truth = match targets {
+        Some(t) => t.transform(&val.y)?,
+        None => val.y.clone(),
+    };
+    Ok(Some((
+        val,
+        truth,
+        if classes == 2 { 1 } else { classes.max(1) },
+    )))
+}
+
+/// The validation score of a trained network.
+fn network_score<B: Backend>(
+    backend: &B,
+    p: &Prepared,
+    model: &Mlp<B>,
+    targets: Option<&Standardizer>,
+) -> Result<f64> {
+    let classes = p.labels.as_ref().map_or(0, Vec::len);
+    let Some((val, truth, width)) = validation(p, targets)? else {
+        return Ok(f64::NAN);
+    };
+    let xv = matrix(backend, &val.x, val.rows, val.n_features)?;
+    let outputs = nn::Model::predict(model, &xv)?.to_vec()?;
+    Ok(score(&outputs, width, &truth, classes))
+}
+
+/// How the network was chosen among two (a line for the report), and whether it is not the
+/// one in the run's checkpoint.
+pub type NetworkNote = (String, bool);
+
+/// The better on the validation rows of the network on plain inputs (`plain`, whose
+/// checkpoint is the run's) and the one with periodic inputs; with a line saying which.
+pub fn better_network<B: Backend>(
+    backend: &B,
+    p: &Prepared,
+    plain: Outcome<Mlp<B>>,
+    periodic: Outcome<Mlp<B>>,
+    targets: Option<&Standardizer>,
+) -> Result<(Outcome<Mlp<B>>, NetworkNote)> {
+    let a = network_score(backend, p, &plain.model, targets)?;
+    let b = network_score(backend, p, &periodic.model, targets)?;
+    let line = format!("network on plain inputs {a:.4}, with periodic inputs {b:.4}");
+    Ok(if b > a {
+        (periodic, (format!("{line}: periodic kept"), true))
+    } else {
+        (plain, (format!("{line}: plain kept"), false))
+    })
+}
+
 /// The network's and a linear model's validation scores compared; when the linear model
 /// wins, it is refitted on the training and validation rows and replaces the network in
-/// `out`. `None` when there are too few validation rows to compare (with a note).
+/// `out`. `note`: how the network was chosen among two, and whether it is not the run's
+/// checkpoint. `None` when there are too few validation rows to compare (with a note).
 pub fn select<B: Backend>(
     backend: &B,
     p: &Prepared,
     train_x: &[f32],
     out: &mut Outcome<Mlp<B>>,
     targets: Option<&Standardizer>,
-    seed: u64,
-) -> Result<Option<Choice>> {
+    note: Option<NetworkNote>,
+) -> Result<Option<Selected>> {
     let classes = p.labels.as_ref().map_or(0, Vec::len);
-    let Some(val) = p.val.as_ref().filter(|v| v.rows >= MIN_VAL_ROWS) else {
+    let Some((val, truth, width)) = validation(p, targets)? else {
         println!(
             "note: model auto: too few training rows to hold out {MIN_VAL_ROWS} for validation; the network is kept without comparison"
         );
         return Ok(None);
     };
-    let width = match classes {
-        0 | 2 => 1,
-        k => k,
-    };
-    let truth = match targets {
-        Some(t) => t.transform(&val.y)?,
-        None => val.y.clone(),
-    };
-    let xv = matrix(backend, &val.x, val.rows, val.n_features)?;
-    let outputs = nn::Model::predict(&out.model, &xv)?.to_vec()?;
-    let network = score(&outputs, width, &truth, classes);
+    let network = network_score(backend, p, &out.model, targets)?;
     let cols = p.train.n_features;
     let y = network_targets(&p.train.y, classes, targets)?;
     let linear = fit_linear(train_x, &y, p.train.rows, cols, classes).map(|fit| {
@@ -86,7 +158,11 @@ pub fn select<B: Backend>(
         score(&outputs, width, &truth, classes)
     });
     let measure = if classes > 0 { "accuracy" } else { "R²" };
-    let choice = choose(network, linear, measure, val.rows);
+    let mut choice = choose(network, linear, measure, val.rows);
+    let mut resave = note.as_ref().is_some_and(|n| n.1);
+    if let Some((line, _)) = &note {
+        choice.reason = format!("{} (validation {measure}: {line})", choice.reason);
+    }
     if choice.kept == Kept::Linear {
         // Refitted on every training row, validation rows included.
         let mut x = train_x.to_vec();
@@ -95,7 +171,8 @@ pub fn select<B: Backend>(
         y.extend(network_targets(&val.y, classes, targets)?);
         let rows = p.train.rows + val.rows;
         let fit = fit_linear(&x, &y, rows, cols, classes).map_err(anyhow::Error::msg)?;
-        out.model = linear_network(backend, &fit, seed)?;
+        out.model = linear_network(backend, &fit, 0)?;
+        resave = true;
     }
     println!(
         "model kept: {} ({})",
@@ -105,5 +182,5 @@ pub fn select<B: Backend>(
         },
         choice.reason
     );
-    Ok(Some(choice))
+    Ok(Some(Selected { choice, resave }))
 }

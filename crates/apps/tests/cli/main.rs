@@ -26,5 +26,6 @@ mod special_outputs;
 mod tables;
 mod tables_onnx;
 mod tabular;
+mod tabular_auto;
 mod tabular_parquet;
 mod words;
