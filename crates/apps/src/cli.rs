@@ -1,5 +1,6 @@
 //! Command-line definitions (clap derive).
 
+pub use crate::cli_model::ModelArg;
 use crate::cli_values;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -218,26 +219,14 @@ pub enum ActivationArg {
     Sine,
 }
 
-/// The table models `mlp` can train.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ModelArg {
-    /// The network (best epoch on held-out training rows) and a linear model (ridge, or
-    /// logistic regression for two classes) compared on those rows; the better is kept.
-    Auto,
-    /// The network alone, trained on every training row.
-    Mlp,
-}
-
 /// Options of `mlp`.
 #[derive(Debug, Clone, Args)]
 pub struct MlpArgs {
     /// Data, target and split options.
     #[command(flatten)]
     pub data: RegressionArgs,
-    /// The model: `auto` trains the network on 80% of the training rows (keeping its best
-    /// epoch on the other 20%) and fits a linear model on the same rows, then keeps whichever
-    /// scores better on the held-out rows (the linear one refitted on all of them); `mlp`
-    /// trains the network alone on every training row.
+    /// The model: `auto` keeps the best on 20% held-out training rows of the network (its best
+    /// epoch) and a linear model (refitted on all rows); `mlp` trains the network alone.
     #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
     pub model: ModelArg,
     /// Regression or classification [default: classification when the target holds words

@@ -5,6 +5,7 @@ use super::matrix;
 use super::regression_report::print_regression;
 use super::tabular_auto;
 use super::tabular_out::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
+use super::tabular_out::{TabularMetrics, TestFigures};
 use super::tabular_out::{prepare_table, print_coefficients, write_table_predictions};
 use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, ModelArg, RegressionArgs, TaskArg};
 use crate::device::Job;
@@ -13,7 +14,6 @@ use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
 use nn::{Activation, Data, Loss, Mlp};
-use serde::Serialize;
 use serde_json::{Map, Value};
 use tensor_core::Backend;
 use tensor_core::Tensor;
@@ -131,42 +131,6 @@ struct Network {
     weight_decay: f32,
     out_dim: usize,
     loss: Loss,
-}
-
-/// The figures of a tabular job's `metrics.json`.
-#[derive(Serialize)]
-struct TabularMetrics {
-    train_rows: usize,
-    validation_rows: usize,
-    test_rows: usize,
-    final_train_loss: Option<f64>,
-    final_val_loss: Option<f64>,
-    loss_units: String,
-    steps: u64,
-    seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    restored_step: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    restored_val_loss: Option<f64>,
-    parameters: usize,
-    #[serde(flatten)]
-    test: TestFigures,
-    #[serde(flatten)]
-    coefficients: Option<Coefficients>,
-    /// `auto`: the model kept ("network" or "linear").
-    #[serde(skip_serializing_if = "Option::is_none")]
-    model_kept: Option<train::tabular::Kept>,
-    /// `auto`: the validation scores compared and the reason.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    selection: Option<train::tabular::Choice>,
-}
-
-/// The test-set figures of a classifier or of a regression.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum TestFigures {
-    Classes(ClassReport),
-    Regression(RegressionReport),
 }
 
 impl Tabular {
