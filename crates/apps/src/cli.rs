@@ -225,8 +225,9 @@ pub struct MlpArgs {
     /// Data, target and split options.
     #[command(flatten)]
     pub data: RegressionArgs,
-    /// The model: `auto` keeps the best on 20% held-out training rows of the network (its best
-    /// epoch) and a linear model (refitted on all rows); `mlp` trains the network alone.
+    /// The model: `auto` keeps the best on 20% held-out training rows of the network (its
+    /// best epoch; also with periodic inputs, or the mean of both) and a linear model
+    /// (refitted on all rows); `mlp` trains the network alone.
     #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
     pub model: ModelArg,
     /// Regression or classification [default: classification when the target holds words
@@ -246,8 +247,7 @@ pub struct MlpArgs {
     pub weight_decay: f32,
     /// Periodic encoding of each (standardised) input beside its value: sin and cos at
     /// BANDS frequencies pi, 2 pi, 4 pi, ... (0: the inputs alone) [default: 0; `auto`
-    /// also trains a second network with 3 bands on tables of at most 100 encoded columns
-    /// and keeps the better on the held-out rows].
+    /// also trains a second network with 3 bands on tables of at most 100 encoded columns].
     #[arg(long, value_name = "BANDS")]
     pub periodic: Option<usize>,
 }

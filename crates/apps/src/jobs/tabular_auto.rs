@@ -11,6 +11,7 @@ use nn::Mlp;
 use tensor_core::Backend;
 use train::Outcome;
 use train::table::{Prepared, network_targets};
+use train::tabular::blend::blend;
 use train::tabular::{Choice, Kept, choose, fit_linear, linear_network, score};
 
 /// The share of training rows `auto` holds out for validation when none is given.
@@ -88,6 +89,16 @@ fn validation<'p>(
     )))
 }
 
+/// A trained network's raw outputs on the validation rows.
+fn validation_outputs<B: Backend>(
+    backend: &B,
+    val: &io::Dataset,
+    model: &Mlp<B>,
+) -> Result<Vec<f32>> {
+    let xv = matrix(backend, &val.x, val.rows, val.n_features)?;
+    Ok(nn::Model::predict(model, &xv)?.to_vec()?)
+}
+
 /// The validation score of a trained network.
 fn network_score<B: Backend>(
     backend: &B,
@@ -99,8 +110,7 @@ fn network_score<B: Backend>(
     let Some((val, truth, width)) = validation(p, targets)? else {
         return Ok(f64::NAN);
     };
-    let xv = matrix(backend, &val.x, val.rows, val.n_features)?;
-    let outputs = nn::Model::predict(model, &xv)?.to_vec()?;
+    let outputs = validation_outputs(backend, val, model)?;
     Ok(score(&outputs, width, &truth, classes))
 }
 
@@ -108,19 +118,34 @@ fn network_score<B: Backend>(
 /// one in the run's checkpoint.
 pub type NetworkNote = (String, bool);
 
-/// The better on the validation rows of the network on plain inputs (`plain`, whose
-/// checkpoint is the run's) and the one with periodic inputs; with a line saying which.
+/// The best on the validation rows of the network on plain inputs (`plain`, whose
+/// checkpoint is the run's), the one with periodic inputs, and their mean (one network,
+/// [`blend`]); with a line saying which.
 pub fn better_network<B: Backend>(
     backend: &B,
     p: &Prepared,
-    plain: Outcome<Mlp<B>>,
+    mut plain: Outcome<Mlp<B>>,
     periodic: Outcome<Mlp<B>>,
     targets: Option<&Standardizer>,
 ) -> Result<(Outcome<Mlp<B>>, NetworkNote)> {
-    let a = network_score(backend, p, &plain.model, targets)?;
-    let b = network_score(backend, p, &periodic.model, targets)?;
-    let line = format!("network on plain inputs {a:.4}, with periodic inputs {b:.4}");
-    Ok(if b > a {
+    let classes = p.labels.as_ref().map_or(0, Vec::len);
+    let Some((val, truth, width)) = validation(p, targets)? else {
+        return Ok((plain, ("no validation rows: plain kept".into(), false)));
+    };
+    let oa = validation_outputs(backend, val, &plain.model)?;
+    let ob = validation_outputs(backend, val, &periodic.model)?;
+    let mean: Vec<f32> = oa.iter().zip(&ob).map(|(a, b)| 0.5 * (a + b)).collect();
+    let (a, b, m) = (
+        score(&oa, width, &truth, classes),
+        score(&ob, width, &truth, classes),
+        score(&mean, width, &truth, classes),
+    );
+    let line =
+        format!("network on plain inputs {a:.4}, with periodic inputs {b:.4}, their mean {m:.4}");
+    Ok(if m > a && m >= b {
+        plain.model = blend(backend, &plain.model, &periodic.model, 0)?;
+        (plain, (format!("{line}: the mean kept"), true))
+    } else if b > a {
         (periodic, (format!("{line}: periodic kept"), true))
     } else {
         (plain, (format!("{line}: plain kept"), false))

@@ -2,6 +2,7 @@
 //! held-out training rows, the better one kept ([`select`]); the linear fits in closed form
 //! or by Newton's method ([`linear`]).
 
+pub mod blend;
 pub mod linear;
 pub mod select;
 
