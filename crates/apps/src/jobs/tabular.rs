@@ -105,6 +105,11 @@ impl Tabular {
         {
             bail!("--val-fraction must be in [0, 1), got {f}");
         }
+        if self.choice() == ModelArg::Auto && a.train.resume {
+            bail!(
+                "--resume continues one network's training; add --model mlp (the default, auto, compares several models and keeps one)"
+            );
+        }
         if let Model::Mlp { weight_decay, .. } = self.model
             && !(weight_decay.is_finite() && weight_decay >= 0.0)
         {

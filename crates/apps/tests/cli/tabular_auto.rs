@@ -99,6 +99,15 @@ fn the_plain_network_is_an_option_and_a_bad_model_is_refused() {
     let m = metrics(&out_dir);
     assert_eq!(m["validation_rows"], 0, "{m}");
     assert!(m.get("model_kept").is_none(), "{m}");
+    let o = run([
+        "mlp",
+        "--data",
+        &csv,
+        "--resume",
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_one_line_error(&o, &["--resume", "--model mlp"]);
     let o = run(["mlp", "--data", &csv, "--model", "forest"]);
     assert!(!o.status.success());
     let err = stderr(&o);
