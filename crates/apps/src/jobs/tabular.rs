@@ -312,7 +312,7 @@ impl Job for Tabular {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         self.check_args()?;
-        let a = &tabular_auto::data_options(self.choice(), &self.data, None);
+        let a = &tabular_auto::data_options(self.choice(), &self.data);
         let mut p = prepare_table(a, self.task())?;
         let classes = self.check_target(&p)?;
         // The training rows' features move into the training tensor and back: one copy.

@@ -21,13 +21,13 @@ pub const MIN_VAL_ROWS: usize = 30;
 /// Patience of the best-epoch selection (in evaluations): long enough never to stop early.
 pub const BEST_EPOCH_PATIENCE: u64 = u64::MAX / 2;
 
-/// The data options `auto` trains with: a validation share when none is given (unless the
-/// table is too small for it, with a note).
-pub fn data_options(model: ModelArg, a: &RegressionArgs, rows: Option<usize>) -> RegressionArgs {
+/// The data options `auto` trains with: [`AUTO_VAL_FRACTION`] of the training rows held out
+/// for validation when no share is given (a table too small for [`MIN_VAL_ROWS`] of them
+/// keeps its network without comparison, with a note: [`select`]).
+pub fn data_options(model: ModelArg, a: &RegressionArgs) -> RegressionArgs {
     let mut a = a.clone();
     if model == ModelArg::Auto && a.val_fraction.is_none() {
-        let enough = rows.is_none_or(|r| (r as f32 * AUTO_VAL_FRACTION) as usize >= MIN_VAL_ROWS);
-        a.val_fraction = Some(if enough { AUTO_VAL_FRACTION } else { 0.0 });
+        a.val_fraction = Some(AUTO_VAL_FRACTION);
     }
     a
 }
