@@ -2,6 +2,7 @@
 
 #[allow(rustdoc::invalid_html_tags)] // its doc comments are the `--help` text (`<job>`)
 mod cli;
+mod cli_model;
 mod cli_parse;
 mod cli_values;
 mod defaults;

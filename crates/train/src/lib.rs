@@ -69,6 +69,7 @@ mod resume;
 mod run;
 mod settings;
 pub mod table;
+pub mod tabular;
 pub mod timing;
 
 pub use checkpoint::{Loaded, RunMeta, RunModel};

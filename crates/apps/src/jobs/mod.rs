@@ -14,6 +14,7 @@ pub mod image_resize;
 pub mod predict;
 pub mod regression_report;
 pub mod tabular;
+pub mod tabular_auto;
 pub mod tabular_out;
 pub mod xor;
 

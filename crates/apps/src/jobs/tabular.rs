@@ -3,16 +3,17 @@
 use super::class_report::print_classification;
 use super::matrix;
 use super::regression_report::print_regression;
+use super::tabular_auto;
 use super::tabular_out::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
+use super::tabular_out::{TabularMetrics, TestFigures};
 use super::tabular_out::{prepare_table, print_coefficients, write_table_predictions};
-use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, RegressionArgs, TaskArg};
+use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, ModelArg, RegressionArgs, TaskArg};
 use crate::device::Job;
 use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
 use io::Standardizer;
 use nn::{Activation, Data, Loss, Mlp};
-use serde::Serialize;
 use serde_json::{Map, Value};
 use tensor_core::Backend;
 use tensor_core::Tensor;
@@ -38,6 +39,10 @@ pub enum Model {
         activation: ActivationArg,
         /// AdamW's weight decay (0: Adam).
         weight_decay: f32,
+        /// The network alone, or the better of it and a linear model.
+        choice: ModelArg,
+        /// Periodic encoding bands of each input (`None`: the default).
+        periodic: Option<usize>,
     },
 }
 
@@ -59,6 +64,8 @@ impl Tabular {
                 hidden: args.hidden,
                 activation: args.activation,
                 weight_decay: args.weight_decay,
+                choice: args.model,
+                periodic: args.periodic,
             },
         }
     }
@@ -80,6 +87,14 @@ impl Tabular {
         }
     }
 
+    /// `auto` (choose by validation) or the network alone.
+    fn choice(&self) -> ModelArg {
+        match self.model {
+            Model::Mlp { choice, .. } => choice,
+            _ => ModelArg::Mlp,
+        }
+    }
+
     fn check_args(&self) -> Result<()> {
         let a = &self.data;
         if !(0.0..1.0).contains(&a.test_fraction) {
@@ -89,6 +104,11 @@ impl Tabular {
             && !(0.0..1.0).contains(&f)
         {
             bail!("--val-fraction must be in [0, 1), got {f}");
+        }
+        if self.choice() == ModelArg::Auto && a.train.resume {
+            bail!(
+                "--resume continues one network's training; add --model mlp (the default, auto, compares several models and keeps one)"
+            );
         }
         if let Model::Mlp { weight_decay, .. } = self.model
             && !(weight_decay.is_finite() && weight_decay >= 0.0)
@@ -118,36 +138,6 @@ struct Network {
     loss: Loss,
 }
 
-/// The figures of a tabular job's `metrics.json`.
-#[derive(Serialize)]
-struct TabularMetrics {
-    train_rows: usize,
-    validation_rows: usize,
-    test_rows: usize,
-    final_train_loss: Option<f64>,
-    final_val_loss: Option<f64>,
-    loss_units: String,
-    steps: u64,
-    seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    restored_step: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    restored_val_loss: Option<f64>,
-    parameters: usize,
-    #[serde(flatten)]
-    test: TestFigures,
-    #[serde(flatten)]
-    coefficients: Option<Coefficients>,
-}
-
-/// The test-set figures of a classifier or of a regression.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum TestFigures {
-    Classes(ClassReport),
-    Regression(RegressionReport),
-}
-
 impl Tabular {
     /// Refuses a target the job cannot learn; returns its number of classes (0: regression).
     fn check_target(&self, p: &Prepared) -> Result<usize> {
@@ -171,7 +161,12 @@ impl Tabular {
     }
 
     /// The network for `inputs` features and `classes` classes (0: regression).
-    fn network<B: Backend>(&self, inputs: usize, classes: usize) -> Result<Network> {
+    fn network<B: Backend>(
+        &self,
+        inputs: usize,
+        classes: usize,
+        periodic: usize,
+    ) -> Result<Network> {
         let out_dim = match classes {
             0 | 2 => 1,
             k => k,
@@ -194,8 +189,11 @@ impl Tabular {
             1 => Loss::BceWithLogits,
             _ => Loss::SoftmaxCrossEntropy,
         };
-        let architecture = Mlp::<B>::builder()
-            .input(inputs)
+        let mut builder = Mlp::<B>::builder().input(inputs);
+        if periodic > 0 {
+            builder = builder.positional_encoding(periodic, true);
+        }
+        let architecture = builder
             .hidden(&hidden, activation)
             .output(out_dim, Activation::Identity)
             .config(self.data.train.seed)?;
@@ -292,7 +290,7 @@ impl Tabular {
                 target_name: &p.target,
             })?,
             info: p.model_info(targets),
-            early_stopping: a.patience.map(|p| nn::EarlyStopping::new(p, 0.0)),
+            early_stopping: tabular_auto::early_stopping(self.choice(), a.patience, p),
             pool: 1,
             output_bias: None,
             record: self.record(p, net, classes)?,
@@ -314,7 +312,7 @@ impl Job for Tabular {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         self.check_args()?;
-        let a = &self.data;
+        let a = &tabular_auto::data_options(self.choice(), &self.data);
         let mut p = prepare_table(a, self.task())?;
         let classes = self.check_target(&p)?;
         // The training rows' features move into the training tensor and back: one copy.
@@ -334,10 +332,32 @@ impl Job for Tabular {
         let targets = (classes == 0)
             .then(|| Standardizer::fit(&train.y, 1))
             .transpose()?;
-        let net = self.network::<B>(train.n_features, classes)?;
+        let periodic = match self.model {
+            Model::Mlp { periodic, .. } => periodic,
+            _ => None,
+        };
+        let net = self.network::<B>(train.n_features, classes, periodic.unwrap_or(0))?;
         let dir = run_dir::prepare(&a.train, self.job())?;
         let train_rows = p.train.rows;
-        let (out, x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
+        let (mut out, mut x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
+        let auto = self.choice() == ModelArg::Auto && balanced.is_none();
+        let mut note = None;
+        if auto && tabular_auto::second_network(periodic, &p) {
+            let alt = self.network::<B>(train.n_features, classes, tabular_auto::AUTO_PERIODIC)?;
+            let alt_dir = dir.join(tabular_auto::PERIODIC_DIR);
+            std::fs::create_dir_all(&alt_dir)?;
+            let (alt_out, back) =
+                self.train(backend, &p, (train, x), &alt, targets.as_ref(), &alt_dir)?;
+            x = back;
+            let (kept, line) =
+                tabular_auto::better_network(backend, &p, out, alt_out, targets.as_ref())?;
+            out = kept;
+            note = Some(line);
+        }
+        let choice = match auto {
+            true => tabular_auto::select(backend, &p, &x, &mut out, targets.as_ref(), note)?,
+            false => None,
+        };
         // The features are read again only by the least-squares reference of a regression.
         let reference = classes == 0 && affordable(train_rows, p.train.n_features);
         if balanced.is_none() && reference {
@@ -345,7 +365,7 @@ impl Job for Tabular {
         } else {
             drop(x);
         }
-        self.report(&p, out, &net, targets.as_ref(), &dir)
+        self.report(&p, out, &net, targets.as_ref(), &dir, choice)
     }
 }
 
@@ -359,8 +379,14 @@ impl Tabular {
         net: &Network,
         targets: Option<&Standardizer>,
         dir: &std::path::Path,
+        selected: Option<tabular_auto::Selected>,
     ) -> Result<()> {
-        let linear = net.hidden.is_empty();
+        let resave = selected.as_ref().is_some_and(|s| s.resave);
+        let choice = selected.map(|s| s.choice);
+        let kept_linear = choice
+            .as_ref()
+            .is_some_and(|c| c.kept == train::tabular::Kept::Linear);
+        let linear = net.hidden.is_empty() || kept_linear;
         let coefficients = linear.then(|| out.model.export_state()).transpose()?;
         crate::report::output::write_file(
             &dir.join("schema.json"),
@@ -370,6 +396,10 @@ impl Tabular {
         let parameters = out.model.num_params();
         let final_train_loss = out.final_loss();
         let fitted = io::FittedModel::new(out.model, p.model_info(targets))?;
+        if resave {
+            // The run's checkpoint holds another candidate: the kept model replaces it.
+            fitted.save(dir.join(train::checkpoint::FILE_NAME))?;
+        }
         // The test figures come from the fitted model on the raw test rows: exactly what
         // `predict` gives for them.
         let raw = fitted.table_outputs(&p.test_table)?;
@@ -413,6 +443,8 @@ impl Tabular {
             parameters,
             test,
             coefficients,
+            model_kept: choice.as_ref().map(|c| c.kept),
+            selection: choice,
         };
         run_dir::write_metrics(dir, &metrics)
     }

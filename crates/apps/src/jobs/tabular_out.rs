@@ -1,5 +1,6 @@
 //! What the tabular jobs print and write: the table as read and encoded, predictions beside
-//! the raw rows, and the coefficients of linear models by feature name.
+//! the raw rows, the coefficients of linear models by feature name, and the figures of
+//! `metrics.json`.
 
 use std::path::Path;
 
@@ -8,7 +9,7 @@ use io::table::Table;
 use io::{FittedModel, Standardizer};
 use serde::Serialize;
 use tensor_core::Backend;
-use train::metrics::Coefficients;
+use train::metrics::{ClassReport, Coefficients, RegressionReport};
 
 use crate::cli::RegressionArgs;
 use train::table::{Prepared, SchemaReport, TableOptions, prepare};
@@ -174,4 +175,40 @@ pub(super) struct TableExtra<'a> {
     pub classes: &'a Option<Vec<String>>,
     pub feature_names: &'a [String],
     pub target_name: &'a str,
+}
+
+/// The figures of a tabular job's `metrics.json`.
+#[derive(Serialize)]
+pub struct TabularMetrics {
+    pub train_rows: usize,
+    pub validation_rows: usize,
+    pub test_rows: usize,
+    pub final_train_loss: Option<f64>,
+    pub final_val_loss: Option<f64>,
+    pub loss_units: String,
+    pub steps: u64,
+    pub seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restored_step: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restored_val_loss: Option<f64>,
+    pub parameters: usize,
+    #[serde(flatten)]
+    pub test: TestFigures,
+    #[serde(flatten)]
+    pub coefficients: Option<Coefficients>,
+    /// `auto`: the model kept ("network" or "linear").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_kept: Option<train::tabular::Kept>,
+    /// `auto`: the validation scores compared and the reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<train::tabular::Choice>,
+}
+
+/// The test-set figures of a classifier or of a regression.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum TestFigures {
+    Classes(ClassReport),
+    Regression(RegressionReport),
 }

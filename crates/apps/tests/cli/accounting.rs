@@ -8,6 +8,8 @@ fn circles(epochs: &str, batch: &str) -> Vec<String> {
     let data = data("circles.csv").display().to_string();
     [
         "mlp",
+        "--model",
+        "mlp",
         "--data",
         &data,
         "--task",
@@ -75,6 +77,8 @@ fn patience_without_validation_rows_is_refused() {
     let data = data("regression.csv");
     let o = train(
         &[
+            "mlp",
+            "--model",
             "mlp",
             "--data",
             data.to_str().unwrap(),

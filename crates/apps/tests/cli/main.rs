@@ -29,5 +29,6 @@ mod special_outputs;
 mod tables;
 mod tables_onnx;
 mod tabular;
+mod tabular_auto;
 mod tabular_parquet;
 mod words;

@@ -66,6 +66,8 @@ fn regression_predictions_match_the_training_job() {
     let o = train(
         &[
             "mlp",
+            "--model",
+            "mlp",
             "--data",
             data("regression.csv").to_str().unwrap(),
             "--hidden",
@@ -157,6 +159,8 @@ fn classification_predictions_match_the_training_job() {
     let run_dir = dir.path().join("run");
     let o = train(
         &[
+            "mlp",
+            "--model",
             "mlp",
             "--data",
             data("circles.csv").to_str().unwrap(),

@@ -328,6 +328,8 @@ fn an_encoding_beyond_the_memory_budget_is_refused_before_it_is_made() {
     let run = |limit: &str| {
         command([
             "mlp",
+            "--model",
+            "mlp",
             "--data",
             &csv,
             "--epochs",

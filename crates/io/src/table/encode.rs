@@ -121,11 +121,19 @@ impl ColumnEncoder {
                 missing,
             } => {
                 names.extend(levels.iter().map(|l| format!("{column}={l}")));
+                // A pooled or missing column is named apart from a level that reads the same.
+                let free = |name: &str| {
+                    let mut name = name.to_string();
+                    while levels.contains(&name) {
+                        name.push('*');
+                    }
+                    format!("{column}={name}")
+                };
                 if *other {
-                    names.push(format!("{column}=other"));
+                    names.push(free("other"));
                 }
                 if *missing {
-                    names.push(format!("{column}=missing"));
+                    names.push(free("missing"));
                 }
             }
             ColumnEncoder::Date {

@@ -71,6 +71,21 @@ fn categories_pool_rare_unknown_and_missing_levels() {
     assert_eq!(p.transform(&read("c,y\nz,1\n")).unwrap(), [0.0, 0.0]);
 }
 
+/// A level called `other` (or `missing`) keeps its name; the pooled column is named apart,
+/// so that no two encoded columns share a name.
+#[test]
+fn a_level_named_other_does_not_collide_with_the_pooled_column() {
+    let mut text = String::from("c,y\n");
+    for (level, n) in [("other", 6), ("b", 5), ("rare", 2), ("", 1)] {
+        (0..n).for_each(|_| text += &format!("{level},1\n"));
+    }
+    let p = fit(&read(&text), "y", EncodeOptions::default());
+    assert_eq!(
+        p.output_names(),
+        ["c=other", "c=b", "c=other*", "c=missing"]
+    );
+}
+
 #[test]
 fn many_levels_stay_within_the_cap() {
     let mut text = String::from("title,y\n");

@@ -1,0 +1,115 @@
+//! `mlp --model auto` (the default): the network or the linear model, kept by validation
+//! score, recorded in `metrics.json` and used by `predict`.
+
+use crate::common::*;
+use std::path::Path;
+
+/// `rows` rows of a linear target with a little noise: `y = 3 a - 2 b + 1 + noise`, and a
+/// text column that does not matter.
+fn linear_table(dir: &Path, rows: usize) -> String {
+    let mut text = String::from("a,b,shade,y\n");
+    for r in 0..rows {
+        let a = (r * 37 % 101) as f64 / 10.0;
+        let b = (r * 53 % 97) as f64 / 10.0;
+        let noise = ((r * 7919 % 13) as f64 - 6.0) / 60.0;
+        let shade = ["red", "green", "blue"][r % 3];
+        text += &format!("{a},{b},{shade},{:.4}\n", 3.0 * a - 2.0 * b + 1.0 + noise);
+    }
+    let path = dir.join("linear.csv");
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn metrics(run: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(run.join("metrics.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_linear_table_keeps_the_linear_model_and_says_why() {
+    let dir = tmp();
+    let csv = linear_table(dir.path(), 400);
+    let out_dir = dir.path().join("run");
+    let o = train(
+        &["mlp", "--data", &csv, "--target", "y", "--epochs", "5"],
+        &out_dir,
+    );
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(out.contains("model kept: the linear model"), "{out}");
+    let m = metrics(&out_dir);
+    assert_eq!(m["model_kept"], "linear", "{m}");
+    // 400 rows: 80 test, 320 training of which 64 held out.
+    assert_eq!(m["validation_rows"], 64, "{m}");
+    let linear = m["selection"]["linear_score"].as_f64().unwrap();
+    let network = m["selection"]["network_score"].as_f64().unwrap();
+    assert!(linear >= network && linear > 0.999, "{m}");
+    assert!(m["test_r2"].as_f64().unwrap() > 0.999, "{m}");
+    // `predict` reads the kept model: 3 a - 2 b + 1 on new rows.
+    let rows = dir.path().join("new.csv");
+    std::fs::write(&rows, "a,b,shade\n1,1,red\n4,0.5,blue\n").unwrap();
+    let p = run_cli(&[
+        "predict",
+        out_dir.to_str().unwrap(),
+        "--data",
+        rows.to_str().unwrap(),
+    ]);
+    let values: Vec<f64> = p.lines().skip(1).map(|l| l.parse().unwrap()).collect();
+    assert!(
+        (values[0] - 2.0).abs() < 0.05 && (values[1] - 12.0).abs() < 0.05,
+        "{p}"
+    );
+}
+
+fn run_cli(args: &[&str]) -> String {
+    let o = run(args);
+    assert_success(&o);
+    stdout(&o)
+}
+
+#[test]
+fn a_table_too_small_to_hold_out_keeps_the_network_with_a_note() {
+    let dir = tmp();
+    let csv = linear_table(dir.path(), 60);
+    let out_dir = dir.path().join("run");
+    let o = train(
+        &["mlp", "--data", &csv, "--target", "y", "--epochs", "5"],
+        &out_dir,
+    );
+    assert_success(&o);
+    assert!(
+        stdout(&o).contains("too few training rows"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(metrics(&out_dir).get("model_kept").is_none());
+}
+
+#[test]
+fn the_plain_network_is_an_option_and_a_bad_model_is_refused() {
+    let dir = tmp();
+    let csv = linear_table(dir.path(), 200);
+    let out_dir = dir.path().join("run");
+    let o = train(
+        &[
+            "mlp", "--data", &csv, "--target", "y", "--epochs", "5", "--model", "mlp",
+        ],
+        &out_dir,
+    );
+    assert_success(&o);
+    let m = metrics(&out_dir);
+    assert_eq!(m["validation_rows"], 0, "{m}");
+    assert!(m.get("model_kept").is_none(), "{m}");
+    let o = run([
+        "mlp",
+        "--data",
+        &csv,
+        "--resume",
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_one_line_error(&o, &["--resume", "--model mlp"]);
+    let o = run(["mlp", "--data", &csv, "--model", "forest"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("auto") && err.contains("mlp"), "{err}");
+}

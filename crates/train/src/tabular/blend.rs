@@ -1,0 +1,154 @@
+//! The mean of two networks of the same widths, one on plain inputs and one with a
+//! positional (periodic) encoding that keeps the input, as ONE [`Mlp`]: the encoding of the
+//! second, hidden layers side by side (block-diagonal weights; the first network reads only
+//! the raw-input part of the encoding, which comes first), and an output layer that averages
+//! the two. So the blend is saved, predicted and exported like any network.
+
+use crate::{Error, Result};
+use nn::{EncodingConfig, Mlp, NamedArray};
+use tensor_core::Backend;
+
+/// The weight (`[in, out]`) and bias arrays of each dense layer, in order (any encoding
+/// state left out).
+fn layers(state: Vec<NamedArray>) -> Result<Vec<(NamedArray, NamedArray)>> {
+    let dense: Vec<NamedArray> = state
+        .into_iter()
+        .filter(|a| a.name.ends_with("weight") || a.name.ends_with("bias"))
+        .collect();
+    if !dense.len().is_multiple_of(2) {
+        return Err(Error::Refused(
+            "a network's state is not weight and bias pairs".into(),
+        ));
+    }
+    let mut out = Vec::new();
+    let mut it = dense.into_iter();
+    while let (Some(w), Some(b)) = (it.next(), it.next()) {
+        if w.shape.len() != 2 || b.shape.len() != 1 || w.shape[1] != b.shape[0] {
+            return Err(Error::Refused(format!(
+                "unexpected layer arrays `{}` {:?} and `{}` {:?}",
+                w.name, w.shape, b.name, b.shape
+            )));
+        }
+        out.push((w, b));
+    }
+    Ok(out)
+}
+
+/// Places `w` (`rows x cols`) at row `r0`, column `c0` of `out` (`width` columns), times `k`.
+fn place(out: &mut [f32], width: usize, w: &NamedArray, (r0, c0): (usize, usize), k: f32) {
+    let cols = w.shape[1];
+    for (r, row) in w.data.chunks_exact(cols).enumerate() {
+        let at = (r0 + r) * width + c0;
+        out[at..at + cols]
+            .iter_mut()
+            .zip(row)
+            .for_each(|(o, &v)| *o = k * v);
+    }
+}
+
+/// One network computing `(plain(x) + periodic(x)) / 2`. `plain` has no encoding; `periodic`
+/// a positional encoding with the input kept; both the same hidden layers and output.
+pub fn blend<B: Backend>(
+    backend: &B,
+    plain: &Mlp<B>,
+    periodic: &Mlp<B>,
+    seed: u64,
+) -> Result<Mlp<B>> {
+    let (ca, cb) = (plain.config(), periodic.config());
+    let keeps_input = matches!(
+        cb.encoding,
+        EncodingConfig::Positional {
+            include_input: true,
+            ..
+        }
+    );
+    if ca.encoding != EncodingConfig::None
+        || !keeps_input
+        || ca.input != cb.input
+        || ca.hidden != cb.hidden
+        || ca.output != cb.output
+        || ca.hidden.is_empty()
+    {
+        return Err(Error::Refused(
+            "a blend needs a plain and a periodic network of the same widths".into(),
+        ));
+    }
+    let mut config = cb.clone();
+    config.hidden = cb.hidden.iter().map(|h| 2 * h).collect();
+    let mut net = Mlp::from_config(backend, &config, seed)?;
+    let (la, lb) = (
+        layers(plain.export_state()?)?,
+        layers(periodic.export_state()?)?,
+    );
+    let mut state = net.export_state()?;
+    let last = la.len() - 1;
+    let mut dense = state
+        .iter_mut()
+        .filter(|a| a.name.ends_with("weight") || a.name.ends_with("bias"));
+    for (i, ((wa, ba), (wb, bb))) in la.iter().zip(&lb).enumerate() {
+        let (w, b) = match (dense.next(), dense.next()) {
+            (Some(w), Some(b)) => (w, b),
+            _ => return Err(Error::Refused("the blend has too few layers".into())),
+        };
+        let width = w.shape[1];
+        w.data.iter_mut().for_each(|v| *v = 0.0);
+        if i == last {
+            // The output averages the two networks.
+            place(&mut w.data, width, wa, (0, 0), 0.5);
+            place(&mut w.data, width, wb, (wa.shape[0], 0), 0.5);
+            b.data = ba
+                .data
+                .iter()
+                .zip(&bb.data)
+                .map(|(x, y)| 0.5 * (x + y))
+                .collect();
+        } else {
+            // The first layer of the plain network reads the raw input, the first rows of
+            // the encoding; deeper layers are block-diagonal.
+            let below = if i == 0 { 0 } else { wa.shape[0] };
+            place(&mut w.data, width, wa, (0, 0), 1.0);
+            place(&mut w.data, width, wb, (below, wa.shape[1]), 1.0);
+            b.data = ba.data.iter().chain(&bb.data).copied().collect();
+        }
+    }
+    net.import_state(&state)?;
+    Ok(net)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nn::Activation;
+    use tensor_core::Tensor;
+    use tensor_cpu::CpuBackend;
+
+    /// The blend's outputs are the mean of the two networks' on the same rows.
+    #[test]
+    fn the_blend_is_the_mean_of_the_two_networks() {
+        let cpu = CpuBackend::new();
+        let a = Mlp::builder()
+            .input(3)
+            .hidden(&[5, 4], Activation::Relu)
+            .output(2, Activation::Identity)
+            .build(&cpu, 1)
+            .unwrap();
+        let b = Mlp::builder()
+            .input(3)
+            .positional_encoding(2, true)
+            .hidden(&[5, 4], Activation::Relu)
+            .output(2, Activation::Identity)
+            .build(&cpu, 2)
+            .unwrap();
+        let rows: Vec<f32> = (0..18).map(|i| ((i * 7) % 11) as f32 / 5.0 - 1.0).collect();
+        let x = Tensor::from_slice(&cpu, &rows, [6, 3]).unwrap();
+        let ya = a.predict(&x).unwrap().to_vec().unwrap();
+        let yb = b.predict(&x).unwrap().to_vec().unwrap();
+        let both = blend(&cpu, &a, &b, 0).unwrap();
+        let y = both.predict(&x).unwrap().to_vec().unwrap();
+        for ((y, ya), yb) in y.iter().zip(&ya).zip(&yb) {
+            let mean = 0.5 * (f64::from(*ya) + f64::from(*yb));
+            assert!((f64::from(*y) - mean).abs() < 1e-5, "{y} against {mean}");
+        }
+        assert!(blend(&cpu, &b, &a, 0).is_err());
+    }
+}

@@ -1,0 +1,257 @@
+//! Closed-form and Newton fits of linear models on encoded table rows, in f64: ridge
+//! regression (as scikit-learn's `Ridge(alpha)`: the intercept is not penalised) and binary
+//! logistic regression with an L2 penalty (as `LogisticRegression(C)`), solved by Newton's
+//! method. Both solve `cols + 1` square systems, so they are only tried when
+//! [`affordable`](crate::metrics::lstsq::affordable) says the shape is cheap.
+
+use crate::metrics::lstsq::affordable;
+
+/// A fitted linear model: `outputs = x W + b` (one output).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearFit {
+    /// One weight per input column.
+    pub weights: Vec<f64>,
+    /// The intercept.
+    pub bias: f64,
+}
+
+impl LinearFit {
+    /// The model's output for each row of row-major `x` (`cols` columns).
+    pub fn outputs(&self, x: &[f32], cols: usize) -> Vec<f64> {
+        x.chunks_exact(cols.max(1))
+            .map(|row| {
+                let dot: f64 = row
+                    .iter()
+                    .zip(&self.weights)
+                    .map(|(&v, w)| f64::from(v) * w)
+                    .sum();
+                dot + self.bias
+            })
+            .collect()
+    }
+}
+
+/// Why a linear fit is not available.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LinearSkipped {
+    /// The shape is too large for a dense solve.
+    #[error("a {0}x{0} solve would take too long")]
+    TooCostly(usize),
+    /// The system is singular or an input is not finite.
+    #[error("the system is singular or holds values that are not finite")]
+    Singular,
+    /// No rows.
+    #[error("there are no rows")]
+    Empty,
+}
+
+/// Solves `a z = b` for a symmetric positive-definite `a` (`n x n`, row-major) by Cholesky.
+fn solve_spd(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Result<Vec<f64>, LinearSkipped> {
+    for j in 0..n {
+        let diagonal = a[j * n + j];
+        let mut d = diagonal;
+        for k in 0..j {
+            d -= a[j * n + k] * a[j * n + k];
+        }
+        if !(d > 1e-10 * diagonal.abs() && d.is_finite()) {
+            return Err(LinearSkipped::Singular);
+        }
+        let d = d.sqrt();
+        a[j * n + j] = d;
+        for i in j + 1..n {
+            let mut s = a[i * n + j];
+            for k in 0..j {
+                s -= a[i * n + k] * a[j * n + k];
+            }
+            a[i * n + j] = s / d;
+        }
+    }
+    for i in 0..n {
+        let s: f64 = (0..i).map(|k| a[i * n + k] * b[k]).sum();
+        b[i] = (b[i] - s) / a[i * n + i];
+    }
+    for i in (0..n).rev() {
+        let s: f64 = (i + 1..n).map(|k| a[k * n + i] * b[k]).sum();
+        b[i] = (b[i] - s) / a[i * n + i];
+    }
+    Ok(b)
+}
+
+/// The weighted normal equations of `[x, 1]`: `A = sum w_r z_r z_r^T`, `g = sum w_r t_r z_r`
+/// with `z_r = [x_r, 1]`; `penalty` is added to the diagonal of the weights (not of the
+/// intercept).
+fn normal_equations(
+    x: &[f32],
+    cols: usize,
+    weight: impl Fn(usize) -> f64,
+    target: impl Fn(usize) -> f64,
+    penalty: f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let n = cols + 1;
+    let mut a = vec![0f64; n * n];
+    let mut g = vec![0f64; n];
+    let mut z = vec![1f64; n];
+    for (r, row) in x.chunks_exact(cols.max(1)).enumerate() {
+        z.iter_mut()
+            .zip(row.iter().take(cols))
+            .for_each(|(z, &v)| *z = f64::from(v));
+        let (w, t) = (weight(r), target(r));
+        for i in 0..n {
+            let wi = w * z[i];
+            g[i] += wi * t;
+            for j in 0..=i {
+                a[i * n + j] += wi * z[j];
+            }
+        }
+    }
+    for i in 0..n {
+        for j in 0..i {
+            a[j * n + i] = a[i * n + j];
+        }
+    }
+    (0..cols).for_each(|i| a[i * n + i] += penalty);
+    (a, g)
+}
+
+fn check_shape(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
+    if rows == 0 || x.len() < rows * cols {
+        return Err(LinearSkipped::Empty);
+    }
+    if !affordable(rows, cols + 1) {
+        return Err(LinearSkipped::TooCostly(cols + 1));
+    }
+    Ok(())
+}
+
+/// Ridge regression of `y` on `x` (`rows x cols`): minimises
+/// `sum (y - x w - b)^2 + alpha |w|^2`.
+pub fn ridge(
+    x: &[f32],
+    y: &[f32],
+    rows: usize,
+    cols: usize,
+    alpha: f64,
+) -> Result<LinearFit, LinearSkipped> {
+    check_shape(x, rows, cols)?;
+    let (a, g) = normal_equations(x, cols, |_| 1.0, |r| f64::from(y[r]), alpha);
+    let z = solve_spd(a, g, cols + 1)?;
+    Ok(LinearFit {
+        weights: z[..cols].to_vec(),
+        bias: z[cols],
+    })
+}
+
+/// Newton steps of [`logistic`] at most; each solves one `(cols + 1)`-square system.
+const NEWTON_STEPS: usize = 30;
+
+/// Binary logistic regression of the 0/1 labels `y` on `x`: minimises
+/// `C sum log-loss + |w|^2 / 2` (scikit-learn's `LogisticRegression(C)`), by Newton's method.
+pub fn logistic(
+    x: &[f32],
+    y: &[f32],
+    rows: usize,
+    cols: usize,
+    c: f64,
+) -> Result<LinearFit, LinearSkipped> {
+    check_shape(x, rows, cols)?;
+    let mut fit = LinearFit {
+        weights: vec![0.0; cols],
+        bias: 0.0,
+    };
+    let penalty = 1.0 / c;
+    for _ in 0..NEWTON_STEPS {
+        let p: Vec<f64> = fit
+            .outputs(x, cols)
+            .iter()
+            .map(|&s| 1.0 / (1.0 + (-s).exp()))
+            .collect();
+        // The Newton step solves H d = -grad, written as the weighted least squares of the
+        // working response; H = X^T S X + I / C (weights only), grad = X^T (p - y) + w / C.
+        let (h, mut grad) = normal_equations(
+            x,
+            cols,
+            |r| (p[r] * (1.0 - p[r])).max(1e-12),
+            |r| {
+                let s = (p[r] * (1.0 - p[r])).max(1e-12);
+                (f64::from(y[r]) - p[r]) / s
+            },
+            penalty,
+        );
+        grad.iter_mut()
+            .zip(&fit.weights)
+            .for_each(|(g, w)| *g -= penalty * w);
+        let step = solve_spd(h, grad, cols + 1)?;
+        let size: f64 = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
+        fit.weights.iter_mut().zip(&step).for_each(|(w, s)| *w += s);
+        fit.bias += step[cols];
+        if !size.is_finite() {
+            return Err(LinearSkipped::Singular);
+        }
+        if size < 1e-9 {
+            break;
+        }
+    }
+    Ok(fit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Exact data: ridge with no penalty recovers the coefficients.
+    #[test]
+    fn ridge_without_penalty_recovers_a_plane() {
+        let x: Vec<f32> = (0..40).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
+        let y: Vec<f32> = x.chunks(2).map(|r| 2.0 * r[0] - 0.5 * r[1] + 3.0).collect();
+        let fit = ridge(&x, &y, 20, 2, 0.0).unwrap();
+        assert!((fit.weights[0] - 2.0).abs() < 1e-9, "{fit:?}");
+        assert!((fit.weights[1] + 0.5).abs() < 1e-9, "{fit:?}");
+        assert!((fit.bias - 3.0).abs() < 1e-9, "{fit:?}");
+    }
+
+    /// One column: the ridge slope is sxy / (sxx + alpha) on centred data.
+    #[test]
+    fn ridge_shrinks_as_the_closed_form_says() {
+        let x = [1.0f32, 2.0, 3.0, 4.0];
+        let y = [1.0f32, 3.0, 2.0, 5.0];
+        let fit = ridge(&x, &y, 4, 1, 2.0).unwrap();
+        // mean x 2.5, mean y 2.75; sxx = 5, sxy = 1.5*1.75 + .5*.25 + .5*(-.75) + 1.5*2.25 = 5.5
+        let slope = 5.5 / (5.0 + 2.0);
+        assert!((fit.weights[0] - slope).abs() < 1e-12, "{fit:?}");
+        assert!((fit.bias - (2.75 - 2.5 * slope)).abs() < 1e-12, "{fit:?}");
+    }
+
+    /// At the optimum the penalised gradient is zero.
+    #[test]
+    fn logistic_reaches_a_zero_gradient() {
+        let x: Vec<f32> = (0..60)
+            .map(|i| ((i * 13) % 17) as f32 / 4.0 - 2.0)
+            .collect();
+        let y: Vec<f32> = x
+            .chunks(2)
+            .enumerate()
+            .map(|(i, r)| f32::from(r[0] - 0.3 * r[1] + 0.2 * ((i % 3) as f32 - 1.0) > 0.0))
+            .collect();
+        let c = 1.0;
+        let fit = logistic(&x, &y, 30, 2, c).unwrap();
+        let out = fit.outputs(&x, 2);
+        let mut grad = [0f64; 3];
+        for (r, s) in out.iter().enumerate() {
+            let e = 1.0 / (1.0 + (-s).exp()) - f64::from(y[r]);
+            grad[0] += c * e * f64::from(x[2 * r]);
+            grad[1] += c * e * f64::from(x[2 * r + 1]);
+            grad[2] += c * e;
+        }
+        grad[0] += fit.weights[0];
+        grad[1] += fit.weights[1];
+        assert!(grad.iter().all(|g| g.abs() < 1e-8), "{grad:?}");
+    }
+
+    #[test]
+    fn duplicated_columns_without_penalty_are_singular_and_no_rows_refused() {
+        let x = [1.0f32, 1.0, 2.0, 2.0, 3.0, 3.0];
+        let y = [1.0f32, 2.0, 3.0];
+        assert_eq!(ridge(&x, &y, 3, 2, 0.0), Err(LinearSkipped::Singular));
+        assert_eq!(ridge(&[], &[], 0, 2, 1.0), Err(LinearSkipped::Empty));
+    }
+}

@@ -1,0 +1,10 @@
+//! The default table model: candidates (the network and a linear model) compared on
+//! held-out training rows, the better one kept ([`select`]); the linear fits in closed form
+//! or by Newton's method ([`linear`]).
+
+pub mod blend;
+pub mod linear;
+pub mod select;
+
+pub use linear::{LinearFit, LinearSkipped};
+pub use select::{Choice, Kept, choose, fit_linear, linear_network, score};
