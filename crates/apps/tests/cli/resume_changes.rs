@@ -31,7 +31,7 @@ fn a_refused_resume_names_only_real_changes_and_the_reason() {
     let run = dir.path().join("run");
     let d = data.to_str().unwrap();
     let base = [
-        "mlp", "--data", d, "--hidden", "4", "--epochs", "2", "--task",
+        "mlp", "--model", "mlp", "--data", d, "--hidden", "4", "--epochs", "2", "--task",
     ];
     let job = |task: &str, extra: &[&str]| {
         let mut args = base.to_vec();
