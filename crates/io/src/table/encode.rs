@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::category::{encode_category, fit_category};
 use super::cells::DateTime;
 use super::infer::{ColumnInfo, ColumnKind};
+use super::numbers::NumberFormat;
 pub use super::parts::{DateField, Scaling};
 use super::text::{Cell, ColumnRef, Table, TextColumn};
 use crate::dataset::Standardizer;
@@ -53,6 +54,9 @@ pub enum ColumnEncoder {
         scaling: Scaling,
         /// Whether a `<column>_missing` indicator follows.
         indicator: bool,
+        /// How the column writes its numbers (absent in the file: plain).
+        #[serde(default, skip_serializing_if = "NumberFormat::is_plain")]
+        format: NumberFormat,
     },
     /// Yes/no as 1/0.
     YesNo {
@@ -144,8 +148,14 @@ impl ColumnEncoder {
     pub fn describe(&self) -> String {
         let ind = |i: bool| if i { " + missing indicator" } else { "" };
         match self {
-            ColumnEncoder::Number { indicator, .. } => {
-                format!("median, standardised{}", ind(*indicator))
+            ColumnEncoder::Number {
+                indicator, format, ..
+            } => {
+                let written = match format.is_plain() {
+                    true => String::new(),
+                    false => format!(", {}", format.describe()),
+                };
+                format!("median, standardised{}{written}", ind(*indicator))
             }
             ColumnEncoder::YesNo { indicator, .. } => format!("1/0{}", ind(*indicator)),
             ColumnEncoder::Category {
@@ -206,9 +216,10 @@ impl ColumnEncoder {
                 }
             }
             _ => {
+                let format = info.format;
                 let mut values: Vec<f64> = column
                     .cells()
-                    .filter_map(Cell::number_f32)
+                    .filter_map(|c| read_number(&format, c))
                     .map(f64::from)
                     .collect();
                 let indicator = values.len() < rows;
@@ -216,6 +227,7 @@ impl ColumnEncoder {
                     column: name,
                     scaling: Scaling::fit(&mut values, rows),
                     indicator,
+                    format,
                 }
             }
         }
@@ -227,10 +239,13 @@ impl ColumnEncoder {
         let rows = out.chunks_exact_mut(width).zip(column.cells());
         match self {
             ColumnEncoder::Number {
-                scaling, indicator, ..
+                scaling,
+                indicator,
+                format,
+                ..
             } => {
                 for (row, cell) in rows {
-                    let v = cell.number_f32();
+                    let v = read_number(format, cell);
                     row[offset] = scaling.apply(v);
                     if *indicator {
                         row[offset + 1] = f32::from(u8::from(v.is_none()));
@@ -269,6 +284,22 @@ impl ColumnEncoder {
                 }
             }
         }
+    }
+}
+
+/// A cell as a number in `format`: a value held as a number is taken as it is where the
+/// decimal mark is a point, and read again from its text where it is a comma (`1.234` is
+/// then 1234); a plain column reads as [`Cell::number_f32`].
+pub(super) fn read_number(format: &NumberFormat, cell: Cell<'_>) -> Option<f32> {
+    if format.is_plain() {
+        return cell.number_f32();
+    }
+    match cell {
+        Cell::Number(v) if format.decimal == '.' || v.fract() == 0.0 => Some(v),
+        _ => format
+            .read(cell.text(&mut String::new()))
+            .map(|v| v as f32)
+            .filter(|v| v.is_finite()),
     }
 }
 

@@ -18,3 +18,4 @@ mod streamed;
 mod table;
 mod table_encoding;
 mod table_parquet;
+mod table_typing;
