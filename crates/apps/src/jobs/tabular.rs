@@ -163,7 +163,9 @@ impl Tabular {
                 if classes > 6 { ", ..." } else { "" }
             );
         }
-        p.refuse_unlearnable()?;
+        p.refuse_unlearnable().map_err(|e| {
+            anyhow::anyhow!("{}", e.to_string().replace("set the task to", "--task"))
+        })?;
         if self.data.class_weight.is_some() && classes == 0 {
             bail!("--class-weight applies to classes, but `{column}` is a regression target");
         }

@@ -38,6 +38,12 @@ pub fn prepare_table(a: &RegressionArgs, classify: Option<bool>) -> Result<Prepa
     for note in &p.notes {
         println!("note: {note}");
     }
+    if let Some(t) = &p.task_note {
+        println!(
+            "note: `{}`: {} (--task {} reads it the other way)",
+            p.target, t.text, t.other_task
+        );
+    }
     println!(
         "columns of {} ({} training rows; target `{}`, {}):",
         a.data.display(),

@@ -28,6 +28,7 @@ mod column;
 mod counts;
 mod encode;
 mod infer;
+mod notes;
 mod numbers;
 mod parquet;
 mod parts;
@@ -43,6 +44,7 @@ pub use infer::{
     ColumnInfo, ColumnKind, FEW_WORDS, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE, MANY_VALUES,
     MOSTLY_NUMBERS, SOME_NUMBERS, TypeOverrides, infer_schema,
 };
+pub use notes::ReadNote;
 pub use numbers::NumberFormat;
 pub use parquet::{load_parquet, read_parquet};
 pub use read::{
@@ -50,6 +52,7 @@ pub use read::{
     sniff_delimiter,
 };
 pub use target::{
-    class_indices, class_labels, looks_categorical, regression_targets, rows_with_target,
+    MAX_CODES, STRAY_TARGETS, TaskGuess, class_indices, class_labels, guess_task,
+    looks_categorical, regression_targets, rows_with_number_target, rows_with_target,
 };
 pub use text::{Cell, ColumnRef, Table, TextColumn};

@@ -4,7 +4,7 @@
 
 use io::table::{
     ColumnEncoder, ColumnInfo, ColumnKind, EncodeOptions, NumberFormat, Preprocessor, Table,
-    TypeOverrides, infer_schema, read_table,
+    TaskGuess, TypeOverrides, guess_task, infer_schema, read_table, rows_with_number_target,
 };
 
 fn read(text: &str) -> Table {
@@ -191,4 +191,69 @@ fn the_number_format_is_kept_in_the_encoding() {
     let p = Preprocessor::fit(&plain, &schema(&plain), &EncodeOptions::default()).unwrap();
     assert!(!serde_json::to_string(&p).unwrap().contains("format"));
     assert!(NumberFormat::default().is_plain());
+}
+
+#[test]
+fn a_few_stray_words_leave_a_regression_target() {
+    let mut text = String::from("y\n");
+    (0..300).for_each(|r| text += &format!("{}.99\n", 100 + r));
+    text += "unknown\n";
+    let t = read(&text);
+    let guess = guess_task(t.column(0));
+    assert_eq!(
+        guess,
+        TaskGuess {
+            classify: false,
+            note: None
+        }
+    );
+    let (keep, dropped) = rows_with_number_target(&t, "y").unwrap();
+    assert_eq!((keep.len(), dropped), (300, vec!["unknown".to_string()]));
+    // Words in more than 5% of the cells: classes.
+    let words = read("y\n1.5\n2.5\n3.5\nlow\nhigh\n");
+    assert!(guess_task(words.column(0)).classify);
+}
+
+#[test]
+fn a_handful_of_whole_number_codes_are_classes_with_a_note() {
+    let t = read("y\n0\n1\n2\n1\n0\n2\n");
+    let guess = guess_task(t.column(0));
+    assert!(guess.classify);
+    let note = guess.note.unwrap();
+    assert!(note.contains("3 whole-number codes (0, 1, 2)"), "{note}");
+    assert!(
+        !note.contains("--"),
+        "a library note names no option: {note}"
+    );
+    let spread = guess_task(read("y\n10\n20\n30\n20\n").column(0));
+    assert!(!spread.classify);
+    assert!(spread.note.unwrap().contains("3 distinct whole numbers"));
+}
+
+#[test]
+fn new_rows_say_what_could_not_be_read() {
+    let train = read("age,when,y\n30,2020-01-02,1\n40,2020-02-03,0\n50,2021-03-04,1\n");
+    let p = Preprocessor::fit(&train, &schema(&train), &EncodeOptions::default()).unwrap();
+    let new = read("age,when,y\n35,2020-01-02,1\nold,2020-02-30,0\n?,2021-03-04,1\nyoung,,1\n");
+    let notes = p.read_notes(&new).unwrap();
+    let shown: Vec<String> = notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "age: 2 of 4 cells are not numbers (`old`, `young`), read as missing",
+            "when: 1 of 4 cells is not dates (`2020-02-30`), read as missing",
+        ]
+    );
+    // The unreadable cells are encoded as missing ones.
+    let x = p.transform(&new).unwrap();
+    let missing = p.transform(&read("age,when,y\n?,?,1\n")).unwrap();
+    assert_eq!(x[p.width()..p.width() + 2], missing[..2]);
+    let all_text = read("age,when,y\nold,2020-01-02,1\nyoung,2020-01-02,0\n?,2020-01-02,0\n");
+    match p.read_notes(&all_text).unwrap_err() {
+        io::Error::UnreadableColumn { column, note, .. } => {
+            assert_eq!(column, "age");
+            assert!(note.starts_with("2 of 3 cells are not numbers"), "{note}");
+        }
+        e => panic!("{e}"),
+    }
 }

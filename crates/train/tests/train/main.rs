@@ -5,3 +5,4 @@
 mod custom_model;
 mod runs;
 mod table;
+mod table_typing;
