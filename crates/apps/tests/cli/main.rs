@@ -23,6 +23,7 @@ mod resume;
 mod runs;
 mod small;
 mod special_outputs;
+mod table_typing;
 mod tables;
 mod tables_onnx;
 mod tabular;

@@ -376,8 +376,8 @@ impl Preprocessor {
         Ok(out)
     }
 
-    /// When every column is a number without gaps in training, the whole encoding is a
-    /// standardisation: its means and deviations, so that a model can store that alone.
+    /// When every column is a plain number (no [`NumberFormat`] to apply) without gaps in
+    /// training, the whole encoding is a standardisation: its means and deviations, so that a model can store that alone.
     pub fn as_standardizer(&self) -> Option<Standardizer> {
         let mut mean = Vec::new();
         let mut std = Vec::new();
@@ -386,8 +386,9 @@ impl Preprocessor {
                 ColumnEncoder::Number {
                     scaling,
                     indicator: false,
+                    format,
                     ..
-                } => {
+                } if format.is_plain() => {
                     mean.push(scaling.mean);
                     std.push(scaling.std);
                 }

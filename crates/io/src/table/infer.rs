@@ -254,7 +254,6 @@ fn infer_column(
     let as_number = |info: &mut ColumnInfo| {
         info.format = c.format;
         let words = present - c.numbers;
-        info.note = c.format.describe();
         if words > 0 {
             info.missing += words;
             let read = format!(
@@ -267,7 +266,7 @@ fn infer_column(
                     ""
                 }
             );
-            info.note = join_notes(&info.note, &read);
+            info.note = read;
         }
         ColumnKind::Number
     };
@@ -321,12 +320,4 @@ fn infer_column(
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
-}
-
-fn join_notes(a: &str, b: &str) -> String {
-    match (a.is_empty(), b.is_empty()) {
-        (true, _) => b.to_string(),
-        (_, true) => a.to_string(),
-        _ => format!("{a}; {b}"),
-    }
 }

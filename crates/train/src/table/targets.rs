@@ -32,7 +32,7 @@ impl TaskNote {
 
 /// Drops the rows of a regression whose `target` is text rather than a number (a stray
 /// `unknown`), adding a one-line note with the count and the texts to `notes`. Errors when
-/// no row is left.
+/// more than [`STRAY_TARGETS`](io::table::STRAY_TARGETS) of the targets are text.
 pub fn drop_unreadable_targets(
     table: Table,
     target: &str,
@@ -42,10 +42,14 @@ pub fn drop_unreadable_targets(
     if dropped.is_empty() {
         return Ok(table);
     }
-    if keep.is_empty() {
+    if dropped.len() as f64 > io::table::STRAY_TARGETS * (keep.len() + dropped.len()) as f64 {
         return Err(Error::Refused(format!(
-            "the target `{target}` of `{}` holds no number; it cannot be a regression target",
-            table.source
+            "the regression target `{target}` holds text (`{}`, and {} more of {} rows); a \
+             regression target must be numbers (set the task to classification to predict \
+             classes)",
+            dropped[0],
+            dropped.len() - 1,
+            table.rows()
         )));
     }
     let mut examples: Vec<&str> = dropped.iter().map(String::as_str).collect();
