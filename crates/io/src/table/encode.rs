@@ -400,7 +400,8 @@ impl Preprocessor {
 
     /// Encodes rows given as numbers, one per input column in
     /// [`input_columns`](Self::input_columns) order (NaN for a missing cell): each value is
-    /// read as the text it prints as, so category levels written as numbers match.
+    /// read as the text it prints as, so category levels written as numbers match (and a
+    /// number column's [`NumberFormat`] is not applied: the values are numbers already).
     pub fn transform_values(&self, values: &[f32]) -> Result<Vec<f32>> {
         let names = self.input_columns();
         let n = names.len();
@@ -422,7 +423,14 @@ impl Preprocessor {
                 });
             }
         }
-        self.transform(&Table::new("rows", names, columns)?)
+        // The values are numbers already: no column's number format applies to them.
+        let mut plain = self.clone();
+        for c in &mut plain.columns {
+            if let ColumnEncoder::Number { format, .. } = c {
+                *format = NumberFormat::PLAIN;
+            }
+        }
+        plain.transform(&Table::new("rows", names, columns)?)
     }
 
     /// The columns of `table` that the encoding does not read.

@@ -262,3 +262,13 @@ fn new_rows_say_what_could_not_be_read() {
         e => panic!("{e}"),
     }
 }
+
+#[test]
+fn values_given_as_numbers_skip_the_number_format() {
+    let t = read("a;y\n1.234,5;1\n2.000,25;0\n12,5;1\n");
+    let p = Preprocessor::fit(&t, &schema(&t), &EncodeOptions::default()).unwrap();
+    assert_eq!(p.columns.len(), 1);
+    let from_values = p.transform_values(&[1234.5, 12.5]).unwrap();
+    let from_text = p.transform(&read("a;y\n1.234,5;1\n12,5;1\n")).unwrap();
+    assert_eq!(from_values, from_text);
+}
