@@ -44,8 +44,9 @@ use crate::error::{Error, Result};
 
 /// The share of numbers (among cells that are not missing) that makes a column with some
 /// words in it a number column (and the share of dates that makes a date column): 75%.
-/// Measured in docs/BENCHMARKS.md (stray words in a number column): a column whose signal is in its numbers loses less as a
-/// number with a quarter of its cells imputed than as a category of pooled levels.
+/// Measured in docs/BENCHMARKS.md (stray words in a number column): a column whose signal is
+/// in its numbers scores higher as a number with its words imputed than as a category, at
+/// every share of words from 10% to 60%.
 pub const MOSTLY_NUMBERS: f64 = 0.75;
 /// The share of numbers that still makes a number column when the numbers take at least
 /// [`MANY_VALUES`] distinct values and the words at most [`FEW_WORDS`]: 50%.
