@@ -45,8 +45,9 @@ pub fn prepare_table(a: &RegressionArgs, classify: Option<bool>) -> Result<Prepa
         );
     }
     println!(
-        "columns of {} ({} training rows; target `{}`, {}):",
+        "columns of {} (typed on its {} rows, {} of them for training; target `{}`, {}):",
         a.data.display(),
+        p.schema.columns.first().map_or(p.train.rows, |c| c.rows),
         p.train.rows,
         p.target,
         if p.classify { "classes" } else { "a number" }

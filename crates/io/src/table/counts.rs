@@ -96,7 +96,7 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
                 c.dates += n;
                 c.times += if d.hour.is_some() { n } else { 0 };
             }
-            None => c.not_dates.push(cell),
+            None => keep_first(&mut c.not_dates, cell),
         }
         if let Some(b) = yes_no(cell) {
             c.yes_no += n;
@@ -127,9 +127,17 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
     c.distinct_words = c.distinct - c.distinct_numbers;
     c.words = words(data, &per_code, &c.format);
     c.zero_padded = zero_padded(&padded, &runs, &texts, c.numbers);
-    c.not_dates.sort_unstable();
-    c.not_dates.truncate(3);
     c
+}
+
+/// Keeps in `first` the three smallest texts seen (in text order), without holding them all.
+fn keep_first<'a>(first: &mut Vec<&'a str>, t: &'a str) {
+    if first.len() == 3 && t >= first[2] {
+        return;
+    }
+    let at = first.partition_point(|f| *f < t);
+    first.insert(at, t);
+    first.truncate(3);
 }
 
 /// Whether a text could be a number in some format: a digit in it, and at each end a
@@ -163,15 +171,13 @@ fn words<'a>(
     per_code: &[usize],
     format: &NumberFormat,
 ) -> Vec<&'a str> {
-    let mut words: Vec<&str> = per_code
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| **n > 0)
-        .map(|(code, _)| data.code_text(code as u32))
-        .filter(|t| !is_missing(t) && format.read(t).is_none())
-        .collect();
-    words.sort_unstable();
-    words.truncate(3);
+    let mut words = Vec::new();
+    let texts = per_code.iter().enumerate().filter(|(_, n)| **n > 0);
+    for t in texts.map(|(code, _)| data.code_text(code as u32)) {
+        if !is_missing(t) && format.read(t).is_none() {
+            keep_first(&mut words, t);
+        }
+    }
     words
 }
 

@@ -244,8 +244,12 @@ impl ColumnEncoder {
                 format,
                 ..
             } => {
+                let plain = format.is_plain();
                 for (row, cell) in rows {
-                    let v = read_number(format, cell);
+                    let v = match plain {
+                        true => cell.number_f32(),
+                        false => read_number(format, cell),
+                    };
                     row[offset] = scaling.apply(v);
                     if *indicator {
                         row[offset + 1] = f32::from(u8::from(v.is_none()));

@@ -111,7 +111,7 @@ impl fmt::Display for ColumnKind {
     }
 }
 
-/// One column as the training rows show it.
+/// One column as the table it was typed on shows it (the whole file, before any split).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ColumnInfo {
     /// Column name.

@@ -39,7 +39,8 @@ pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
     let mut whole = true;
     for cell in column.cells().filter(|c| !c.is_missing()) {
         present += 1;
-        match cell.number() {
+        // The f32 of each number: exact for the cells held as numbers, without printing them.
+        match cell.number_f32().map(f64::from) {
             Some(v) => {
                 whole &= v.fract() == 0.0;
                 if values.len() <= MAX_CODES && !values.contains(&v) {
