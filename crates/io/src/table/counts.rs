@@ -19,8 +19,8 @@ pub(super) struct Counts<'a> {
     /// Whether some level reads as yes, and some as no.
     pub yes: bool,
     pub no: bool,
-    /// The first three texts (in text order) that are not numbers, and how many distinct
-    /// texts are not.
+    /// The first three texts met that are not numbers (in text order), and how many
+    /// distinct texts are not.
     pub words: Vec<&'a str>,
     pub distinct_words: usize,
     /// The first three texts that are not dates (nor missing).
@@ -130,14 +130,13 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
     c
 }
 
-/// Keeps in `first` the three smallest texts seen (in text order), without holding them all.
+/// Keeps in `first` the first three texts met (by code, the order of first appearance),
+/// in text order, without comparing every text.
 fn keep_first<'a>(first: &mut Vec<&'a str>, t: &'a str) {
-    if first.len() == 3 && t >= first[2] {
-        return;
+    if first.len() < 3 {
+        first.push(t);
+        first.sort_unstable();
     }
-    let at = first.partition_point(|f| *f < t);
-    first.insert(at, t);
-    first.truncate(3);
 }
 
 /// Whether a text could be a number in some format: a digit in it, and at each end a
@@ -165,7 +164,7 @@ fn runs(sorted: &[u32]) -> Vec<(u32, usize)> {
     out
 }
 
-/// The first three texts (in text order) that are neither missing nor numbers in `format`.
+/// The first three texts met that are neither missing nor numbers in `format`.
 fn words<'a>(
     data: &'a super::column::TextColumn,
     per_code: &[usize],

@@ -286,7 +286,7 @@ fn infer_column(
         // A column spelling "yes" two ways ("Yes", "y") is still yes/no; one mixing "1"/"0"
         // with "t"/"f" too.
         None if c.yes_no == present && yes_no_levels <= 2 => ColumnKind::YesNo,
-        None if c.zero_padded && c.numbers == present => {
+        None if c.zero_padded && mostly_numbers => {
             info.note = "codes written with leading zeros".into();
             ColumnKind::Category
         }

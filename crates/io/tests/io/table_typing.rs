@@ -177,6 +177,9 @@ fn codes_with_leading_zeros_are_categories() {
     let s = schema(&read(&text));
     assert_eq!(column(&s, "zip").kind, ColumnKind::Category);
     assert_eq!(column(&s, "n").kind, ColumnKind::Number);
+    // A stray word does not turn the codes into numbers.
+    let s = schema(&read(&text.replacen("02134", "unknown", 1)));
+    assert_eq!(column(&s, "zip").kind, ColumnKind::Category);
 }
 
 #[test]
