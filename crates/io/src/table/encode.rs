@@ -217,11 +217,14 @@ impl ColumnEncoder {
             }
             _ => {
                 let format = info.format;
-                let mut values: Vec<f64> = column
-                    .cells()
-                    .filter_map(|c| read_number(&format, c))
-                    .map(f64::from)
-                    .collect();
+                let cells = column.cells();
+                let mut values: Vec<f64> = match format.is_plain() {
+                    true => cells.filter_map(Cell::number_f32).map(f64::from).collect(),
+                    false => cells
+                        .filter_map(|c| read_number(&format, c))
+                        .map(f64::from)
+                        .collect(),
+                };
                 let indicator = values.len() < rows;
                 ColumnEncoder::Number {
                     column: name,
