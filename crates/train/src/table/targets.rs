@@ -44,12 +44,13 @@ pub fn drop_unreadable_targets(
     }
     if dropped.len() as f64 > io::table::STRAY_TARGETS * (keep.len() + dropped.len()) as f64 {
         return Err(Error::Refused(format!(
-            "the regression target `{target}` holds text (`{}`, and {} more of {} rows); a \
+            "`{}`: the regression target `{target}` holds text in {} of {} rows (`{}`); a \
              regression target must be numbers (set the task to classification to predict \
              classes)",
-            dropped[0],
-            dropped.len() - 1,
-            table.rows()
+            table.source,
+            dropped.len(),
+            table.rows(),
+            dropped[0]
         )));
     }
     let mut examples: Vec<&str> = dropped.iter().map(String::as_str).collect();
