@@ -169,8 +169,55 @@ YES = {"yes", "true", "y", "t", "1"}
 NO = {"no", "false", "n", "f", "0"}
 
 
-def number(cell):
-    """A cell as a finite number, or None (missing, a word)."""
+CURRENCY_SIGNS = "$€£¥₹₽₩₺¢"
+CURRENCY_CODES = ("USD EUR GBP JPY CHF CNY INR CAD AUD SEK NOK DKK PLN CZK HUF RUB BRL MXN "
+                  "ZAR KRW SGD HKD NZD TRY").split()
+
+
+def formatted_number(cell, fmt):
+    """A cell written in a column's number format (`1,234.56`, `1.234,56`, `$12`, `45%`,
+    `(12.50)`), or None: the signs dropped, the group marks (by three digits) removed."""
+    import re
+
+    t = cell.strip()
+    negative = False
+    if t.startswith("(") and t.endswith(")"):
+        negative, t = True, t[1:-1].strip()
+    if t[:1] in "-+" and t:
+        negative, t = negative != (t[0] == "-"), t[1:].strip()
+    for code in [c for c in CURRENCY_SIGNS] + CURRENCY_CODES:
+        if t.startswith(code):
+            t = t[len(code):].strip()
+            if t[:1] in "-+" and t:
+                negative, t = negative != (t[0] == "-"), t[1:].strip()
+            break
+    t = t[:-1].strip() if t.endswith("%") else t
+    for code in [c for c in CURRENCY_SIGNS] + CURRENCY_CODES:
+        if t.endswith(code):
+            t = t[: -len(code)].strip()
+            break
+    t = t[:-1].strip() if t.endswith("%") else t
+    decimal, group = fmt.get("decimal", "."), fmt.get("group")
+    whole, _, frac = t.partition(decimal)
+    if group:
+        marks = group + ("\u00a0\u202f" if group == " " else "")
+        parts = re.split("[" + re.escape(marks) + "]", whole)
+        if len(parts) > 1 and not (1 <= len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:])):
+            return None
+        whole = "".join(parts)
+    if not whole.isdigit() and not (whole == "" and frac) or (frac and not frac.isdigit()):
+        return None
+    if decimal in t and not frac:
+        return None
+    v = float(np.float32(float(whole + "." + frac if frac else whole)))
+    return -v if negative else v
+
+
+def number(cell, fmt=None):
+    """A cell as a finite number, or None (missing, a word); `fmt` is the column's number
+    format (`format` in the model file), absent for plain numbers."""
+    if fmt:
+        return formatted_number(cell, fmt)
     t = cell.strip()
     if not t or not (t[0].isdigit() or t[0] in "+-."):
         return None
@@ -205,7 +252,7 @@ def encode(preprocessing, cells):
         kind = c["kind"]
         if kind == "number":
             s = c["scaling"]
-            v = [number(t) for t in col]
+            v = [number(t, c.get("format")) for t in col]
             gap = np.array([x is None for x in v])
             x = np.array([s["fill"] if x is None else x for x in v])
             out.append((x - s["mean"]) / s["std"])

@@ -155,6 +155,19 @@ pub enum Error {
         value: String,
     },
 
+    /// New rows whose column holds no cell readable as the type the model was trained on
+    /// (every cell that is not missing is text where numbers were read, say).
+    #[error("`{source_name}`: column `{column}`: {note}, which the model reads there")]
+    UnreadableColumn {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// Column name.
+        column: String,
+        /// How many cells are not what the model reads (`numbers`, `dates`, `yes/no
+        /// values`), with examples.
+        note: String,
+    },
+
     /// A column asked for by name is not in the header.
     #[error("`{source_name}` has no column `{name}`; available columns: {}", available.join(", "))]
     UnknownColumn {

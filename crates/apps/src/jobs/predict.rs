@@ -89,7 +89,8 @@ fn is_json(path: &std::path::Path) -> bool {
 }
 
 /// Predicts the rows of a table (columns matched by name, in any order), with the `keep`
-/// columns copied in front; notes the columns the model does not read.
+/// columns copied in front; notes the columns the model does not read, and the cells that
+/// could not be read as their column's training type.
 fn predict_table<B: Backend>(
     model: &FittedModel<B>,
     table: &Table,
@@ -141,6 +142,9 @@ fn predict_table<B: Backend>(
             outputs.join(", "),
             table.source
         );
+    }
+    for note in &predictions.notes {
+        eprintln!("note: {note}");
     }
     Ok((predictions.csv_beside(table, keep)?, predictions.rows))
 }

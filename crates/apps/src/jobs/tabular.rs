@@ -153,7 +153,8 @@ impl Tabular {
                 if classes > 6 { ", ..." } else { "" }
             );
         }
-        p.refuse_unlearnable()?;
+        p.refuse_unlearnable()
+            .map_err(super::tabular_out::task_advice)?;
         if self.data.class_weight.is_some() && classes == 0 {
             bail!("--class-weight applies to classes, but `{column}` is a regression target");
         }

@@ -35,13 +35,20 @@ pub fn prepare_table(a: &RegressionArgs, classify: Option<bool>) -> Result<Prepa
         seed: a.train.seed,
         memory_budget: crate::memory_budget::image_budget()?,
     };
-    let p = prepare(&options, classify)?;
+    let p = prepare(&options, classify).map_err(task_advice)?;
     for note in &p.notes {
         println!("note: {note}");
     }
+    if let Some(t) = &p.task_note {
+        println!(
+            "note: `{}`: {} (--task {} reads it the other way)",
+            p.target, t.text, t.other_task
+        );
+    }
     println!(
-        "columns of {} ({} training rows; target `{}`, {}):",
+        "columns of {} (typed on its {} rows, {} of them for training; target `{}`, {}):",
         a.data.display(),
+        p.schema.columns.first().map_or(p.train.rows, |c| c.rows),
         p.train.rows,
         p.target,
         if p.classify { "classes" } else { "a number" }
@@ -54,6 +61,16 @@ pub fn prepare_table(a: &RegressionArgs, classify: Option<bool>) -> Result<Prepa
         started.elapsed().as_secs_f64()
     );
     Ok(p)
+}
+
+/// The library's error with the option that changes the task named: the library says
+/// "set the task to regression", the command line `--task regression`.
+pub fn task_advice(e: train::Error) -> anyhow::Error {
+    let m = e.to_string();
+    match m.contains("set the task to ") {
+        true => anyhow::anyhow!("{}", m.replace("set the task to ", "--task ")),
+        false => e.into(),
+    }
 }
 
 /// Prints the columns as a short table.

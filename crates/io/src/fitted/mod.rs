@@ -146,11 +146,21 @@ impl<B: Backend> FittedModel<B> {
     }
 
     /// Predictions for the rows of a raw table (columns matched by name, in any order;
-    /// other columns ignored): the stored preprocessing encodes them first. A model without
-    /// preprocessing reads its feature columns as numbers. Errors naming a missing column or
-    /// (without preprocessing) a cell that is not a number.
+    /// other columns, the ones ignored in training included, need not be there): the stored
+    /// preprocessing encodes them first, reading each column as in training (its number
+    /// format included). Cells that cannot be read as their column's type are read as
+    /// missing and counted in [`Predictions::notes`]. A model without preprocessing reads its
+    /// feature columns as numbers. Errors naming a missing column, a column none of whose
+    /// cells can be read ([`Error::UnreadableColumn`]), or (without preprocessing) a cell
+    /// that is not a number.
     pub fn predict_table(&self, table: &crate::table::Table) -> Result<Predictions> {
-        Predictions::from_raw(&self.info, self.table_outputs(table)?)
+        let notes = match &self.info.preprocessing {
+            Some(p) => p.read_notes(table)?,
+            None => Vec::new(),
+        };
+        let mut predictions = Predictions::from_raw(&self.info, self.table_outputs(table)?)?;
+        predictions.notes = notes;
+        Ok(predictions)
     }
 
     /// The raw network outputs for the rows of a raw table (see

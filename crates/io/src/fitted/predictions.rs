@@ -20,6 +20,10 @@ pub struct Predictions {
     pub labels: Option<Vec<f32>>,
     /// The class labels as written in the training table, for models that keep them.
     pub class_names: Option<Vec<String>>,
+    /// The columns of a raw table whose cells could not all be read as their training type
+    /// (read as missing instead), from [`FittedModel::predict_table`](super::FittedModel::predict_table);
+    /// empty otherwise.
+    pub notes: Vec<crate::table::ReadNote>,
 }
 
 impl Predictions {
@@ -82,6 +86,7 @@ impl Predictions {
             values,
             labels,
             class_names: info.class_names.clone(),
+            notes: Vec::new(),
         })
     }
 

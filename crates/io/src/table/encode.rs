@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::category::{encode_category, fit_category};
 use super::cells::DateTime;
 use super::infer::{ColumnInfo, ColumnKind};
+use super::numbers::NumberFormat;
 pub use super::parts::{DateField, Scaling};
 use super::text::{Cell, ColumnRef, Table, TextColumn};
 use crate::dataset::Standardizer;
@@ -53,6 +54,9 @@ pub enum ColumnEncoder {
         scaling: Scaling,
         /// Whether a `<column>_missing` indicator follows.
         indicator: bool,
+        /// How the column writes its numbers (absent in the file: plain).
+        #[serde(default, skip_serializing_if = "NumberFormat::is_plain")]
+        format: NumberFormat,
     },
     /// Yes/no as 1/0.
     YesNo {
@@ -152,8 +156,14 @@ impl ColumnEncoder {
     pub fn describe(&self) -> String {
         let ind = |i: bool| if i { " + missing indicator" } else { "" };
         match self {
-            ColumnEncoder::Number { indicator, .. } => {
-                format!("median, standardised{}", ind(*indicator))
+            ColumnEncoder::Number {
+                indicator, format, ..
+            } => {
+                let written = match format.is_plain() {
+                    true => String::new(),
+                    false => format!(", {}", format.describe()),
+                };
+                format!("median, standardised{}{written}", ind(*indicator))
             }
             ColumnEncoder::YesNo { indicator, .. } => format!("1/0{}", ind(*indicator)),
             ColumnEncoder::Category {
@@ -214,16 +224,21 @@ impl ColumnEncoder {
                 }
             }
             _ => {
-                let mut values: Vec<f64> = column
-                    .cells()
-                    .filter_map(Cell::number_f32)
-                    .map(f64::from)
-                    .collect();
+                let format = info.format;
+                let cells = column.cells();
+                let mut values: Vec<f64> = match format.is_plain() {
+                    true => cells.filter_map(Cell::number_f32).map(f64::from).collect(),
+                    false => cells
+                        .filter_map(|c| read_number(&format, c))
+                        .map(f64::from)
+                        .collect(),
+                };
                 let indicator = values.len() < rows;
                 ColumnEncoder::Number {
                     column: name,
                     scaling: Scaling::fit(&mut values, rows),
                     indicator,
+                    format,
                 }
             }
         }
@@ -235,10 +250,17 @@ impl ColumnEncoder {
         let rows = out.chunks_exact_mut(width).zip(column.cells());
         match self {
             ColumnEncoder::Number {
-                scaling, indicator, ..
+                scaling,
+                indicator,
+                format,
+                ..
             } => {
+                let plain = format.is_plain();
                 for (row, cell) in rows {
-                    let v = cell.number_f32();
+                    let v = match plain {
+                        true => cell.number_f32(),
+                        false => read_number(format, cell),
+                    };
                     row[offset] = scaling.apply(v);
                     if *indicator {
                         row[offset + 1] = f32::from(u8::from(v.is_none()));
@@ -277,6 +299,22 @@ impl ColumnEncoder {
                 }
             }
         }
+    }
+}
+
+/// A cell as a number in `format`: a value held as a number is taken as it is where the
+/// decimal mark is a point, and read again from its text where it is a comma (`1.234` is
+/// then 1234); a plain column reads as [`Cell::number_f32`].
+pub(super) fn read_number(format: &NumberFormat, cell: Cell<'_>) -> Option<f32> {
+    if format.is_plain() {
+        return cell.number_f32();
+    }
+    match cell {
+        Cell::Number(v) if format.decimal == '.' || v.fract() == 0.0 => Some(v),
+        _ => format
+            .read(cell.text(&mut String::new()))
+            .map(|v| v as f32)
+            .filter(|v| v.is_finite()),
     }
 }
 
@@ -353,8 +391,8 @@ impl Preprocessor {
         Ok(out)
     }
 
-    /// When every column is a number without gaps in training, the whole encoding is a
-    /// standardisation: its means and deviations, so that a model can store that alone.
+    /// When every column is a plain number (no [`NumberFormat`] to apply) without gaps in
+    /// training, the whole encoding is a standardisation: its means and deviations, so that a model can store that alone.
     pub fn as_standardizer(&self) -> Option<Standardizer> {
         let mut mean = Vec::new();
         let mut std = Vec::new();
@@ -363,8 +401,9 @@ impl Preprocessor {
                 ColumnEncoder::Number {
                     scaling,
                     indicator: false,
+                    format,
                     ..
-                } => {
+                } if format.is_plain() => {
                     mean.push(scaling.mean);
                     std.push(scaling.std);
                 }
@@ -376,7 +415,8 @@ impl Preprocessor {
 
     /// Encodes rows given as numbers, one per input column in
     /// [`input_columns`](Self::input_columns) order (NaN for a missing cell): each value is
-    /// read as the text it prints as, so category levels written as numbers match.
+    /// read as the text it prints as, so category levels written as numbers match (and a
+    /// number column's [`NumberFormat`] is not applied: the values are numbers already).
     pub fn transform_values(&self, values: &[f32]) -> Result<Vec<f32>> {
         let names = self.input_columns();
         let n = names.len();
@@ -398,7 +438,14 @@ impl Preprocessor {
                 });
             }
         }
-        self.transform(&Table::new("rows", names, columns)?)
+        // The values are numbers already: no column's number format applies to them.
+        let mut plain = self.clone();
+        for c in &mut plain.columns {
+            if let ColumnEncoder::Number { format, .. } = c {
+                *format = NumberFormat::PLAIN;
+            }
+        }
+        plain.transform(&Table::new("rows", names, columns)?)
     }
 
     /// The columns of `table` that the encoding does not read.

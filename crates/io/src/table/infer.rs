@@ -1,35 +1,60 @@
-//! Column types decided from the training rows: [`infer_schema`].
+//! Column types decided from a whole table, in file order: [`infer_schema`].
 //!
 //! The rules, column by column (the target is left out):
 //!
 //! 1. A column named in an override takes that type (`ignore`, `numeric`, `categorical`).
-//! 2. Every cell missing ([`is_missing`]): *empty*, ignored.
+//! 2. Every cell missing ([`is_missing`](super::is_missing)): *empty*, ignored.
 //! 3. One distinct value among the cells that are not missing: *constant*, ignored.
-//! 4. Every cell a yes/no word ([`yes_no`]: yes/no, true/false, y/n, t/f, 0/1, any case):
-//!    *yes/no*.
-//! 5. Every cell a number: *number*, unless the numbers are whole and count the rows in
+//! 4. Every cell a yes/no word ([`yes_no`](super::yes_no): yes/no, true/false, y/n, t/f,
+//!    0/1, any case): *yes/no*.
+//! 5. Whole numbers of one width of at least 3 digits, some written with leading zeros
+//!    (`02134`): codes such as zip codes, a *category*.
+//! 6. Every cell a number: *number*, unless the numbers are whole and count the rows in
 //!    order (0, 1, 2, ... or 1, 2, 3, ...), which makes the column an *identifier*.
-//! 6. Mostly numbers: when at least [`MOSTLY_NUMBERS`] of the cells that are not missing are
-//!    numbers, the column is a *number* and the few words in it (`unknown`, `12+`) are read as
-//!    missing cells (imputed, with the missing indicator); below that share it is a category.
-//! 7. Every cell an ISO date or date-time: *date*, expanded into year, month, day of the week
-//!    and, when times are written, hour.
-//! 8. Other text with a distinct value in at least [`IDENTIFIER_SHARE`] of its rows (and at
+//!    Numbers are read in the column's [`NumberFormat`] (thousands separators, a decimal
+//!    comma, `%`, currency signs and codes, parentheses for negatives), the one that reads
+//!    the most of its cells; a `1,234` that reads either way is a thousand and 234 unless
+//!    another column of the table writes a decimal comma.
+//! 7. Mostly numbers: when at least [`MOSTLY_NUMBERS`] of the cells that are not missing are
+//!    numbers, or at least [`SOME_NUMBERS`] of them are numbers of at least
+//!    [`MANY_VALUES`] distinct values among at most [`FEW_WORDS`] distinct words, the
+//!    column is a *number* and the words in it (`unknown`, `n.a.`) are read as missing
+//!    cells (imputed, with the missing indicator), named in the column's note.
+//! 8. Every cell but a share below 1 - [`MOSTLY_NUMBERS`] an ISO date or date-time: *date*,
+//!    expanded into year, month, day of the week and, when times are written, hour; the
+//!    other cells (`2021-02-30`) are read as missing, named in the note.
+//! 9. Other text with a distinct value in at least [`IDENTIFIER_SHARE`] of its rows (and at
 //!    least [`IDENTIFIER_MIN_ROWS`] rows): an *identifier*, ignored.
-//! 9. Other text: a *category*.
+//! 10. Other text: a *category*.
+//!
+//! Types are decided on the whole table before it is split, so that a row counter is seen
+//! counting and every part of the table is read the same way; the encoding is then fitted
+//! on the training rows alone.
 
 use std::collections::HashMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::cells::{DateTime, is_missing, number, number_f32, yes_no};
-use super::text::{Cell, ColumnRef, Table};
+use super::cells::{number, number_f32};
+use super::counts::count;
+use super::numbers::NumberFormat;
+use super::text::{ColumnRef, Table};
 use crate::error::{Error, Result};
 
 /// The share of numbers (among cells that are not missing) that makes a column with some
-/// words in it a number column: 95%.
-pub const MOSTLY_NUMBERS: f64 = 0.95;
+/// words in it a number column (and the share of dates that makes a date column): 75%.
+/// Measured in docs/BENCHMARKS.md (stray words in a number column): a column whose signal is
+/// in its numbers scores higher as a number with its words imputed than as a category, at
+/// every share of words from 10% to 60%.
+pub const MOSTLY_NUMBERS: f64 = 0.75;
+/// The share of numbers that still makes a number column when the numbers take at least
+/// [`MANY_VALUES`] distinct values and the words at most [`FEW_WORDS`]: 50%.
+pub const SOME_NUMBERS: f64 = 0.5;
+/// See [`SOME_NUMBERS`].
+pub const MANY_VALUES: usize = 20;
+/// See [`SOME_NUMBERS`].
+pub const FEW_WORDS: usize = 5;
 /// The share of distinct values that makes a text column an identifier: 95% of its rows.
 pub const IDENTIFIER_SHARE: f64 = 0.95;
 /// Fewer rows than this never make a text column an identifier.
@@ -86,7 +111,7 @@ impl fmt::Display for ColumnKind {
     }
 }
 
-/// One column as the training rows show it.
+/// One column as the table it was typed on shows it (the whole file, before any split).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ColumnInfo {
     /// Column name.
@@ -101,6 +126,9 @@ pub struct ColumnInfo {
     pub distinct: usize,
     /// Why the column is ignored, or what was read as missing; empty otherwise.
     pub note: String,
+    /// How a number column writes its numbers (plain for other types).
+    #[serde(default, skip_serializing_if = "NumberFormat::is_plain")]
+    pub format: NumberFormat,
 }
 
 /// The columns' types, by name: what to override before [`infer_schema`] decides.
@@ -114,7 +142,8 @@ pub struct TypeOverrides {
     pub ignore: Vec<String>,
 }
 
-/// Decides the type of every column of `table` but `target` (see the module's rules).
+/// Decides the type of every column of `table` but `target` (see the module's rules), from
+/// all of its rows in their order: give it the whole table, before any split.
 ///
 /// Errors when an override or the target names no column, or one column is overridden twice.
 pub fn infer_schema(
@@ -147,13 +176,30 @@ pub fn infer_schema(
     if let Some(t) = target {
         table.require(t)?;
     }
-    let mut out = Vec::new();
-    for (c, name) in table.names().iter().enumerate() {
-        if Some(name.as_str()) == target {
-            continue;
+    let columns: Vec<usize> = (0..table.names().len())
+        .filter(|&c| Some(table.names()[c].as_str()) != target)
+        .collect();
+    let mut counts: Vec<_> = columns
+        .iter()
+        .map(|&c| count(table.column(c), false))
+        .collect();
+    if counts.iter().any(|c| c.comma_sure) {
+        for (k, &c) in columns.iter().enumerate() {
+            if counts[k].format.group == Some(',') {
+                counts[k] = count(table.column(c), true);
+            }
         }
-        let info = infer_column(name, table.column(c), forced.get(name.as_str()).copied());
-        if info.kind == ColumnKind::Number {
+    }
+    let mut out = Vec::new();
+    for (c, counted) in columns.into_iter().zip(counts) {
+        let name = &table.names()[c];
+        let info = infer_column(
+            name,
+            table.column(c),
+            counted,
+            forced.get(name.as_str()).copied(),
+        );
+        if info.kind == ColumnKind::Number && info.format.is_plain() {
             check_f32_range(table, c)?;
         }
         out.push(info);
@@ -188,98 +234,12 @@ fn check_f32_range(table: &Table, c: usize) -> Result<()> {
     }
 }
 
-/// What one pass over a column counts.
-struct Counts<'a> {
-    missing: usize,
-    numbers: usize,
-    yes_no: usize,
-    dates: usize,
-    times: usize,
-    distinct: usize,
-    /// Whether some level reads as yes, and some as no.
-    yes: bool,
-    no: bool,
-    /// The first three levels (in text order) that are not numbers.
-    words: Vec<&'a str>,
-    counts_rows: bool,
-}
-
-/// Counts a column: the numbers cell by cell, the texts once per distinct text.
-fn count<'a>(column: ColumnRef<'a>) -> Counts<'a> {
-    let data = column.data();
-    let mut per_code = vec![0usize; data.codes()];
-    let mut numbers: Vec<u32> = Vec::new();
-    for (r, code) in column.codes().enumerate() {
-        match code {
-            Some(code) => per_code[code as usize] += 1,
-            None => numbers.push(column.cell(r).number_f32().map_or(0, f32::to_bits)),
-        }
-    }
-    let mut c = Counts {
-        missing: 0,
-        numbers: numbers.len(),
-        yes_no: 0,
-        dates: 0,
-        times: 0,
-        distinct: 0,
-        yes: false,
-        no: false,
-        words: Vec::new(),
-        counts_rows: counts_rows(column),
-    };
-    for &bits in &numbers {
-        if let Some(b) = Cell::Number(f32::from_bits(bits)).yes_no() {
-            c.yes_no += 1;
-            (c.yes, c.no) = (c.yes || b, c.no || !b);
-        }
-    }
-    numbers.sort_unstable();
-    numbers.dedup();
-    c.distinct = numbers.len();
-    for (code, &n) in per_code.iter().enumerate().filter(|(_, n)| **n > 0) {
-        let cell = data.code_text(code as u32);
-        if is_missing(cell) {
-            c.missing += n;
-            continue;
-        }
-        c.distinct += 1;
-        if number(cell).is_some() {
-            c.numbers += n;
-        } else {
-            c.words.push(cell);
-            if let Some(d) = DateTime::parse(cell) {
-                c.dates += n;
-                c.times += if d.hour.is_some() { n } else { 0 };
-            }
-        }
-        if let Some(b) = yes_no(cell) {
-            c.yes_no += n;
-            (c.yes, c.no) = (c.yes || b, c.no || !b);
-        }
-    }
-    c.words.sort_unstable();
-    c.words.truncate(3);
-    c
-}
-
-/// Whether every cell is a whole number and they count the rows in order (0, 1, 2, ... or
-/// 1, 2, 3, ...); stops at the first cell that does not.
-fn counts_rows(column: ColumnRef<'_>) -> bool {
-    let mut previous: Option<f64> = None;
-    for cell in column.cells() {
-        let Some(v) = cell.number() else {
-            return false;
-        };
-        if !previous.map_or(v == 0.0 || v == 1.0, |p| v == p + 1.0) {
-            return false;
-        }
-        previous = Some(v);
-    }
-    true
-}
-
-fn infer_column(name: &str, column: ColumnRef<'_>, forced: Option<&str>) -> ColumnInfo {
-    let c = count(column);
+fn infer_column(
+    name: &str,
+    column: ColumnRef<'_>,
+    c: super::counts::Counts<'_>,
+    forced: Option<&str>,
+) -> ColumnInfo {
     let rows = column.len();
     let present = rows - c.missing;
     let distinct = c.distinct;
@@ -290,44 +250,67 @@ fn infer_column(name: &str, column: ColumnRef<'_>, forced: Option<&str>) -> Colu
         missing: c.missing,
         distinct,
         note: String::new(),
+        format: NumberFormat::PLAIN,
     };
-    let words = present - c.numbers;
-    let word_note = |info: &mut ColumnInfo| {
+    let as_number = |info: &mut ColumnInfo| {
+        info.format = c.format;
+        let words = present - c.numbers;
         if words > 0 {
             info.missing += words;
-            info.note = format!(
-                "{words} cells of words read as missing (`{}`)",
+            let read = format!(
+                "{words} cell{} not numbers (`{}`{}), read as missing",
+                plural(words),
                 c.words
                     .iter()
                     .map(|w| super::shown(w))
                     .collect::<Vec<_>>()
-                    .join("`, `")
+                    .join("`, `"),
+                if c.distinct_words > c.words.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
             );
+            info.note = read;
         }
+        ColumnKind::Number
     };
     let yes_no_levels = usize::from(c.yes) + usize::from(c.no);
+    let share = |n: usize| n as f64 / present.max(1) as f64;
+    let mostly_numbers = share(c.numbers) >= MOSTLY_NUMBERS
+        || (share(c.numbers) >= SOME_NUMBERS
+            && c.distinct_numbers >= MANY_VALUES
+            && c.distinct_words <= FEW_WORDS);
     info.kind = match forced {
         Some("--ignore") => ColumnKind::Ignored,
-        Some("--numeric") => {
-            word_note(&mut info);
-            ColumnKind::Number
-        }
+        Some("--numeric") => as_number(&mut info),
         Some(_) => ColumnKind::Category,
         None if present == 0 => ColumnKind::Empty,
         None if distinct == 1 => ColumnKind::Constant,
         // A column spelling "yes" two ways ("Yes", "y") is still yes/no; one mixing "1"/"0"
         // with "t"/"f" too.
         None if c.yes_no == present && yes_no_levels <= 2 => ColumnKind::YesNo,
+        None if c.zero_padded && mostly_numbers => {
+            info.note = "codes written with leading zeros".into();
+            ColumnKind::Category
+        }
         None if c.numbers == present && c.counts_rows && rows >= IDENTIFIER_MIN_ROWS => {
             info.note = "whole numbers counting the rows".into();
             ColumnKind::Identifier
         }
-        None if c.numbers == present => ColumnKind::Number,
-        None if c.numbers as f64 >= MOSTLY_NUMBERS * present as f64 => {
-            word_note(&mut info);
-            ColumnKind::Number
+        None if mostly_numbers && c.numbers > 0 => as_number(&mut info),
+        None if c.dates > 0 && share(c.dates) >= MOSTLY_NUMBERS => {
+            let others = present - c.dates;
+            if others > 0 {
+                info.missing += others;
+                info.note = format!(
+                    "{others} cell{} not dates (`{}`), read as missing",
+                    plural(others),
+                    c.not_dates.join("`, `")
+                );
+            }
+            ColumnKind::Date { time: c.times > 0 }
         }
-        None if c.dates == present => ColumnKind::Date { time: c.times > 0 },
         None if c.numbers == 0
             && present >= IDENTIFIER_MIN_ROWS
             && distinct as f64 >= IDENTIFIER_SHARE * present as f64 =>
@@ -338,4 +321,8 @@ fn infer_column(name: &str, column: ColumnRef<'_>, forced: Option<&str>) -> Colu
         None => ColumnKind::Category,
     };
     info
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

@@ -1,6 +1,6 @@
 //! Tables as people have them: text cells read as they are ([`Table`], [`read_table`]),
-//! column types decided from the training rows ([`infer_schema`]), and an encoding fitted on
-//! the training rows ([`Preprocessor`]) that turns any table with the same columns into the
+//! column types decided from the whole table in file order ([`infer_schema`]), numbers read
+//! as people write them ([`NumberFormat`]), and an encoding fitted on the training rows ([`Preprocessor`]) that turns any table with the same columns into the
 //! numbers a network takes.
 //!
 //! ```
@@ -25,9 +25,12 @@
 mod category;
 mod cells;
 mod column;
+mod counts;
 mod encode;
 mod infer;
 mod json;
+mod notes;
+mod numbers;
 mod parquet;
 mod parts;
 pub(crate) mod read;
@@ -41,10 +44,12 @@ pub use cells::{
 };
 pub use encode::{ColumnEncoder, DateField, EncodeOptions, Preprocessor, Scaling};
 pub use infer::{
-    ColumnInfo, ColumnKind, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE, MOSTLY_NUMBERS, TypeOverrides,
-    infer_schema,
+    ColumnInfo, ColumnKind, FEW_WORDS, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE, MANY_VALUES,
+    MOSTLY_NUMBERS, SOME_NUMBERS, TypeOverrides, infer_schema,
 };
 pub use json::{is_dataset_json, read_json_table};
+pub use notes::ReadNote;
+pub use numbers::NumberFormat;
 pub use parquet::{load_parquet, read_parquet};
 pub use read::{
     DELIMITERS, TableEstimate, estimate_text_table, load_table, read_bytes, read_table,
@@ -52,6 +57,7 @@ pub use read::{
 };
 pub use sniff::{SHOWN_CHARS, shown};
 pub use target::{
-    class_indices, class_labels, looks_categorical, regression_targets, rows_with_target,
+    MAX_CODES, STRAY_TARGETS, TaskGuess, class_indices, class_labels, guess_task,
+    looks_categorical, regression_targets, rows_with_number_target, rows_with_target,
 };
 pub use text::{Cell, ColumnRef, Table, TextColumn};

@@ -8,25 +8,103 @@ use super::text::{Cell, ColumnRef, Table};
 use crate::error::{Error, Result};
 use crate::fitted::label_text;
 
-/// Whether a target asks for regression or classification when the user does not say:
-/// classification when any cell (not missing) is not a number, or when there are exactly
-/// two distinct numbers; regression otherwise.
-pub fn looks_categorical(column: ColumnRef<'_>) -> bool {
-    let mut first: Option<f64> = None;
-    let mut second: Option<f64> = None;
-    let mut more = false;
+/// The share of a target's cells (not missing) that may be words in a column of numbers
+/// that is still a regression target: the rows of those words are dropped (5%).
+pub const STRAY_TARGETS: f64 = 0.05;
+/// At most this many distinct whole numbers make a target a handful of codes (10).
+pub const MAX_CODES: usize = 10;
+
+/// The task a target asks for when the user does not say, and why when it could be read
+/// the other way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskGuess {
+    /// Classes (true) or a regression.
+    pub classify: bool,
+    /// Why, when the target could be read the other way (no option is named).
+    pub note: Option<String>,
+}
+
+/// The task a target column asks for ([`TaskGuess`]):
+///
+/// - classes when more than [`STRAY_TARGETS`] of its cells (not missing) are not numbers,
+///   or when it holds exactly two distinct numbers;
+/// - classes, with a note, when it holds 3 to [`MAX_CODES`] whole numbers counting up by
+///   one from 0 or 1 (codes such as 0/1/2);
+/// - a regression otherwise (with a note when it holds at most [`MAX_CODES`] whole
+///   numbers): a few stray words among numbers (`unknown`) are rows to drop, not classes.
+pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
+    let mut words = 0usize;
+    let mut present = 0usize;
+    let mut values: Vec<f64> = Vec::new();
+    let mut whole = true;
     for cell in column.cells().filter(|c| !c.is_missing()) {
-        let Some(v) = cell.number() else {
-            return true;
-        };
-        match (first, second) {
-            (None, _) => first = Some(v),
-            (Some(a), None) if a != v => second = Some(v),
-            (Some(a), Some(b)) if a != v && b != v => more = true,
-            _ => {}
+        present += 1;
+        // The f32 of each number: exact for the cells held as numbers, without printing them.
+        match cell.number_f32().map(f64::from) {
+            Some(v) => {
+                whole &= v.fract() == 0.0;
+                if values.len() <= MAX_CODES && !values.contains(&v) {
+                    values.push(v);
+                }
+            }
+            None => words += 1,
         }
     }
-    second.is_some() && !more
+    let guess = |classify: bool, note: Option<String>| TaskGuess { classify, note };
+    if words as f64 > STRAY_TARGETS * present as f64 || values.len() <= 2 {
+        return guess(words > 0 || values.len() == 2, None);
+    }
+    if !whole || values.len() > MAX_CODES {
+        return guess(false, None);
+    }
+    values.sort_by(f64::total_cmp);
+    let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    let codes =
+        (values[0] == 0.0 || values[0] == 1.0) && values.windows(2).all(|w| w[1] == w[0] + 1.0);
+    if codes {
+        guess(
+            true,
+            Some(format!(
+                "the target holds {} whole-number codes ({}): read as classes, not as a \
+                 regression",
+                values.len(),
+                list.join(", ")
+            )),
+        )
+    } else {
+        guess(
+            false,
+            Some(format!(
+                "the target holds only {} distinct whole numbers ({}): read as a regression, \
+                 though they may be classes",
+                values.len(),
+                list.join(", ")
+            )),
+        )
+    }
+}
+
+/// Whether a target asks for classification when the user does not say
+/// ([`guess_task`]).
+pub fn looks_categorical(column: ColumnRef<'_>) -> bool {
+    guess_task(column).classify
+}
+
+/// The rows of `table` whose `target` cell is a number, and the texts of the others (not
+/// missing) in the order met: the rows a regression keeps.
+pub fn rows_with_number_target(table: &Table, target: &str) -> Result<(Vec<usize>, Vec<String>)> {
+    let column = table.column(table.require(target)?);
+    let mut keep = Vec::with_capacity(column.len());
+    let mut dropped = Vec::new();
+    let mut buf = String::new();
+    for (r, cell) in column.cells().enumerate() {
+        match cell.number_f32() {
+            Some(_) => keep.push(r),
+            None if cell.is_missing() => {}
+            None => dropped.push(cell.text(&mut buf).to_string()),
+        }
+    }
+    Ok((keep, dropped))
 }
 
 /// The rows of `table` whose `target` cell is not missing, and how many were dropped.
@@ -68,8 +146,8 @@ pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
                     source_name: table.source.clone(),
                     message: format!(
                         "the regression target `{target}` holds text (`{cell}`, line {}); \
-                         a regression target must be numbers (to predict classes, use \
-                         --task classification)",
+                         a regression target must be numbers (set the task to classification \
+                         to predict classes)",
                         table.line(r)
                     ),
                 });

@@ -21,3 +21,4 @@ mod table_encoding;
 mod table_files;
 mod table_parquet;
 mod table_parquet_kinds;
+mod table_typing;

@@ -151,15 +151,16 @@ fn each_type_is_recognised() {
 
 #[test]
 fn the_mostly_numbers_rule_has_a_threshold() {
-    // 19 numbers and 1 word: 95% numbers, a number column.
+    // 15 numbers and 5 words: 75% numbers, a number column.
     let mut text = String::from("v,y\n");
-    (0..19).for_each(|i| text += &format!("{i}.5,1\n"));
-    text += "many,1\n";
+    (0..15).for_each(|i| text += &format!("{i}.5,1\n"));
+    (0..5).for_each(|i| text += &format!("many{i},1\n"));
     assert_eq!(kind_of(&read(&text).unwrap(), "v"), ColumnKind::Number);
-    // 18 numbers and 2 words: below 95%, a category.
+    // 14 numbers and 6 words: below 75%, and too few distinct numbers (and too many distinct
+    // words) for the 50% rule: a category.
     let mut text = String::from("v,y\n");
-    (0..18).for_each(|i| text += &format!("{i}.5,1\n"));
-    text += "many,1\nfew,1\n";
+    (0..14).for_each(|i| text += &format!("{i}.5,1\n"));
+    (0..6).for_each(|i| text += &format!("few{i},1\n"));
     assert_eq!(kind_of(&read(&text).unwrap(), "v"), ColumnKind::Category);
 }
 

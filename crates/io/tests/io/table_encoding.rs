@@ -161,7 +161,14 @@ fn targets_as_people_write_them() {
     let t = read("x,label,v\n1,good,1.5\n2,bad,NA\n3,good,2\n4,,3\n5,fair,x\n");
     let label = t.column(1);
     assert!(looks_categorical(label));
-    assert!(!looks_categorical(t.column(0)), "five distinct numbers");
+    assert!(
+        !looks_categorical(read("y\n1\n2.5\n3\n4\n5\n").column(0)),
+        "five distinct numbers, not all whole"
+    );
+    assert!(
+        looks_categorical(t.column(0)),
+        "whole numbers 1 to 5 counting up: codes"
+    );
     assert!(
         looks_categorical(read("y\n1\n0\n1\n").column(0)),
         "two distinct numbers"

@@ -1,6 +1,6 @@
-//! Table jobs' inputs, ready to train on: a table file read, split into training, validation
-//! and test rows, typed and encoded on the training rows, with the targets as numbers or
-//! class indices ([`prepare`]).
+//! Table jobs' inputs, ready to train on: a table file read, typed on the whole table in
+//! file order, split into training, validation and test rows, encoded on the training rows,
+//! with the targets as numbers or class indices ([`prepare`]).
 
 mod read;
 mod schema;
@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use crate::{Error, Result};
 use io::Dataset;
 use io::table::{
-    EncodeOptions, Preprocessor, Table, TypeOverrides, class_indices, class_labels, infer_schema,
-    looks_categorical, regression_targets,
+    EncodeOptions, Preprocessor, Table, TypeOverrides, class_indices, class_labels, guess_task,
+    infer_schema, regression_targets,
 };
 
 pub use read::{
@@ -21,7 +21,7 @@ pub use read::{
     split_rows_by_class, target_name,
 };
 pub use schema::{SchemaColumn, SchemaReport};
-pub use targets::{balance, network_targets};
+pub use targets::{TaskNote, balance, drop_unreadable_targets, network_targets};
 pub use tensors::TableTensors;
 
 /// How to read and split the table of a job.
@@ -83,8 +83,11 @@ pub struct Prepared {
     pub target: String,
     /// Classes (true) or a regression.
     pub classify: bool,
-    /// What was done to the rows on the way (rows dropped), one line each.
+    /// What was done to the rows on the way (rows dropped, cells of a separate test file
+    /// that could not be read), one line each.
     pub notes: Vec<String>,
+    /// Why the task was chosen, when the target could be read the other way.
+    pub task_note: Option<TaskNote>,
     /// Bytes of the table as read (its cells and dictionaries, the test file's included).
     pub table_bytes: usize,
 }
@@ -99,23 +102,39 @@ impl Prepared {
     }
 }
 
-/// Reads, splits, types and encodes the data of a table job. `classify` is the task when
-/// the job knows it (`None`: decided from the target, see
-/// [`looks_categorical`]).
+/// Reads, types, splits and encodes the data of a table job. The columns' types are
+/// decided on the whole table in file order ([`infer_schema`]), before any split; the
+/// encoding is fitted on the training rows. `classify` is the task when the job knows it
+/// (`None`: decided from the whole target column, see [`guess_task`]); a regression drops
+/// the rows whose target is a stray word, with a note.
 pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let mut notes = Vec::new();
     let raw = read_any(&a.data, a.memory_budget.as_ref())?;
     let held = raw.rows.bytes() + raw.test.as_ref().map_or(0, Table::bytes);
     let target = target_name(&raw.rows, a.target.as_deref())?;
-    let classify = match classify {
-        Some(c) => c,
-        None => looks_categorical(raw.rows.column(raw.rows.require(&target)?)),
+    let schema = infer_schema(&raw.rows, Some(&target), &a.overrides)?;
+    let (classify, task_note) = match classify {
+        Some(c) => (c, None),
+        None => {
+            let guess = guess_task(raw.rows.column(raw.rows.require(&target)?));
+            (
+                guess.classify,
+                guess.note.map(|text| TaskNote::new(text, guess.classify)),
+            )
+        }
     };
     let split = |t: &Table, fraction, seed| match classify {
         true => split_rows_by_class(t, &target, fraction, seed),
         false => split_rows(t, fraction, seed),
     };
-    let (train, test) = test_split(a, raw.rows, raw.test, &target, &split, &mut notes)?;
+    let (train, test) = test_split(
+        a,
+        raw.rows,
+        raw.test,
+        &target,
+        (classify, &split),
+        &mut notes,
+    )?;
     let (train, val) = if a.val_fraction > 0.0 && train.rows() >= 4 {
         let (t, v) = split(&train, a.val_fraction, a.seed.wrapping_add(1))?;
         (t, Some(v))
@@ -131,8 +150,12 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
             train.rows()
         )));
     }
-    let schema = infer_schema(&train, Some(&target), &a.overrides)?;
     let encoding = Preprocessor::fit(&train, &schema, &EncodeOptions::default())?;
+    if a.test_data.is_some() {
+        for note in encoding.read_notes(&test)? {
+            notes.push(format!("{}: {note}", test.source));
+        }
+    }
     let labels = classify
         .then(|| class_labels(&train, &target))
         .transpose()?;
@@ -170,6 +193,7 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
         encoding,
         classify,
         notes,
+        task_note,
         table_bytes: held,
     })
 }
@@ -232,16 +256,24 @@ impl EncodedNeed {
 type SplitFn<'a> = dyn Fn(&Table, f32, u64) -> Result<(Table, Table)> + 'a;
 
 /// The training and test rows: the file's own test part, a separate test file, or a
-/// seeded share of the rows (drawn by `split`); rows without a target dropped.
+/// seeded share of the rows (drawn by `split`); rows without a target dropped (and, for a
+/// regression, rows whose target is not a number).
 fn test_split(
     a: &TableOptions,
     rows: Table,
     test: Option<Table>,
     target: &str,
-    split: &SplitFn<'_>,
+    (classify, split): (bool, &SplitFn<'_>),
     notes: &mut Vec<String>,
 ) -> Result<(Table, Table)> {
-    let mut rows = drop_missing_targets(rows, target, notes)?;
+    let drop = |t: Table, notes: &mut Vec<String>| -> Result<Table> {
+        let t = drop_missing_targets(t, target, notes)?;
+        match classify {
+            true => Ok(t),
+            false => drop_unreadable_targets(t, target, notes),
+        }
+    };
+    let mut rows = drop(rows, notes)?;
     if a.drop_missing {
         rows = drop_incomplete_rows(rows, &a.overrides.ignore, notes)?;
     }
@@ -249,9 +281,9 @@ fn test_split(
         (Some(path), _) => {
             let test = read_any(path, a.memory_budget.as_ref())?.rows;
             test.require(target)?;
-            Ok((rows, drop_missing_targets(test, target, notes)?))
+            Ok((rows, drop(test, notes)?))
         }
-        (None, Some(test)) => Ok((rows, drop_missing_targets(test, target, notes)?)),
+        (None, Some(test)) => Ok((rows, drop(test, notes)?)),
         (None, None) if a.test_fraction > 0.0 => split(&rows, a.test_fraction, a.seed),
         (None, None) => Err(Error::Refused(format!(
             "--test-fraction 0 leaves no rows to test on ({} has no test part); use a fraction such as 0.2 or --test-data FILE",

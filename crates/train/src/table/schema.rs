@@ -11,11 +11,11 @@ pub struct SchemaColumn {
     /// Its type (`number`, `category`, `yes/no`, ...).
     #[serde(rename = "type")]
     pub kind: String,
-    /// Training rows.
+    /// Rows of the table it was typed on (the whole file, before any split).
     pub rows: usize,
-    /// Training rows with a missing cell.
+    /// Those rows with a missing cell (or a cell read as missing).
     pub missing: usize,
-    /// Distinct values in the training rows.
+    /// Distinct values in those rows.
     pub distinct: usize,
     /// How it is encoded (or why it is ignored).
     pub encoding: String,

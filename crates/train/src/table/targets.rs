@@ -3,7 +3,69 @@
 
 use super::Prepared;
 use crate::{Error, Result};
+use io::table::Table;
 use io::{Dataset, ModelInfo, Standardizer};
+
+/// Why a job read its target as classes or as a regression, when it could be read the
+/// other way: the note (naming no option) and the other task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskNote {
+    /// What the target holds and how it was read.
+    pub text: String,
+    /// The task that would read it the other way: `regression` or `classification`.
+    pub other_task: &'static str,
+}
+
+impl TaskNote {
+    /// The note `text` of a target read as classes (`classify`) or as a regression.
+    pub fn new(text: String, classify: bool) -> Self {
+        TaskNote {
+            text,
+            other_task: if classify {
+                "regression"
+            } else {
+                "classification"
+            },
+        }
+    }
+}
+
+/// Drops the rows of a regression whose `target` is text rather than a number (a stray
+/// `unknown`), adding a one-line note with the count and the texts to `notes`. Errors when
+/// more than [`STRAY_TARGETS`](io::table::STRAY_TARGETS) of the targets are text.
+pub fn drop_unreadable_targets(
+    table: Table,
+    target: &str,
+    notes: &mut Vec<String>,
+) -> Result<Table> {
+    let (keep, dropped) = io::table::rows_with_number_target(&table, target)?;
+    if dropped.is_empty() {
+        return Ok(table);
+    }
+    if dropped.len() as f64 > io::table::STRAY_TARGETS * (keep.len() + dropped.len()) as f64 {
+        return Err(Error::Refused(format!(
+            "`{}`: the regression target `{target}` holds text in {} of {} rows (`{}`); a \
+             regression target must be numbers (set the task to classification to predict \
+             classes)",
+            table.source,
+            dropped.len(),
+            table.rows(),
+            dropped[0]
+        )));
+    }
+    let mut examples: Vec<&str> = dropped.iter().map(String::as_str).collect();
+    examples.sort_unstable();
+    examples.dedup();
+    examples.truncate(3);
+    notes.push(format!(
+        "dropped {} row{} of {} whose target `{target}` is not a number (`{}`)",
+        dropped.len(),
+        if dropped.len() == 1 { "" } else { "s" },
+        table.source,
+        examples.join("`, `")
+    ));
+    Ok(table.select_rows(&keep)?)
+}
 
 /// Targets as the network learns them: 0/1 (two classes), one-hot rows (more classes), or
 /// values standardised by `targets` (regression, when given).
@@ -51,7 +113,7 @@ impl Prepared {
         let classes = self.labels.as_ref().map_or(0, Vec::len);
         if classes > 100 {
             return Err(Error::Refused(format!(
-                "the target column `{column}` has {classes} distinct values; is this a regression target? (use --task regression)"
+                "the target column `{column}` has {classes} distinct values; is this a regression target? (set the task to regression)"
             )));
         }
         if classes == 0

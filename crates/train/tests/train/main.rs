@@ -6,3 +6,4 @@ mod custom_model;
 mod runs;
 mod table;
 mod table_split;
+mod table_typing;

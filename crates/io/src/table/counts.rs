@@ -1,0 +1,222 @@
+//! One pass over a column, counting what its cells could be: the numbers (in the format
+//! that reads the most of them), yes/no words, dates, codes written with leading zeros.
+
+use super::cells::{DateTime, is_missing, number, yes_no};
+use super::numbers::{CURRENCY_SIGNS, Detected, NumberFormat, detect};
+use super::text::{Cell, ColumnRef};
+
+/// What one pass over a column counts.
+pub(super) struct Counts<'a> {
+    pub missing: usize,
+    /// Cells read as numbers in [`format`](Self::format).
+    pub numbers: usize,
+    /// Distinct values among those numbers (texts and values held as numbers counted apart).
+    pub distinct_numbers: usize,
+    pub yes_no: usize,
+    pub dates: usize,
+    pub times: usize,
+    pub distinct: usize,
+    /// Whether some level reads as yes, and some as no.
+    pub yes: bool,
+    pub no: bool,
+    /// The first three texts met that are not numbers (in text order), and how many
+    /// distinct texts are not.
+    pub words: Vec<&'a str>,
+    pub distinct_words: usize,
+    /// The first three texts that are not dates (nor missing).
+    pub not_dates: Vec<&'a str>,
+    pub counts_rows: bool,
+    /// How the column writes its numbers.
+    pub format: NumberFormat,
+    /// Whether a decimal comma reads strictly more of its cells than a decimal point.
+    pub comma_sure: bool,
+    /// Whether the numbers are codes of one width written with leading zeros (`02134`).
+    pub zero_padded: bool,
+}
+
+/// Counts a column: the numbers cell by cell, the texts once per distinct text. With
+/// `prefer_comma`, a column whose `1,234` reads either way takes the comma as decimal.
+pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a> {
+    let data = column.data();
+    let mut per_code = vec![0usize; data.codes()];
+    let mut numbers: Vec<u32> = Vec::new();
+    for (r, code) in column.codes().enumerate() {
+        match code {
+            Some(code) => per_code[code as usize] += 1,
+            None => numbers.push(column.cell(r).number_f32().map_or(0, f32::to_bits)),
+        }
+    }
+    let mut c = Counts {
+        missing: 0,
+        numbers: numbers.len(),
+        distinct_numbers: 0,
+        yes_no: 0,
+        dates: 0,
+        times: 0,
+        distinct: 0,
+        yes: false,
+        no: false,
+        words: Vec::new(),
+        distinct_words: 0,
+        not_dates: Vec::new(),
+        counts_rows: counts_rows(column),
+        format: NumberFormat::PLAIN,
+        comma_sure: false,
+        zero_padded: false,
+    };
+    for &bits in &numbers {
+        if let Some(b) = Cell::Number(f32::from_bits(bits)).yes_no() {
+            c.yes_no += 1;
+            (c.yes, c.no) = (c.yes || b, c.no || !b);
+        }
+    }
+    numbers.sort_unstable();
+    let runs = runs(&numbers);
+    drop(numbers);
+    let mut texts: Vec<(&str, usize)> = Vec::new();
+    let mut padded: Vec<(usize, usize)> = Vec::new();
+    let mut formatted = false;
+    for (code, &n) in per_code.iter().enumerate().filter(|(_, n)| **n > 0) {
+        let cell = data.code_text(code as u32);
+        if is_missing(cell) {
+            c.missing += n;
+            continue;
+        }
+        c.distinct += 1;
+        let plain = number(cell).is_some();
+        if could_be_number(cell) {
+            texts.push((cell, n));
+            formatted |= !plain;
+        }
+        if cell.len() > 1 && cell.starts_with('0') && cell.bytes().all(|b| b.is_ascii_digit()) {
+            padded.push((cell.len(), n));
+        }
+        match DateTime::parse(cell) {
+            Some(d) => {
+                c.dates += n;
+                c.times += if d.hour.is_some() { n } else { 0 };
+            }
+            None => keep_first(&mut c.not_dates, cell),
+        }
+        if let Some(b) = yes_no(cell) {
+            c.yes_no += n;
+            (c.yes, c.no) = (c.yes || b, c.no || !b);
+        }
+    }
+    let detected = if formatted {
+        detect(&texts, &runs, prefer_comma)
+    } else {
+        let held: usize = runs.iter().map(|r| r.1).sum();
+        let written: usize = texts
+            .iter()
+            .filter(|t| number(t.0).is_some())
+            .map(|t| t.1)
+            .sum();
+        Detected {
+            format: NumberFormat::PLAIN,
+            cells: held + written,
+            comma_sure: false,
+        }
+    };
+    c.format = detected.format;
+    c.numbers = detected.cells;
+    c.comma_sure = detected.comma_sure;
+    c.distinct += runs.len();
+    let read: Vec<bool> = texts.iter().map(|t| c.format.read(t.0).is_some()).collect();
+    c.distinct_numbers = runs.len() + read.iter().filter(|&&r| r).count();
+    c.distinct_words = c.distinct - c.distinct_numbers;
+    c.words = words(data, &per_code, &c.format);
+    c.zero_padded = zero_padded(&padded, &runs, &texts, c.numbers);
+    c
+}
+
+/// Keeps in `first` the first three texts met (by code, the order of first appearance),
+/// in text order, without comparing every text.
+fn keep_first<'a>(first: &mut Vec<&'a str>, t: &'a str) {
+    if first.len() < 3 {
+        first.push(t);
+        first.sort_unstable();
+    }
+}
+
+/// Whether a text could be a number in some format: a digit in it, and at each end a
+/// digit or a sign that a number may carry there (a cheap test before trying formats).
+fn could_be_number(t: &str) -> bool {
+    let sign = |c: char| CURRENCY_SIGNS.contains(&c) || c.is_ascii_uppercase();
+    let (Some(first), Some(last)) = (t.chars().next(), t.chars().last()) else {
+        return false;
+    };
+    let starts =
+        first.is_ascii_digit() || matches!(first, '+' | '-' | '.' | ',' | '(') || sign(first);
+    let ends = last.is_ascii_digit() || matches!(last, '%' | ')') || sign(last);
+    starts && ends && t.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// Each distinct value of sorted `f32` bits with its count.
+fn runs(sorted: &[u32]) -> Vec<(u32, usize)> {
+    let mut out: Vec<(u32, usize)> = Vec::new();
+    for &b in sorted {
+        match out.last_mut() {
+            Some((last, n)) if *last == b => *n += 1,
+            _ => out.push((b, 1)),
+        }
+    }
+    out
+}
+
+/// The first three texts met that are neither missing nor numbers in `format`.
+fn words<'a>(
+    data: &'a super::column::TextColumn,
+    per_code: &[usize],
+    format: &NumberFormat,
+) -> Vec<&'a str> {
+    let mut words = Vec::new();
+    let texts = per_code.iter().enumerate().filter(|(_, n)| **n > 0);
+    for t in texts.map(|(code, _)| data.code_text(code as u32)) {
+        if !is_missing(t) && format.read(t).is_none() {
+            keep_first(&mut words, t);
+        }
+    }
+    words
+}
+
+/// Whether the numbers are codes written with leading zeros: some texts of one width of at
+/// least 3 digits start with `0`, and at least 90% of the cells read as numbers are whole
+/// numbers written with that many digits.
+fn zero_padded(
+    padded: &[(usize, usize)],
+    runs: &[(u32, usize)],
+    texts: &[(&str, usize)],
+    numbers: usize,
+) -> bool {
+    let Some(&(width, _)) = padded.first() else {
+        return false;
+    };
+    if width < 3 || padded.iter().any(|p| p.0 != width) {
+        return false;
+    }
+    let digits = |t: &str| t.len() == width && t.bytes().all(|b| b.is_ascii_digit());
+    let held: usize = runs
+        .iter()
+        .filter(|(bits, _)| digits(&f32::from_bits(*bits).to_string()))
+        .map(|r| r.1)
+        .sum();
+    let written: usize = texts.iter().filter(|t| digits(t.0)).map(|t| t.1).sum();
+    (held + written) as f64 >= 0.9 * numbers as f64
+}
+
+/// Whether every cell is a whole number and they count the rows in order (0, 1, 2, ... or
+/// 1, 2, 3, ...); stops at the first cell that does not.
+fn counts_rows(column: ColumnRef<'_>) -> bool {
+    let mut previous: Option<f64> = None;
+    for cell in column.cells() {
+        let Some(v) = cell.number() else {
+            return false;
+        };
+        if !previous.map_or(v == 0.0 || v == 1.0, |p| v == p + 1.0) {
+            return false;
+        }
+        previous = Some(v);
+    }
+    true
+}
