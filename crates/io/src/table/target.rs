@@ -29,7 +29,7 @@ pub struct TaskGuess {
 /// - classes when more than [`STRAY_TARGETS`] of its cells (not missing) are not numbers,
 ///   or when it holds exactly two distinct numbers;
 /// - classes, with a note, when it holds 3 to [`MAX_CODES`] whole numbers counting up by
-///   one from 0 or 1 (codes such as 0/1/2);
+///   one from 0 or 1 (codes such as 0/1/2), in at least two rows a code on average;
 /// - a regression otherwise (with a note when it holds at most [`MAX_CODES`] whole
 ///   numbers): a few stray words among numbers (`unknown`) are rows to drop, not classes.
 pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
@@ -37,6 +37,7 @@ pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
     let mut present = 0usize;
     let mut values: Vec<f64> = Vec::new();
     let mut whole = true;
+    let mut buf = String::new();
     for cell in column.cells().filter(|c| !c.is_missing()) {
         present += 1;
         // The f32 of each number: exact for the cells held as numbers, without printing them.
@@ -47,6 +48,9 @@ pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
                     values.push(v);
                 }
             }
+            // A number beyond the f32 range is a number (refused later as too large), and
+            // no class code.
+            None if super::too_large_for_f32(cell.text(&mut buf)) => whole = false,
             None => words += 1,
         }
     }
@@ -59,8 +63,10 @@ pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
     }
     values.sort_by(f64::total_cmp);
     let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-    let codes =
-        (values[0] == 0.0 || values[0] == 1.0) && values.windows(2).all(|w| w[1] == w[0] + 1.0);
+    // Codes name classes that rows share: two rows a code at least, on average.
+    let codes = present >= 2 * values.len()
+        && (values[0] == 0.0 || values[0] == 1.0)
+        && values.windows(2).all(|w| w[1] == w[0] + 1.0);
     if codes {
         guess(
             true,
@@ -101,6 +107,8 @@ pub fn rows_with_number_target(table: &Table, target: &str) -> Result<(Vec<usize
         match cell.number_f32() {
             Some(_) => keep.push(r),
             None if cell.is_missing() => {}
+            // Kept, so that the regression's targets refuse it as too large for an f32.
+            None if super::too_large_for_f32(cell.text(&mut buf)) => keep.push(r),
             None => dropped.push(cell.text(&mut buf).to_string()),
         }
     }

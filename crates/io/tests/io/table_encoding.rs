@@ -166,8 +166,12 @@ fn targets_as_people_write_them() {
         "five distinct numbers, not all whole"
     );
     assert!(
-        looks_categorical(t.column(0)),
-        "whole numbers 1 to 5 counting up: codes"
+        !looks_categorical(t.column(0)),
+        "whole numbers 1 to 5 counting up, one row each: no class has two rows"
+    );
+    assert!(
+        looks_categorical(read("y\n1\n2\n3\n3\n1\n2\n").column(0)),
+        "whole numbers 1 to 3 counting up, two rows each: codes"
     );
     assert!(
         looks_categorical(read("y\n1\n0\n1\n").column(0)),
