@@ -33,7 +33,12 @@ impl ReadNote {
             self.rows,
             if self.rows == 1 { "" } else { "s" },
             if self.unreadable == 1 { "is" } else { "are" },
-            self.kind,
+            match (self.unreadable, self.kind) {
+                (1, "numbers") => "a number",
+                (1, "dates") => "a date",
+                (1, _) => "a yes/no value",
+                (_, kind) => kind,
+            },
             self.examples.join("`, `")
         )
     }

@@ -249,7 +249,7 @@ fn new_rows_say_what_could_not_be_read() {
         shown,
         [
             "age: 2 of 4 cells are not numbers (`old`, `young`), read as missing",
-            "when: 1 of 4 cells is not dates (`2020-02-30`), read as missing",
+            "when: 1 of 4 cells is not a date (`2020-02-30`), read as missing",
         ]
     );
     // The unreadable cells are encoded as missing ones.
