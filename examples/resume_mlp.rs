@@ -14,6 +14,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rows = table.tensors(&cpu)?;
     let config = rows.mlp(&[32, 32], Activation::Relu).config(42)?;
     let dir = std::env::temp_dir().join("iron-learn-resume-mlp");
+    std::fs::create_dir_all(&dir)?;
     let settings = Settings::new(3e-3, TrainLength::Epochs(400)).batch(64);
     for (resume, stop_at) in [(false, Some(200)), (true, None)] {
         let settings = settings.resume(resume);
