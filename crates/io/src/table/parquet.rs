@@ -45,27 +45,22 @@ pub fn read_parquet(bytes: Vec<u8>, source_name: &str) -> Result<Table> {
     }
     let reader = SerializedFileReader::new(bytes::Bytes::from(bytes))
         .map_err(|e| fail(format!("not a readable Parquet file (truncated?): {e}")))?;
-    let names: Vec<String> = reader
+    // Each top-level column's name, and its time unit when it holds timestamps.
+    let (names, units): (Vec<String>, Vec<Option<TimeUnit>>) = reader
         .metadata()
         .file_metadata()
         .schema_descr()
         .root_schema()
         .get_fields()
         .iter()
-        .map(|f| f.name().to_string())
-        .collect();
-    let units: Vec<Option<TimeUnit>> = reader
-        .metadata()
-        .file_metadata()
-        .schema_descr()
-        .root_schema()
-        .get_fields()
-        .iter()
-        .map(|f| match f.get_basic_info().logical_type_ref() {
-            Some(LogicalType::Timestamp(t)) => Some(t.unit),
-            _ => None,
+        .map(|f| {
+            let unit = match f.get_basic_info().logical_type_ref() {
+                Some(LogicalType::Timestamp(t)) => Some(t.unit),
+                _ => None,
+            };
+            (f.name().to_string(), unit)
         })
-        .collect();
+        .unzip();
     let rows = reader.metadata().file_metadata().num_rows().max(0) as usize;
     let mut columns = vec![TextColumn::with_capacity(rows); names.len()];
     let iter = reader

@@ -60,6 +60,23 @@ fn run_tract_all(bytes: &[u8], x: &[f32], features: usize) -> TVec<TValue> {
         .expect("tract runs the graph")
 }
 
+/// The `label` output of a graph, as strings.
+fn graph_labels(label: &TValue) -> Vec<String> {
+    label
+        .to_array_view::<String>()
+        .unwrap()
+        .iter()
+        .cloned()
+        .collect()
+}
+
+/// The class labels `predict` writes, row by row.
+fn predicted_labels(ours: &io::fitted::Predictions) -> Vec<String> {
+    (0..ours.rows)
+        .map(|r| ours.label_text(r).unwrap())
+        .collect()
+}
+
 /// Panics unless `got` and `want` have the same length and each pair differs by at most
 /// `tol` relative to `max(1, |want|)`: the bound for results of different arithmetic (tract
 /// against our kernels, or one batch size against another), whose sums round differently.
@@ -90,16 +107,11 @@ fn check_within(name: &str, model: &FittedModel<CpuBackend>, x: &[f32], tol: f64
         (view.iter().copied().collect(), view.shape().to_vec());
     let ours = model.predict(x).unwrap();
     if ours.labels.is_some() {
-        let labels: Vec<String> = out[0]
-            .to_array_view::<String>()
-            .unwrap()
-            .iter()
-            .cloned()
-            .collect();
-        let want: Vec<String> = (0..ours.rows)
-            .map(|r| ours.label_text(r).unwrap())
-            .collect();
-        assert_eq!(labels, want, "{name}: labels");
+        assert_eq!(
+            graph_labels(&out[0]),
+            predicted_labels(&ours),
+            "{name}: labels"
+        );
     } else {
         assert_eq!(out.len(), 1, "{name}: one output");
     }

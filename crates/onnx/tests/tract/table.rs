@@ -3,6 +3,7 @@
 //! run in tract on raw rows, against `FittedModel::predict_table` on the same rows, with
 //! unknown levels, missing cells of every kind and the columns in another order.
 
+use super::{graph_labels, predicted_labels};
 use io::fitted::{FittedModel, ModelInfo};
 use io::table::{
     ColumnEncoder, DateTime, EncodeOptions, Preprocessor, Table, TypeOverrides, infer_schema,
@@ -167,15 +168,7 @@ fn classifier_of_a_raw_table_gives_the_labels_and_probabilities_of_predict() {
     let ours = model.predict_table(&new).unwrap();
     let bytes = onnx::export(&model).unwrap();
     let out = run(&bytes, inputs_for(&model, &new));
-    let labels: Vec<String> = out[0]
-        .to_array_view::<String>()
-        .unwrap()
-        .iter()
-        .cloned()
-        .collect();
-    let want: Vec<String> = (0..ours.rows)
-        .map(|r| ours.label_text(r).unwrap())
-        .collect();
+    let (labels, want) = (graph_labels(&out[0]), predicted_labels(&ours));
     assert_eq!(labels, want);
     let probabilities = out[1].to_array_view::<f32>().unwrap();
     assert_eq!(probabilities.shape(), [new.rows(), 3]);
@@ -370,15 +363,7 @@ fn classifier_of_a_numeric_table_gives_the_word_labels_of_predict() {
         })
         .collect();
     let out = run(&bytes, columns);
-    let labels: Vec<String> = out[0]
-        .to_array_view::<String>()
-        .unwrap()
-        .iter()
-        .cloned()
-        .collect();
-    let want: Vec<String> = (0..ours.rows)
-        .map(|r| ours.label_text(r).unwrap())
-        .collect();
+    let (labels, want) = (graph_labels(&out[0]), predicted_labels(&ours));
     assert!(want.iter().all(|w| w.starts_with("sp_")), "{want:?}");
     assert_eq!(labels, want);
     let got: Vec<f32> = out[1]
