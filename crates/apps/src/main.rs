@@ -1,6 +1,7 @@
 //! `iron-learn`: train neural networks on the CPU or an NVIDIA GPU from the command line.
 
 #[allow(rustdoc::invalid_html_tags)] // its doc comments are the `--help` text (`<job>`)
+mod advice;
 mod cli;
 mod cli_model;
 mod cli_parse;
@@ -89,27 +90,6 @@ fn check_resumed_task(a: &cli::MlpArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{e} (drop --task, or pass another --out)"))
 }
 
-/// The options that let a refused resume go on, for the library's advice.
-fn flag_advice(e: &anyhow::Error) -> Option<String> {
-    let advice = e
-        .chain()
-        .find_map(|c| match c.downcast_ref::<train::Error>() {
-            Some(train::Error::ResumeRefused { advice, .. }) => Some(advice),
-            _ => None,
-        })?;
-    Some(match advice {
-        train::ResumeAdvice::SameDataOrForce { split: true } => "; resume with the same data \
-            and the same --seed, --test-fraction, --val-fraction and --patience (they choose \
-            the training rows), or pass --force to continue on this data"
-            .into(),
-        train::ResumeAdvice::SameDataOrForce { split: false } => {
-            "; resume with the same data, or pass --force to continue on this data".into()
-        }
-        train::ResumeAdvice::Batch(Some(rows)) => format!("; resume with --batch {rows}"),
-        train::ResumeAdvice::Batch(None) => "; resume with --batch full".into(),
-    })
-}
-
 /// Restores the default SIGPIPE action, so that `iron-learn ... | head` ends quietly
 /// instead of failing on a closed pipe.
 fn quiet_on_closed_pipe() {
@@ -152,7 +132,7 @@ fn main() -> ExitCode {
                     line.push_str(&text);
                 }
             }
-            if let Some(advice) = flag_advice(&e) {
+            if let Some(advice) = advice::flag_advice(&e) {
                 line.push_str(&advice);
             }
             // Not eprintln!: when stderr itself cannot be written, exit quietly.

@@ -179,6 +179,34 @@ pub enum Error {
         available: Vec<String>,
     },
 
+    /// A column asked to be read one way (as categories, as numbers, or left out) is not in
+    /// the header.
+    #[error(
+        "`{name}`, asked to be {how}, is not a column of `{source_name}`; columns: {}",
+        available.join(", ")
+    )]
+    OverrideUnknownColumn {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// How it was asked to be read.
+        how: crate::table::ColumnOverride,
+        /// The name asked for.
+        name: String,
+        /// The header's column names.
+        available: Vec<String>,
+    },
+
+    /// One column asked to be read two ways.
+    #[error("column `{name}` is asked to be both {first} and {second}")]
+    OverriddenTwice {
+        /// The column.
+        name: String,
+        /// The first way asked.
+        first: crate::table::ColumnOverride,
+        /// The second.
+        second: crate::table::ColumnOverride,
+    },
+
     /// A JSON dataset that cannot be parsed.
     #[error("`{source_name}` is not a valid dataset JSON file: {message}")]
     Json {

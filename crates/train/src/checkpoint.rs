@@ -147,13 +147,12 @@ pub fn load_fitted<B: Backend>(backend: &B, path: &Path) -> Result<(io::FittedMo
 /// Refuses a checkpoint whose model weights are not all finite.
 fn check_finite(path: &Path, checkpoint: &Checkpoint) -> Result<()> {
     match checkpoint.first_non_finite(MODEL_PREFIX) {
-        Some((name, index, value)) => Err(Error::checkpoint(
-            path,
-            format!(
-                "holds non-finite weights ({}[{index}] is {value}): the run diverged before it was saved; train afresh, with a lower --lr",
-                name.trim_start_matches(MODEL_PREFIX)
-            ),
-        )),
+        Some((name, index, value)) => Err(Error::NonFiniteWeights {
+            path: path.to_path_buf(),
+            weight: name.trim_start_matches(MODEL_PREFIX).to_string(),
+            index,
+            value,
+        }),
         None => Ok(()),
     }
 }

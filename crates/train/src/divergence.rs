@@ -29,13 +29,20 @@ impl std::fmt::Display for Diverged {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "training diverged at step {}: the training loss reached {:.3e}, more than {FACTOR:.0} times the {:.3} of a model that predicts zeros; lower the learning rate (--lr {})",
+            "training diverged at step {}: the training loss reached {:.3e}, more than {FACTOR:.0} times the {:.3} of a model that predicts zeros; lower the learning rate (now {})",
             self.step, self.loss, self.reference, self.lr
         )
     }
 }
 
 impl std::error::Error for Diverged {}
+
+impl Diverged {
+    /// The learning rate the run diverged at.
+    pub fn lr(&self) -> f32 {
+        self.lr
+    }
+}
 
 /// The mean square of `values` (0 for none), in f64.
 pub fn mean_square(values: &[f32]) -> f64 {
@@ -95,7 +102,9 @@ mod tests {
         assert!(w.check(25, 600.0).is_ok());
         let e = w.check(50, 3e10).unwrap_err().to_string();
         assert!(
-            e.contains("step 50") && e.contains("--lr 10000000000"),
+            e.contains("step 50")
+                && e.contains("learning rate (now 10000000000)")
+                && w.check(50, 3e10).unwrap_err().lr() == 1e10,
             "{e}"
         );
         assert!(w.check(75, f32::NAN).is_err());

@@ -95,6 +95,55 @@ pub enum Error {
         /// What would let the run resume.
         advice: ResumeAdvice,
     },
+    /// The run folder is held by another run (each folder has one writer at a time).
+    #[error("{} is in use by {by}; wait for it to finish or choose another run folder", dir.display())]
+    FolderInUse {
+        /// The run folder.
+        dir: PathBuf,
+        /// Who holds it, in words ("another iron-learn run (process 42)").
+        by: String,
+    },
+    /// Early stopping was asked for, and the run has no validation rows to watch.
+    #[error("early stopping needs validation rows, and this run has none")]
+    NeedsValidationRows,
+    /// The test and validation fractions leave fewer than two training rows.
+    #[error(
+        "a test fraction of {test_fraction} and a validation fraction of {val_fraction} leave \
+         {left} training row(s) of {total}; at least two are needed"
+    )]
+    TooFewTrainingRows {
+        /// The share of rows held out for testing.
+        test_fraction: f32,
+        /// The share of the remaining rows held out for validation.
+        val_fraction: f32,
+        /// The training rows left.
+        left: usize,
+        /// The rows of the data.
+        total: usize,
+    },
+    /// No rows to test on: a test fraction of 0 and no test part or test file.
+    #[error("a test fraction of 0 leaves no rows to test on ({} has no test part)", data.display())]
+    NoTestRows {
+        /// The data file.
+        data: PathBuf,
+    },
+    /// A checkpoint whose model weights are not all finite: the run diverged before it was
+    /// saved.
+    #[error(
+        "{} holds non-finite weights ({weight}[{index}] is {value}): the run diverged before \
+         it was saved; train afresh with a lower learning rate",
+        path.display()
+    )]
+    NonFiniteWeights {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The weight tensor's name.
+        weight: String,
+        /// The first non-finite element.
+        index: usize,
+        /// Its value.
+        value: f32,
+    },
     /// A chart or picture could not be drawn.
     #[error("{0}")]
     Draw(String),

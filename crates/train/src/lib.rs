@@ -74,6 +74,7 @@ pub mod timing;
 
 pub use checkpoint::{Loaded, RunMeta, RunModel};
 pub use data::{DataSummary, RunData};
+pub use divergence::Diverged;
 pub use error::{Error, Result, ResumeAdvice};
 pub use monitor::LossUnits;
 pub use outcome::{Outcome, RunMetrics};

@@ -45,10 +45,10 @@ impl RunLock {
                 } else {
                     format!("another iron-learn run (process {owner})")
                 };
-                return Err(Error::Refused(format!(
-                    "{} is in use by {by}; wait for it to finish or choose another --out",
-                    dir.display()
-                )));
+                return Err(Error::FolderInUse {
+                    dir: dir.to_path_buf(),
+                    by,
+                });
             }
             if same_file(&file, &path) {
                 write_pid(&file);
@@ -112,11 +112,17 @@ mod tests {
     fn a_second_lock_on_one_folder_fails_until_the_first_is_released() {
         let dir = tempfile::tempdir().unwrap();
         let first = RunLock::acquire(dir.path()).unwrap();
-        let e = RunLock::acquire(dir.path()).unwrap_err().to_string();
+        let e = RunLock::acquire(dir.path()).unwrap_err();
+        assert!(
+            matches!(&e, Error::FolderInUse { dir: d, .. } if d == dir.path()),
+            "{e}"
+        );
+        let e = e.to_string();
         assert!(
             e.contains("in use") && e.contains(&std::process::id().to_string()),
             "{e}"
         );
+        assert!(!e.contains("--"), "{e}");
         first.release();
         assert!(!dir.path().join(LOCK_FILE).exists());
         let again = RunLock::acquire(dir.path()).unwrap();

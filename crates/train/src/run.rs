@@ -206,9 +206,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     /// the schedule.
     fn plan<B: Backend>(&self, train: &TrainData<'_, B>, val: Option<Data<'_, B>>) -> Result<Plan> {
         if self.early_stopping.is_some() && val.is_none() {
-            return Err(Error::Refused(
-                "early stopping (--patience) needs validation rows, and this run has none; hold some out (--val-fraction) or leave --patience out".into(),
-            ));
+            return Err(Error::NeedsValidationRows);
         }
         let plan =
             Plan::new(&self.settings, train, self.pool, self.early_stopping)?.with_validation(val);
@@ -324,7 +322,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         };
         if first_step >= plan.total_steps {
             self.reporter.note(&format!(
-                "note: the checkpoint is already at step {first_step} of {}; nothing to train (raise --steps or --epochs)",
+                "note: the checkpoint is already at step {first_step} of {}; nothing to train (raise its length in steps or epochs)",
                 plan.total_steps
             ));
         }

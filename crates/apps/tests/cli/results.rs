@@ -63,7 +63,7 @@ fn functions_parse_as_in_mathematics() {
 fn overflow_is_named() {
     let dir = tmp();
     let o = train(&["approx", "--fn", "exp(1000*x)"], dir.path());
-    let line = assert_one_line_error(&o, &["overflows 32-bit floats", "--range"]);
+    let line = assert_one_line_error(&o, &["overflows 32-bit floats", "narrow the range"]);
     assert!(!line.contains("learning rate"), "{line}");
     let o = train(&["approx", "--fn", "3"], dir.path());
     assert_one_line_error(&o, &["constant"]);

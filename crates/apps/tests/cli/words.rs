@@ -33,7 +33,8 @@ fn splits_that_leave_one_training_row_say_so() {
         let line = assert_one_line_error(
             &o,
             &[
-                "--test-fraction 0.8",
+                "test fraction of 0.8",
+                "--test-fraction",
                 "1 training row",
                 "of 5",
                 "at least two",
@@ -55,7 +56,15 @@ fn splits_that_leave_one_training_row_say_so() {
         ],
         &dir.path().join("val"),
     );
-    assert_one_line_error(&o, &["--val-fraction 0.75", "1 training row", "of 8"]);
+    assert_one_line_error(
+        &o,
+        &[
+            "validation fraction of 0.75",
+            "--val-fraction",
+            "1 training row",
+            "of 8",
+        ],
+    );
     assert!(!dir.path().join("val").join("model.safetensors").exists());
 }
 

@@ -59,7 +59,7 @@ impl Function {
                 format!("{x0:.4e}")
             };
             return refuse(format!(
-                "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {n} points in [{sa}, {sb}], from x = {x0}; narrow --range or scale the function down",
+                "{:?} overflows 32-bit floats (|f(x)| above {:.1e}) at {} of {n} points in [{sa}, {sb}], from x = {x0}; narrow the range or scale the function down",
                 self.text(),
                 f32::MAX,
                 s.overflow,
@@ -91,7 +91,7 @@ fn sample(f: &Function, a: f64, b: f64, n: usize, keep_outliers: bool) -> Result
     }
     let mut s = Samples::default();
     // The count comes from the user: reserve fallibly.
-    let fail = |_| Error::invalid(format!("cannot allocate {n} samples; use fewer --samples"));
+    let fail = |_| Error::invalid(format!("cannot allocate {n} samples; use fewer samples"));
     s.x.try_reserve_exact(n).map_err(fail)?;
     s.y.try_reserve_exact(n).map_err(fail)?;
     s.index.try_reserve_exact(n).map_err(fail)?;

@@ -338,8 +338,8 @@ impl Preprocessor {
         if columns.is_empty() {
             return Err(Error::Table {
                 source_name: table.source.clone(),
-                message: "every feature column is ignored (identifiers, constants, empty or \
-                          --ignore), so there is nothing to learn from"
+                message: "every feature column is ignored (identifiers, constants, empty or left \
+                          out on request), so there is nothing to learn from"
                     .into(),
             });
         }

@@ -142,6 +142,27 @@ pub struct TypeOverrides {
     pub ignore: Vec<String>,
 }
 
+/// How an override asks a column to be read (see [`TypeOverrides`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnOverride {
+    /// Read as categories.
+    Categorical,
+    /// Read as numbers.
+    Numeric,
+    /// Left out.
+    Ignore,
+}
+
+impl std::fmt::Display for ColumnOverride {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ColumnOverride::Categorical => "read as categories",
+            ColumnOverride::Numeric => "read as numbers",
+            ColumnOverride::Ignore => "left out",
+        })
+    }
+}
+
 /// Decides the type of every column of `table` but `target` (see the module's rules), from
 /// all of its rows in their order: give it the whole table, before any split.
 ///
@@ -152,24 +173,27 @@ pub fn infer_schema(
     overrides: &TypeOverrides,
 ) -> Result<Vec<ColumnInfo>> {
     let lists = [
-        ("--categorical", &overrides.categorical),
-        ("--numeric", &overrides.numeric),
-        ("--ignore", &overrides.ignore),
+        (ColumnOverride::Categorical, &overrides.categorical),
+        (ColumnOverride::Numeric, &overrides.numeric),
+        (ColumnOverride::Ignore, &overrides.ignore),
     ];
-    let mut forced: HashMap<&str, &str> = HashMap::new();
-    for (option, names) in lists {
+    let mut forced: HashMap<&str, ColumnOverride> = HashMap::new();
+    for (how, names) in lists {
         for name in names {
-            table.require(name).map_err(|_| Error::Table {
-                source_name: table.source.clone(),
-                message: format!(
-                    "{option} names `{name}`, which is not a column; columns: {}",
-                    table.names().join(", ")
-                ),
-            })?;
-            if let Some(other) = forced.insert(name, option) {
-                return Err(Error::invalid(format!(
-                    "column `{name}` is given to both {other} and {option}"
-                )));
+            table
+                .require(name)
+                .map_err(|_| Error::OverrideUnknownColumn {
+                    source_name: table.source.clone(),
+                    how,
+                    name: name.clone(),
+                    available: table.names().to_vec(),
+                })?;
+            if let Some(first) = forced.insert(name, how) {
+                return Err(Error::OverriddenTwice {
+                    name: name.clone(),
+                    first,
+                    second: how,
+                });
             }
         }
     }
@@ -238,7 +262,7 @@ fn infer_column(
     name: &str,
     column: ColumnRef<'_>,
     c: super::counts::Counts<'_>,
-    forced: Option<&str>,
+    forced: Option<ColumnOverride>,
 ) -> ColumnInfo {
     let rows = column.len();
     let present = rows - c.missing;
@@ -282,9 +306,9 @@ fn infer_column(
             && c.distinct_numbers >= MANY_VALUES
             && c.distinct_words <= FEW_WORDS);
     info.kind = match forced {
-        Some("--ignore") => ColumnKind::Ignored,
-        Some("--numeric") => as_number(&mut info),
-        Some(_) => ColumnKind::Category,
+        Some(ColumnOverride::Ignore) => ColumnKind::Ignored,
+        Some(ColumnOverride::Numeric) => as_number(&mut info),
+        Some(ColumnOverride::Categorical) => ColumnKind::Category,
         None if present == 0 => ColumnKind::Empty,
         None if distinct == 1 => ColumnKind::Constant,
         // A column spelling "yes" two ways ("Yes", "y") is still yes/no; one mixing "1"/"0"

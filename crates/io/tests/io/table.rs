@@ -2,7 +2,9 @@
 //! from the rows.
 
 use io::Error;
-use io::table::{ColumnKind, Table, TypeOverrides, infer_schema, read_table, sniff_delimiter};
+use io::table::{
+    ColumnKind, ColumnOverride, Table, TypeOverrides, infer_schema, read_table, sniff_delimiter,
+};
 
 fn read(text: &str) -> Result<Table, Error> {
     read_table(text.as_bytes(), "t.csv", None)
@@ -186,17 +188,26 @@ fn overrides_win_and_bad_names_are_errors() {
     assert_eq!(kind("code"), ColumnKind::Category);
     assert_eq!(kind("colour"), ColumnKind::Number);
     assert_eq!(kind("size"), ColumnKind::Ignored);
-    for (field, name) in [("--categorical", "nope"), ("--ignore", "gone")] {
+    for (how, name) in [
+        (ColumnOverride::Categorical, "nope"),
+        (ColumnOverride::Ignore, "gone"),
+    ] {
         let mut o = TypeOverrides::default();
-        match field {
-            "--categorical" => o.categorical.push(name.into()),
+        match how {
+            ColumnOverride::Categorical => o.categorical.push(name.into()),
             _ => o.ignore.push(name.into()),
         }
-        let e = infer_schema(&t, Some("y"), &o).unwrap_err().to_string();
+        let e = infer_schema(&t, Some("y"), &o).unwrap_err();
         assert!(
-            e.contains(field) && e.contains(name) && e.contains("colour"),
+            matches!(&e, io::Error::OverrideUnknownColumn { how: h, .. } if *h == how),
             "{e}"
         );
+        let e = e.to_string();
+        assert!(
+            e.contains(&how.to_string()) && e.contains(name) && e.contains("colour"),
+            "{e}"
+        );
+        assert!(!e.contains("--"), "{e}");
     }
     let e = infer_schema(&t, Some("price"), &TypeOverrides::default())
         .unwrap_err()
@@ -207,7 +218,18 @@ fn overrides_win_and_bad_names_are_errors() {
         ignore: vec!["code".into()],
         ..TypeOverrides::default()
     };
-    assert!(infer_schema(&t, Some("y"), &twice).is_err());
+    let e = infer_schema(&t, Some("y"), &twice).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            io::Error::OverriddenTwice {
+                first: ColumnOverride::Categorical,
+                second: ColumnOverride::Ignore,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 /// The estimate of a text table before reading it: the header's columns, the rows from

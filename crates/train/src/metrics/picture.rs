@@ -70,7 +70,7 @@ impl PictureScores {
 /// [`SPECKLE_LEVELS`] of speckle.
 pub fn under_trained(history: &[Row], flat_noise: Option<f64>, steps: u64) -> Option<String> {
     let advice = format!(
-        "more steps would improve the fit (e.g. --steps {})",
+        "more steps would improve the fit (e.g. {} steps)",
         steps * 2
     );
     if let Some(drop) = still_improving(history, 0.1).filter(|&d| d > UNDER_TRAINED) {
@@ -110,7 +110,7 @@ mod tests {
         assert_eq!(under_trained(&rows, None, 100), None);
         let note = under_trained(&rows, Some(2.9), 100).expect("speckle is named");
         assert!(
-            note.contains("2.9 levels") && note.contains("--steps 200"),
+            note.contains("2.9 levels") && note.contains("(e.g. 200 steps)"),
             "{note}"
         );
         let mut falling = rows;

@@ -143,12 +143,12 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     };
     if train.rows() < 2 {
         let total = train.rows() + test.rows() + val.as_ref().map_or(0, Table::rows);
-        return Err(Error::Refused(format!(
-            "--test-fraction {} and --val-fraction {} leave {} training row(s) of {total}; at least two are needed (use smaller fractions or more rows)",
-            a.test_fraction,
-            a.val_fraction,
-            train.rows()
-        )));
+        return Err(Error::TooFewTrainingRows {
+            test_fraction: a.test_fraction,
+            val_fraction: a.val_fraction,
+            left: train.rows(),
+            total,
+        });
     }
     let encoding = Preprocessor::fit(&train, &schema, &EncodeOptions::default())?;
     if a.test_data.is_some() {
@@ -285,10 +285,9 @@ fn test_split(
         }
         (None, Some(test)) => Ok((rows, drop(test, notes)?)),
         (None, None) if a.test_fraction > 0.0 => split(&rows, a.test_fraction, a.seed),
-        (None, None) => Err(Error::Refused(format!(
-            "--test-fraction 0 leaves no rows to test on ({} has no test part); use a fraction such as 0.2 or --test-data FILE",
-            a.data.display()
-        ))),
+        (None, None) => Err(Error::NoTestRows {
+            data: a.data.clone(),
+        }),
     }
 }
 

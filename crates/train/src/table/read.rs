@@ -172,7 +172,7 @@ pub fn drop_incomplete_rows(
     }
     if keep.len() < table.rows() {
         notes.push(format!(
-            "dropped {} rows of {} with a missing cell (--drop-missing)",
+            "dropped {} rows of {} with a missing cell, as asked",
             table.rows() - keep.len(),
             table.source
         ));

@@ -150,7 +150,7 @@ fn early_stopping_keeps_the_best_weights_and_needs_validation() {
     let no_val = Run::new("fit", dir.path(), config(), Loss::Mse, settings(50, false))
         .early_stopping(Some(EarlyStopping::new(3, 0.0)))
         .train_mlp(&cpu, Data::new(&x, &y), None);
-    assert!(matches!(no_val, Err(Error::Refused(_))));
+    assert!(matches!(no_val, Err(Error::NeedsValidationRows)));
 
     // A learning rate high enough to overshoot: the last weights are not the best.
     let settings = Settings {

@@ -70,6 +70,11 @@ fn a_regression_target_is_standardised_and_a_constant_one_refused() {
         test_fraction: 0.0,
         ..options
     };
-    let e = prepare(&missing, Some(false)).err().unwrap().to_string();
-    assert!(e.contains("--test-fraction 0 leaves no rows"), "{e}");
+    let e = prepare(&missing, Some(false)).err().unwrap();
+    assert!(matches!(e, train::Error::NoTestRows { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains("a test fraction of 0 leaves no rows"),
+        "{e}"
+    );
 }

@@ -1,0 +1,67 @@
+//! The one place where the libraries' typed refusals become command-line advice: the
+//! libraries say what went wrong in their own terms ("choose another run folder"); this
+//! module names the options that act on it.
+
+use io::table::ColumnOverride;
+
+/// What to append to the error line of `e`: the options that would get past it, for the
+/// first typed reason in its chain that has any.
+pub fn flag_advice(e: &anyhow::Error) -> Option<String> {
+    e.chain().find_map(|cause| {
+        if let Some(e) = cause.downcast_ref::<train::Error>() {
+            train_advice(e)
+        } else if let Some(e) = cause.downcast_ref::<io::Error>() {
+            io_advice(e)
+        } else {
+            cause
+                .downcast_ref::<train::Diverged>()
+                .map(|d| format!(" (--lr {}); try --lr {}", d.lr(), d.lr() / 10.0))
+        }
+    })
+}
+
+/// Advice for a refusal of the `train` crate.
+fn train_advice(e: &train::Error) -> Option<String> {
+    use train::{Error, ResumeAdvice};
+    Some(match e {
+        Error::ResumeRefused { advice, .. } => match advice {
+            ResumeAdvice::SameDataOrForce { split: true } => "; resume with the same data \
+                and the same --seed, --test-fraction, --val-fraction and --patience (they \
+                choose the training rows), or pass --force to continue on this data"
+                .into(),
+            ResumeAdvice::SameDataOrForce { split: false } => {
+                "; resume with the same data, or pass --force to continue on this data".into()
+            }
+            ResumeAdvice::Batch(Some(rows)) => format!("; resume with --batch {rows}"),
+            ResumeAdvice::Batch(None) => "; resume with --batch full".into(),
+        },
+        Error::Diverged(d) => format!(" (--lr {}); try --lr {}", d.lr(), d.lr() / 10.0),
+        Error::FolderInUse { .. } => " (--out DIR)".into(),
+        Error::NeedsValidationRows => {
+            "; hold some out with --val-fraction, or leave --patience out".into()
+        }
+        Error::TooFewTrainingRows { .. } => {
+            "; use a smaller --test-fraction or --val-fraction, or more rows".into()
+        }
+        Error::NoTestRows { .. } => "; use --test-fraction 0.2, or --test-data FILE".into(),
+        Error::NonFiniteWeights { .. } => " (--lr)".into(),
+        Error::Io(e) => return io_advice(e),
+        _ => return None,
+    })
+}
+
+/// Advice for a refusal of the `io` crate.
+fn io_advice(e: &io::Error) -> Option<String> {
+    let flag = |how: &ColumnOverride| match how {
+        ColumnOverride::Categorical => "--categorical",
+        ColumnOverride::Numeric => "--numeric",
+        ColumnOverride::Ignore => "--ignore",
+    };
+    match e {
+        io::Error::OverrideUnknownColumn { how, .. } => Some(format!(" ({})", flag(how))),
+        io::Error::OverriddenTwice { first, second, .. } => {
+            Some(format!(" ({} and {})", flag(first), flag(second)))
+        }
+        _ => None,
+    }
+}
