@@ -8,6 +8,8 @@
 mod bench;
 mod build_kernels;
 mod pack_gpu;
+#[cfg(test)]
+mod readme_tables;
 mod test_aarch64;
 
 use std::process::ExitCode;
