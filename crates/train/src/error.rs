@@ -95,6 +95,15 @@ pub enum Error {
         /// What would let the run resume.
         advice: ResumeAdvice,
     },
+    /// The run folder could not be created.
+    #[error("cannot create the run folder {}", dir.display())]
+    CreateFolder {
+        /// The run folder.
+        dir: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// The run folder is held by another run (each folder has one writer at a time).
     #[error("{} is in use by {by}; wait for it to finish or choose another run folder", dir.display())]
     FolderInUse {

@@ -4,9 +4,7 @@ use super::class_report::print_classification;
 use super::matrix;
 use super::regression_report::print_regression;
 use super::tabular_auto;
-use super::tabular_out::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
-use super::tabular_out::{TabularMetrics, TestFigures};
-use super::tabular_out::{prepare_table, print_coefficients, write_table_predictions};
+use super::tabular_out::{prepare_table, print_coefficients};
 use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, ModelArg, RegressionArgs, TaskArg};
 use crate::device::Job;
 use crate::report::run_dir;
@@ -17,9 +15,12 @@ use nn::{Activation, Data, Loss, Mlp};
 use serde_json::{Map, Value};
 use tensor_core::Backend;
 use tensor_core::Tensor;
+use train::metrics::Coefficients;
 use train::metrics::lstsq::affordable;
-use train::metrics::{ClassReport, Coefficients, RegressionReport, predicted_classes};
 use train::table::{Prepared, balance, network_targets};
+use train::tabular::auto;
+use train::tabular::report::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
+use train::tabular::report::{TabularMetrics, TestFigures, write_table_predictions};
 use train::{LossUnits, Outcome};
 
 /// Which model of the data to train.
@@ -211,11 +212,7 @@ impl Tabular {
     /// The job's entries of `config.json`: the data read and the options.
     fn record(&self, p: &Prepared, net: &Network, classes: usize) -> Result<Map<String, Value>> {
         let a = &self.data;
-        let rows = TableRows {
-            train: p.train.rows,
-            validation: p.val.as_ref().map_or(0, |v| v.rows),
-            test: p.test.rows,
-        };
+        let rows = TableRows::of(p);
         let data = TableData {
             file: train::record::DataFile::read(&a.data)?,
             rows,
@@ -291,7 +288,7 @@ impl Tabular {
                 target_name: &p.target,
             })?,
             info: p.model_info(targets),
-            early_stopping: tabular_auto::early_stopping(self.choice(), a.patience, p),
+            early_stopping: auto::early_stopping(self.choice() == ModelArg::Auto, a.patience, p),
             pool: 1,
             output_bias: None,
             record: self.record(p, net, classes)?,
@@ -341,22 +338,25 @@ impl Job for Tabular {
         let dir = run_dir::prepare(&a.train, self.job())?;
         let train_rows = p.train.rows;
         let (mut out, mut x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
-        let auto = self.choice() == ModelArg::Auto && balanced.is_none();
+        let compare = self.choice() == ModelArg::Auto && balanced.is_none();
         let mut note = None;
-        if auto && tabular_auto::second_network(periodic, &p) {
-            let alt = self.network::<B>(train.n_features, classes, tabular_auto::AUTO_PERIODIC)?;
-            let alt_dir = dir.join(tabular_auto::PERIODIC_DIR);
+        if compare && auto::second_network(periodic, &p) {
+            let alt = self.network::<B>(train.n_features, classes, auto::AUTO_PERIODIC)?;
+            let alt_dir = dir.join(auto::PERIODIC_DIR);
             std::fs::create_dir_all(&alt_dir)?;
             let (alt_out, back) =
                 self.train(backend, &p, (train, x), &alt, targets.as_ref(), &alt_dir)?;
             x = back;
-            let (kept, line) =
-                tabular_auto::better_network(backend, &p, out, alt_out, targets.as_ref())?;
+            let (kept, line) = auto::better_network(backend, &p, out, alt_out, targets.as_ref())?;
             out = kept;
             note = Some(line);
         }
-        let choice = match auto {
-            true => tabular_auto::select(backend, &p, &x, &mut out, targets.as_ref(), note)?,
+        let choice = match compare {
+            true => {
+                let selected = auto::select(backend, &p, &x, &mut out, targets.as_ref(), note)?;
+                tabular_auto::print_selection(selected.as_ref());
+                selected
+            }
             false => None,
         };
         // The features are read again only by the least-squares reference of a regression.
@@ -380,7 +380,7 @@ impl Tabular {
         net: &Network,
         targets: Option<&Standardizer>,
         dir: &std::path::Path,
-        selected: Option<tabular_auto::Selected>,
+        selected: Option<auto::Selected>,
     ) -> Result<()> {
         let resave = selected.as_ref().is_some_and(|s| s.resave);
         let choice = selected.map(|s| s.choice);
@@ -403,22 +403,14 @@ impl Tabular {
         }
         // The test figures come from the fitted model on the raw test rows: exactly what
         // `predict` gives for them.
-        let raw = fitted.table_outputs(&p.test_table)?;
-        let test = match (&p.labels, targets) {
-            (Some(labels), _) => {
-                let truth: Vec<usize> = p.test.y.iter().map(|&v| v as usize).collect();
-                let r = ClassReport::new(labels, &predicted_classes(&raw, net.out_dim), &truth);
-                print_classification(&r, truth.len());
-                TestFigures::Classes(r)
-            }
-            (None, Some(t)) => {
-                let r = RegressionReport::new(&t.inverse_transform(&raw)?, &p.train, &p.test);
+        let test = TestFigures::of(&fitted, p, targets, net.out_dim)?;
+        match &test {
+            TestFigures::Classes(r) => print_classification(r, p.test.rows),
+            TestFigures::Regression(r) => {
                 let shape = (p.train.rows, p.train.n_features);
-                print_regression(&r, shape, p.test.rows, self.job() == "linreg");
-                TestFigures::Regression(r)
+                print_regression(r, shape, p.test.rows, self.job() == "linreg");
             }
-            _ => bail!("a tabular model has classes or target statistics"),
-        };
+        }
         let coefficients = coefficients
             .as_deref()
             .and_then(|state| Coefficients::of_linear(state, &p.train.feature_names, targets));
@@ -428,10 +420,11 @@ impl Tabular {
         println!("{summary}; results in {}", dir.display());
         self.write_predictions(p, &fitted, dir)?;
         let r = &out.report;
+        let rows = TableRows::of(p);
         let metrics = TabularMetrics {
-            train_rows: p.train.rows,
-            validation_rows: p.val.as_ref().map_or(0, |v| v.rows),
-            test_rows: p.test.rows,
+            train_rows: rows.train,
+            validation_rows: rows.validation,
+            test_rows: rows.test,
             final_train_loss,
             final_val_loss: r
                 .final_val_loss

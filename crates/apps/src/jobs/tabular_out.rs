@@ -1,15 +1,8 @@
-//! What the tabular jobs print and write: the table as read and encoded, predictions beside
-//! the raw rows, the coefficients of linear models by feature name, and the figures of
-//! `metrics.json`.
-
-use std::path::Path;
+//! What the tabular jobs print: the table as read and encoded, and the coefficients of
+//! linear models by feature name.
 
 use anyhow::Result;
-use io::table::Table;
-use io::{FittedModel, Standardizer};
-use serde::Serialize;
-use tensor_core::Backend;
-use train::metrics::{ClassReport, Coefficients, RegressionReport};
+use train::metrics::Coefficients;
 
 use crate::cli::RegressionArgs;
 use train::table::{Prepared, SchemaReport, TableOptions, prepare};
@@ -103,25 +96,6 @@ fn truncate(name: &str, n: usize) -> String {
     }
 }
 
-/// Predicts the rows of `table` and writes, atomically, their input columns as read, the
-/// `target` column when given, then the predictions.
-pub fn write_table_predictions<B: Backend>(
-    path: &Path,
-    model: &FittedModel<B>,
-    table: &Table,
-    target: Option<&str>,
-) -> Result<()> {
-    let predictions = model.predict_table(table)?;
-    let mut names = model.feature_names().to_vec();
-    if let Some(t) = target {
-        names.push(t.to_string());
-    }
-    // Streamed row by row into the file: the CSV is never held whole.
-    let mut out = io::output::OutputFile::create(path)?;
-    predictions.write_csv_beside(&mut out, table, &names)?;
-    Ok(out.commit()?)
-}
-
 /// Prints the coefficients of a linear model by feature name, largest first, with the
 /// intercept ([`Coefficients`] says what they mean).
 pub fn print_coefficients(c: &Coefficients, labels: &Option<Vec<String>>) {
@@ -141,91 +115,4 @@ pub fn print_coefficients(c: &Coefficients, labels: &Option<Vec<String>>) {
             c.coefficients.len() - SHOWN
         );
     }
-}
-
-/// The entries of a tabular job's `config.json`.
-#[derive(Serialize)]
-pub(super) struct TableRecord<'a> {
-    pub data: TableData<'a>,
-    pub options: TableRecordOptions<'a>,
-}
-
-/// The table read: the file, the rows of each part and the target.
-#[derive(Serialize)]
-pub(super) struct TableData<'a> {
-    #[serde(flatten)]
-    pub file: train::record::DataFile,
-    pub rows: TableRows,
-    pub target: &'a str,
-}
-
-/// The rows of each part of a table.
-#[derive(Serialize)]
-pub(super) struct TableRows {
-    pub train: usize,
-    pub validation: usize,
-    pub test: usize,
-}
-
-/// A tabular job's options as recorded.
-#[derive(Serialize)]
-pub(super) struct TableRecordOptions<'a> {
-    pub test_fraction: f32,
-    pub test_data: &'a Option<std::path::PathBuf>,
-    pub val_fraction: Option<f32>,
-    pub drop_missing: bool,
-    pub patience_epochs: Option<u64>,
-    pub task: &'static str,
-    pub class_weight: Option<&'static str>,
-    pub hidden: String,
-    pub activation: String,
-    pub weight_decay: f32,
-    pub categorical: &'a [String],
-    pub numeric: &'a [String],
-    pub ignore: &'a [String],
-}
-
-/// The checkpoint's job data of a tabular model.
-#[derive(Serialize)]
-pub(super) struct TableExtra<'a> {
-    pub targets: Option<&'a Standardizer>,
-    pub classes: &'a Option<Vec<String>>,
-    pub feature_names: &'a [String],
-    pub target_name: &'a str,
-}
-
-/// The figures of a tabular job's `metrics.json`.
-#[derive(Serialize)]
-pub struct TabularMetrics {
-    pub train_rows: usize,
-    pub validation_rows: usize,
-    pub test_rows: usize,
-    pub final_train_loss: Option<f64>,
-    pub final_val_loss: Option<f64>,
-    pub loss_units: String,
-    pub steps: u64,
-    pub seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub restored_step: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub restored_val_loss: Option<f64>,
-    pub parameters: usize,
-    #[serde(flatten)]
-    pub test: TestFigures,
-    #[serde(flatten)]
-    pub coefficients: Option<Coefficients>,
-    /// `auto`: the model kept ("network" or "linear").
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_kept: Option<train::tabular::Kept>,
-    /// `auto`: the validation scores compared and the reason.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub selection: Option<train::tabular::Choice>,
-}
-
-/// The test-set figures of a classifier or of a regression.
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum TestFigures {
-    Classes(ClassReport),
-    Regression(RegressionReport),
 }

@@ -2,8 +2,10 @@
 //! held-out training rows, the better one kept ([`select`]); the linear fits in closed form
 //! or by Newton's method ([`linear`]).
 
+pub mod auto;
 pub mod blend;
 pub mod linear;
+pub mod report;
 pub mod select;
 
 pub use linear::{LinearFit, LinearSkipped};

@@ -5,5 +5,6 @@
 mod custom_model;
 mod runs;
 mod table;
+mod table_auto;
 mod table_split;
 mod table_typing;
