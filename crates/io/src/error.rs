@@ -98,14 +98,14 @@ pub enum Error {
 
     /// A CSV cell that should hold a number does not.
     #[error(
-        "`{source_name}` line {line}, column `{column}`: `{}` is not a number",
+        "`{source_name}` {place}, column `{column}`: `{}` is not a number",
         shown(value)
     )]
     BadNumber {
         /// The file name, or a description of the stream.
         source_name: String,
-        /// 1-based line number.
-        line: u64,
+        /// Where the row is in the file.
+        place: crate::table::RowPlace,
         /// Column name from the header.
         column: String,
         /// The offending text.
@@ -114,14 +114,14 @@ pub enum Error {
 
     /// A CSV cell holds a number beyond the range of 32-bit floats (about ±3.4e38).
     #[error(
-        "`{source_name}` line {line}, column `{column}`: `{}` is too large for a 32-bit float",
+        "`{source_name}` {place}, column `{column}`: `{}` is too large for a 32-bit float",
         shown(value)
     )]
     NumberTooLarge {
         /// The file name, or a description of the stream.
         source_name: String,
-        /// 1-based line number.
-        line: u64,
+        /// Where the row is in the file.
+        place: crate::table::RowPlace,
         /// Column name from the header.
         column: String,
         /// The offending text.
@@ -141,14 +141,14 @@ pub enum Error {
 
     /// A CSV cell is empty, `NA` or `nan` while missing values are not allowed.
     #[error(
-        "`{source_name}` line {line}, column `{column}`: value is missing ({}); ask to drop rows with missing values to skip such rows",
+        "`{source_name}` {place}, column `{column}`: value is missing ({}); ask to drop rows with missing values to skip such rows",
         if value.is_empty() { "empty cell".to_string() } else { format!("`{}`", shown(value)) }
     )]
     MissingValue {
         /// The file name, or a description of the stream.
         source_name: String,
-        /// 1-based line number.
-        line: u64,
+        /// Where the row is in the file.
+        place: crate::table::RowPlace,
         /// Column name from the header.
         column: String,
         /// The cell's text as written (empty, `NA`, `nan`, ...).

@@ -90,7 +90,7 @@ pub fn save<B: Backend, M: RunModel<B>>(
     }
     ck.save(path).map_err(|source| Error::Save {
         path: path.to_path_buf(),
-        source,
+        source: Box::new(source),
     })
 }
 

@@ -45,7 +45,7 @@ pub enum Error {
         path: PathBuf,
         /// The cause.
         #[source]
-        source: io::Error,
+        source: Box<io::Error>,
     },
     /// A checkpoint could not be saved.
     #[error("cannot save the checkpoint {}", path.display())]
@@ -54,7 +54,7 @@ pub enum Error {
         path: PathBuf,
         /// The cause.
         #[source]
-        source: io::Error,
+        source: Box<io::Error>,
     },
     /// A run folder's checkpoint could not be resumed.
     #[error("cannot resume from {}", path.display())]

@@ -18,7 +18,7 @@ pub const FILE_NAME: &str = "config.json";
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     io::write_file(path, bytes).map_err(|source| Error::Write {
         path: path.to_path_buf(),
-        source,
+        source: Box::new(source),
     })
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::table::Dataset;
 use crate::error::{Error, Result};
+use crate::table::RowPlace;
 
 /// How to read a CSV dataset.
 ///
@@ -164,14 +165,14 @@ pub fn read_csv<R: Read>(reader: R, source_name: &str, options: &CsvOptions) -> 
                 if too_large {
                     Error::NumberTooLarge {
                         source_name,
-                        line,
+                        place: RowPlace::Line(line),
                         column,
                         value,
                     }
                 } else {
                     Error::BadNumber {
                         source_name,
-                        line,
+                        place: RowPlace::Line(line),
                         column,
                         value,
                     }
@@ -195,7 +196,7 @@ pub fn read_csv<R: Read>(reader: R, source_name: &str, options: &CsvOptions) -> 
             }
             return Err(Error::MissingValue {
                 source_name: source_name.to_string(),
-                line,
+                place: RowPlace::Line(line),
                 column: header[col].clone(),
                 value: record.get(col).unwrap_or("").to_string(),
             });

@@ -206,18 +206,18 @@ impl<B: Backend> FittedModel<B> {
                 let cell = table.column(c).cell(r);
                 let v = cell.number_f32().ok_or_else(|| {
                     let value = cell.text(&mut String::new()).to_string();
-                    let (source_name, line) = (table.source.clone(), table.line(r));
+                    let (source_name, place) = (table.source.clone(), table.place(r));
                     let column = table.names()[c].clone();
                     match crate::table::too_large_for_f32(&value) {
                         true => Error::NumberTooLarge {
                             source_name,
-                            line,
+                            place,
                             column,
                             value,
                         },
                         false => Error::BadNumber {
                             source_name,
-                            line,
+                            place,
                             column,
                             value,
                         },

@@ -250,7 +250,7 @@ fn check_f32_range(table: &Table, c: usize) -> Result<()> {
     {
         Some(r) => Err(Error::NumberTooLarge {
             source_name: table.source.clone(),
-            line: table.line(r),
+            place: table.place(r),
             column: table.names()[c].clone(),
             value: column.get(r).to_string(),
         }),

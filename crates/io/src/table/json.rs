@@ -128,7 +128,7 @@ fn table_of(records: Vec<(u64, Record)>, source_name: &str) -> Result<Table> {
     if records.first().is_some_and(|(line, _)| *line > 0) {
         return table.with_lines(records.iter().map(|(l, _)| *l).collect());
     }
-    Ok(table)
+    Ok(table.without_lines())
 }
 
 /// One value as a cell; `Err` names a kind tables do not take.
@@ -174,6 +174,7 @@ impl<'de> Deserialize<'de> for Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::RowPlace;
 
     #[test]
     fn records_and_lines_read_alike() {
@@ -188,7 +189,10 @@ mod tests {
             assert!(t.column(1).cell(1).is_missing());
         }
         let t = read_json_table(lines, "t.jsonl").unwrap();
-        assert_eq!((t.line(0), t.line(1)), (1, 3));
+        assert_eq!(
+            (t.place(0), t.place(1)),
+            (RowPlace::Line(1), RowPlace::Line(3))
+        );
         assert!(!is_dataset_json(lines));
         assert!(is_dataset_json(br#"{"m": 1, "n": 1, "x": [1], "y": [2]}"#));
     }

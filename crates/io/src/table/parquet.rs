@@ -83,7 +83,7 @@ pub fn read_parquet(bytes: Vec<u8>, source_name: &str) -> Result<Table> {
         }
     }
     columns.iter_mut().for_each(TextColumn::shrink_to_fit);
-    let table = Table::new(source_name, names, columns)?;
+    let table = Table::new(source_name, names, columns)?.without_lines();
     if table.rows() == 0 {
         return Err(Error::NoDataRows {
             source_name: source_name.to_string(),

@@ -143,7 +143,7 @@ pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
             Some(_) => {
                 return Err(Error::NumberTooLarge {
                     source_name: table.source.clone(),
-                    line: table.line(r),
+                    place: table.place(r),
                     column: target.to_string(),
                     value: cell.text(&mut buf).trim().to_string(),
                 });
@@ -153,10 +153,10 @@ pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
                 return Err(Error::Table {
                     source_name: table.source.clone(),
                     message: format!(
-                        "the regression target `{target}` holds text (`{cell}`, line {}); \
+                        "the regression target `{target}` holds text (`{cell}`, {}); \
                          a regression target must be numbers (set the task to classification \
                          to predict classes)",
-                        table.line(r)
+                        table.place(r)
                     ),
                 });
             }

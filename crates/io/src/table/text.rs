@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::RowPlace;
 pub use super::column::{Cell, TextColumn};
 use crate::error::{Error, Result};
 
@@ -73,6 +74,8 @@ pub struct Table {
     columns: Arc<Vec<TextColumn>>,
     /// The file line of each stored row (`None`: row `r` on line `r + 2`, after a header).
     lines: Option<Arc<[u64]>>,
+    /// The file has no lines: row `r` is the file's row `r + 1`.
+    unlined: bool,
     /// The rows of `columns` this table holds, in order (`None`: all of them).
     rows: Option<Arc<[usize]>>,
 }
@@ -118,8 +121,17 @@ impl Table {
             names,
             columns: Arc::new(columns),
             lines: None,
+            unlined: false,
             rows: None,
         })
+    }
+
+    /// This table read from a file without lines (Parquet, a JSON array): its rows are named
+    /// by their position in the file in messages ([`RowPlace::Row`]).
+    pub fn without_lines(mut self) -> Self {
+        self.unlined = true;
+        self.lines = None;
+        self
     }
 
     /// This table with the file line of each of its stored rows (for messages), when they
@@ -143,11 +155,13 @@ impl Table {
     /// the header, unless quoted line breaks or blank lines come before it). It stays with
     /// the row through [`select_rows`](Self::select_rows), so that a message about a row of a
     /// training or test part names the row's line in the file. Panics when `r >= rows()`.
-    pub fn line(&self, r: usize) -> u64 {
+    pub fn place(&self, r: usize) -> RowPlace {
         let stored = self.rows.as_ref().map_or(r, |rows| rows[r]);
-        self.lines
-            .as_ref()
-            .map_or(stored as u64 + 2, |lines| lines[stored])
+        match &self.lines {
+            _ if self.unlined => RowPlace::Row(stored as u64 + 1),
+            Some(lines) => RowPlace::Line(lines[stored]),
+            None => RowPlace::Line(stored as u64 + 2),
+        }
     }
 
     /// A table from rows of cells (convenient in tests and examples).
@@ -233,7 +247,7 @@ impl Table {
             if super::too_large_for_f32(text) {
                 return Err(Error::NumberTooLarge {
                     source_name: self.source.clone(),
-                    line: self.line(r),
+                    place: self.place(r),
                     column: name.to_string(),
                     value: text.trim().to_string(),
                 });
@@ -266,6 +280,7 @@ impl Table {
             names: self.names.clone(),
             columns: Arc::clone(&self.columns),
             lines: self.lines.clone(),
+            unlined: self.unlined,
             rows: Some(selected),
         })
     }
@@ -287,15 +302,21 @@ impl Table {
             }
             columns.push(column);
         }
+        let unlined = self.unlined && other.unlined;
+        let number = |p: RowPlace| match p {
+            RowPlace::Line(n) | RowPlace::Row(n) => n,
+        };
         let lines: Vec<u64> = (0..self.rows())
-            .map(|r| self.line(r))
-            .chain((0..other.rows()).map(|r| other.line(r)))
+            .map(|r| number(self.place(r)))
+            .chain((0..other.rows()).map(|r| number(other.place(r))))
             .collect();
         self.columns = Arc::new(columns);
         self.rows = None;
         self.lines = None;
+        self.unlined = false;
         let me = std::mem::replace(self, Table::new("", Vec::new(), Vec::new())?);
         *self = me.with_lines(lines)?;
+        self.unlined = unlined;
         Ok(())
     }
 }

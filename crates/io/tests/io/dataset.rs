@@ -5,6 +5,7 @@ use io::dataset::{
     CsvOptions, DataSplit, Dataset, LoadOptions, Standardizer, load_csv, load_dataset, parse_json,
     read_csv, train_test_split,
 };
+use io::table::RowPlace;
 
 const HOUSES: &str = "\
 id,size,rooms,age,price
@@ -65,12 +66,15 @@ fn csv_bad_value_names_line_and_column() {
     let e = csv(text, &CsvOptions::new()).unwrap_err();
     match &e {
         Error::BadNumber {
-            line,
+            place,
             column,
             value,
             ..
         } => {
-            assert_eq!((*line, column.as_str(), value.as_str()), (3, "b", "five"));
+            assert_eq!(
+                (*place, column.as_str(), value.as_str()),
+                (RowPlace::Line(3), "b", "five")
+            );
         }
         other => panic!("wrong error: {other:?}"),
     }
@@ -92,7 +96,7 @@ fn csv_unused_text_columns_are_not_parsed() {
     // Without a feature list the text column `id` is a feature and fails on line 2.
     let e = csv(HOUSES, &CsvOptions::new()).unwrap_err();
     assert!(
-        matches!(e, Error::BadNumber { line: 2, ref column, .. } if column == "id"),
+        matches!(e, Error::BadNumber { place: RowPlace::Line(2), ref column, .. } if column == "id"),
         "{e:?}"
     );
 }
@@ -131,7 +135,9 @@ fn csv_missing_values_error_or_dropped() {
     let text = "a,b,c\n1,2,3\n4,NA,6\n7,8,\n9,nan,1\n10,11,12\n";
     let e = csv(text, &CsvOptions::new()).unwrap_err();
     match &e {
-        Error::MissingValue { line, column, .. } => assert_eq!((*line, column.as_str()), (3, "b")),
+        Error::MissingValue { place, column, .. } => {
+            assert_eq!((*place, column.as_str()), (RowPlace::Line(3), "b"))
+        }
         other => panic!("wrong error: {other:?}"),
     }
     let d = csv(text, &CsvOptions::new().drop_missing(true)).unwrap();
@@ -140,7 +146,16 @@ fn csv_missing_values_error_or_dropped() {
     assert_eq!(d.y, [3.0, 12.0]);
     // Missing values in a column that is not used do not matter.
     let d = csv(text, &CsvOptions::new().features(["a"])).unwrap_err();
-    assert!(matches!(d, Error::MissingValue { line: 4, .. }), "{d:?}");
+    assert!(
+        matches!(
+            d,
+            Error::MissingValue {
+                place: RowPlace::Line(4),
+                ..
+            }
+        ),
+        "{d:?}"
+    );
     let all_missing = "a,b\nNA,1\n";
     let e = csv(all_missing, &CsvOptions::new().drop_missing(true)).unwrap_err();
     assert!(matches!(e, Error::NoDataRows { dropped: 1, .. }), "{e:?}");
@@ -167,7 +182,16 @@ fn csv_column_chosen_twice_is_an_error() {
 #[test]
 fn csv_infinite_value_is_rejected() {
     let e = csv("a,b\n1e40,1\n", &CsvOptions::new()).unwrap_err();
-    assert!(matches!(e, Error::NumberTooLarge { line: 2, .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            Error::NumberTooLarge {
+                place: RowPlace::Line(2),
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     assert!(
         e.to_string()
             .contains("`a`: `1e40` is too large for a 32-bit float"),

@@ -3,6 +3,7 @@
 //! selection of rows, long cells cut in messages.
 
 use io::Error;
+use io::table::RowPlace;
 use io::table::{Table, TypeOverrides, infer_schema, read_table};
 
 fn read(bytes: &[u8]) -> Result<Table, Error> {
@@ -56,7 +57,11 @@ fn pipes_and_excel_separator_lines_split_columns() {
     let t = read(b"sep=;\r\na;b;y\r\n1,5;2;3\r\n4;5;6\r\n").unwrap();
     assert_eq!(t.names(), ["a", "b", "y"]);
     assert_eq!(t.column(0).get(0), "1,5");
-    assert_eq!((t.line(0), t.line(1)), (3, 4), "the sep= line counts");
+    assert_eq!(
+        (t.place(0).line(), t.place(1).line()),
+        (Some(3), Some(4)),
+        "the sep= line counts"
+    );
     let e = read(b"SEP=,\na,b\n1,2,3\n").unwrap_err().to_string();
     assert!(e.contains("line 3 has 3 fields"), "{e}");
 }
@@ -81,16 +86,33 @@ fn trailing_delimiters_make_no_column() {
 fn rows_keep_their_file_lines_through_a_selection() {
     let text = "a,y\n1,2\n\n\"two\nlines\",3\n5,1e39\n7,8\n";
     let t = read(text.as_bytes()).unwrap();
-    assert_eq!((0..4).map(|r| t.line(r)).collect::<Vec<_>>(), [2, 4, 6, 7]);
+    assert_eq!(
+        (0..4)
+            .map(|r| t.place(r).line().unwrap())
+            .collect::<Vec<_>>(),
+        [2, 4, 6, 7]
+    );
     let part = t.select_rows(&[3, 2]).unwrap();
-    assert_eq!((part.line(0), part.line(1)), (7, 6));
-    assert_eq!(part.select_rows(&[1]).unwrap().line(0), 6);
+    assert_eq!(
+        (part.place(0), part.place(1)),
+        (RowPlace::Line(7), RowPlace::Line(6))
+    );
+    assert_eq!(part.select_rows(&[1]).unwrap().place(0), RowPlace::Line(6));
     // A message about a row of the part names its line in the file.
     let e = infer_schema(&part, None, &TypeOverrides::default()).unwrap_err();
-    assert!(matches!(e, Error::NumberTooLarge { line: 6, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::NumberTooLarge {
+                place: RowPlace::Line(6),
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Without quoted breaks or blank lines, row r is on line r + 2.
     let plain = read(b"a,y\n1,2\n3,4\n").unwrap();
-    assert_eq!(plain.select_rows(&[1]).unwrap().line(0), 3);
+    assert_eq!(plain.select_rows(&[1]).unwrap().place(0), RowPlace::Line(3));
 }
 
 #[test]
@@ -98,7 +120,7 @@ fn long_cells_are_cut_in_messages() {
     let long = "9".repeat(1_000_000) + "x";
     let e = Error::BadNumber {
         source_name: "t.csv".into(),
-        line: 2,
+        place: RowPlace::Line(2),
         column: "a".into(),
         value: long,
     }
@@ -107,12 +129,37 @@ fn long_cells_are_cut_in_messages() {
     assert!(e.contains("(1000001 characters)"), "{e}");
 }
 
+/// A JSON array of records has no line per row: messages name the record's position.
+#[test]
+fn rows_of_files_without_lines_are_named_by_position() {
+    let text = r#"[{"a": 1, "y": 2}, {"a": 2, "y": 3}, {"a": 3, "y": 1e39}]"#;
+    let t = io::table::read_json_table(text.as_bytes(), "t.json").unwrap();
+    assert_eq!(t.place(2), RowPlace::Row(3));
+    assert_eq!(t.select_rows(&[2, 0]).unwrap().place(0), RowPlace::Row(3));
+    let e = io::table::regression_targets(&t, "y").unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::NumberTooLarge {
+                place: RowPlace::Row(3),
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("`t.json` row 3, column `y`"), "{e}");
+    // JSON lines keep their lines.
+    let lines =
+        io::table::read_json_table("{\"y\": 1}\n\n{\"y\": 2}\n".as_bytes(), "t.jsonl").unwrap();
+    assert_eq!(lines.place(1), RowPlace::Line(3));
+}
+
 #[test]
 fn numbers_beyond_f32_are_too_large_wherever_they_are() {
     let t = read(b"a,y\n1,2\n\n2,1e39\n3,4\n").unwrap();
     let e = io::table::regression_targets(&t, "y").unwrap_err();
     assert!(
-        matches!(&e, Error::NumberTooLarge { line: 4, column, .. } if column == "y"),
+        matches!(&e, Error::NumberTooLarge { place: RowPlace::Line(4), column, .. } if column == "y"),
         "{e}"
     );
     assert!(
@@ -122,7 +169,16 @@ fn numbers_beyond_f32_are_too_large_wherever_they_are() {
     // A row outside the rows a schema was inferred on is checked before it is encoded.
     let part = t.select_rows(&[1]).unwrap();
     let e = part.refuse_too_large("y").unwrap_err();
-    assert!(matches!(e, Error::NumberTooLarge { line: 4, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::NumberTooLarge {
+                place: RowPlace::Line(4),
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert!(part.refuse_too_large("a").is_ok());
     assert!(io::table::too_large_for_f32("-1e39"));
     assert!(!io::table::too_large_for_f32("3e38"));

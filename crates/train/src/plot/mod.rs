@@ -238,7 +238,7 @@ fn draw_err<E: std::fmt::Debug>(e: E) -> Error {
 fn write_png(path: &Path, pixels: &[u8], width: u32, height: u32, channels: u8) -> Result<()> {
     let write = |source| Error::Write {
         path: path.to_path_buf(),
-        source,
+        source: Box::new(source),
     };
     let bytes = io::image::encode_png(pixels, width as usize, height as usize, channels.into())
         .map_err(write)?;

@@ -301,10 +301,10 @@ fn class_targets(table: &Table, target: &str, labels: &[String]) -> Result<Vec<f
         .map(|(r, i)| match i {
             Some(i) => Ok(i as f32),
             None => Err(Error::Refused(format!(
-                "`{}` has the class `{}` (line {}), which the training rows lack",
+                "`{}` has the class `{}` ({}), which the training rows lack",
                 table.source,
                 io::table::shown(column.cell(r).text(&mut String::new())),
-                table.line(r)
+                table.place(r)
             ))),
         })
         .collect()
