@@ -1,6 +1,5 @@
 //! `act_backward`: `grad_z = grad_out * act'(z)`.
 
-use super::BackendWrapper;
 use super::compose::{flat, same_shape};
 use crate::check::buffer_len;
 use crate::{Activation, Backend, BinaryOp, Primitives, Result, UnaryOp};
@@ -35,16 +34,15 @@ pub fn composed<B: Backend>(
     same_shape(b, BinaryOp::Mul, &flat(n), (grad_out, &d), grad_z)
 }
 
-impl<W: BackendWrapper> ActBackwardOp for W {
-    fn act_backward(&self, grad_out: &W::Storage, z: &W::Storage, act: Activation, grad_z: &mut W::Storage) -> Result<()> {
-        
-        self.around("act_backward", format_args!("{act:?}"), |inner| inner.act_backward(grad_out, z, act, grad_z))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> ActBackwardOp for crate::testing::Composed<B> {
-    fn act_backward(&self, grad_out: &Self::Storage, z: &Self::Storage, act: Activation, grad_z: &mut Self::Storage) -> Result<()> {
+    fn act_backward(
+        &self,
+        grad_out: &Self::Storage,
+        z: &Self::Storage,
+        act: Activation,
+        grad_z: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, grad_out, z, act, grad_z)
     }
 }

@@ -1,7 +1,6 @@
 //! `adam_step`: one Adam or AdamW update of a parameter and its moments.
 
-use super::BackendWrapper;
-use super::compose::{flat, scale, scaled, assign, copy_all};
+use super::compose::{assign, copy_all, flat, scale, scaled};
 use crate::check::buffer_len;
 use crate::{AdamStep, Backend, BinaryOp, Primitives, Result, UnaryOp};
 
@@ -75,15 +74,15 @@ pub fn composed<B: Backend>(
     assign(b, BinaryOp::Sub, (param, &all), (&g, &all))
 }
 
-impl<W: BackendWrapper> AdamStepOp for W {
-    fn adam_step(&self, step: AdamStep, param: &mut W::Storage, grad: &W::Storage, moments: AdamMoments<'_, W::Storage>) -> Result<()> {
-        self.around("adam_step", format_args!(""), |inner| inner.adam_step(step, param, grad, moments))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> AdamStepOp for crate::testing::Composed<B> {
-    fn adam_step(&self, step: AdamStep, param: &mut Self::Storage, grad: &Self::Storage, moments: AdamMoments<'_, Self::Storage>) -> Result<()> {
+    fn adam_step(
+        &self,
+        step: AdamStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        moments: AdamMoments<'_, Self::Storage>,
+    ) -> Result<()> {
         composed(self, step, param, grad, moments)
     }
 }

@@ -1,7 +1,6 @@
 //! `bias_act`: `z += bias` (broadcast over the rows), then `out = act(z)`: the epilogue of a
 //! dense layer.
 
-use super::BackendWrapper;
 use super::compose::assign;
 use crate::check::{buffer_len, elements};
 use crate::{Activation, Backend, BinaryOp, Primitives, Result, Shape, UnaryOp};
@@ -53,16 +52,14 @@ pub fn composed<B: Backend>(
     b.unary(UnaryOp::Act(act), z, out)
 }
 
-impl<W: BackendWrapper> BiasActOp for W {
-    fn bias_act(&self, p: BiasAct<'_, W::Storage>, z: &mut W::Storage, out: &mut W::Storage) -> Result<()> {
-        let (act, rows, cols) = (p.act, p.rows, p.cols);
-        self.around("bias_act", format_args!("{act:?} {rows}x{cols}"), |inner| inner.bias_act(p, z, out))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> BiasActOp for crate::testing::Composed<B> {
-    fn bias_act(&self, p: BiasAct<'_, Self::Storage>, z: &mut Self::Storage, out: &mut Self::Storage) -> Result<()> {
+    fn bias_act(
+        &self,
+        p: BiasAct<'_, Self::Storage>,
+        z: &mut Self::Storage,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, z, out)
     }
 }

@@ -1,6 +1,5 @@
 //! `fourier_features`: `[sin(2 pi x b), cos(2 pi x b)]` of points `x` and frequencies `b`.
 
-use super::BackendWrapper;
 use crate::check::{buffer_len, elements};
 use crate::{Backend, BlockCopy, Gemm, Primitives, Result, UnaryOp};
 
@@ -74,16 +73,13 @@ pub fn composed<B: Backend>(
     b.copy_block(half(m), &tmp, out)
 }
 
-impl<W: BackendWrapper> FourierFeaturesOp for W {
-    fn fourier_features(&self, p: FourierFeatures<'_, W::Storage>, out: &mut W::Storage) -> Result<()> {
-        let (rows, d, m) = (p.rows, p.d, p.m);
-        self.around("fourier_features", format_args!("{rows}x{d} -> {m}"), |inner| inner.fourier_features(p, out))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> FourierFeaturesOp for crate::testing::Composed<B> {
-    fn fourier_features(&self, p: FourierFeatures<'_, Self::Storage>, out: &mut Self::Storage) -> Result<()> {
+    fn fourier_features(
+        &self,
+        p: FourierFeatures<'_, Self::Storage>,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, out)
     }
 }

@@ -1,9 +1,11 @@
 //! `loss_grad`: a loss and its gradient in one pass.
 
-use super::BackendWrapper;
-use super::compose::{flat, scale, sum_all, assign, same_shape};
+use super::compose::{assign, flat, same_shape, scale, sum_all};
 use crate::check::{buffer_len, elements};
-use crate::{Activation, Backend, BinaryOp, BinarySpec, LossKind, Primitives, ReduceOp, ReduceSpec, Result, Shape, UnaryOp};
+use crate::{
+    Activation, Backend, BinaryOp, BinarySpec, LossKind, Primitives, ReduceOp, ReduceSpec, Result,
+    Shape, UnaryOp,
+};
 
 /// What [`loss_grad`](crate::LossGradOp::loss_grad) reads.
 pub struct LossGrad<'a, S> {
@@ -141,16 +143,14 @@ fn softmax_cross_entropy<B: Backend>(
     scale(b, loss, -1.0 / rows as f32)
 }
 
-impl<W: BackendWrapper> LossGradOp for W {
-    fn loss_grad(&self, p: LossGrad<'_, W::Storage>, grad: &mut W::Storage, loss: &mut W::Storage) -> Result<()> {
-        let (kind, rows, cols) = (p.kind, p.rows, p.cols);
-        self.around("loss_grad", format_args!("{kind:?} {rows}x{cols}"), |inner| inner.loss_grad(p, grad, loss))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> LossGradOp for crate::testing::Composed<B> {
-    fn loss_grad(&self, p: LossGrad<'_, Self::Storage>, grad: &mut Self::Storage, loss: &mut Self::Storage) -> Result<()> {
+    fn loss_grad(
+        &self,
+        p: LossGrad<'_, Self::Storage>,
+        grad: &mut Self::Storage,
+        loss: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, grad, loss)
     }
 }

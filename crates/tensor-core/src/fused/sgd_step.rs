@@ -1,7 +1,6 @@
 //! `sgd_step`: one SGD update, with momentum (plain or Nesterov) and weight decay.
 
-use super::BackendWrapper;
-use super::compose::{flat, scale, scaled, assign, copy_all};
+use super::compose::{assign, copy_all, flat, scale, scaled};
 use crate::check::buffer_len;
 use crate::{Backend, BinaryOp, Primitives, Result, SgdStep};
 
@@ -56,15 +55,15 @@ pub fn composed<B: Backend>(
     assign(b, BinaryOp::Sub, (param, &all), (&g, &all))
 }
 
-impl<W: BackendWrapper> SgdStepOp for W {
-    fn sgd_step(&self, step: SgdStep, param: &mut W::Storage, grad: &W::Storage, velocity: Option<&mut W::Storage>) -> Result<()> {
-        self.around("sgd_step", format_args!(""), |inner| inner.sgd_step(step, param, grad, velocity))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> SgdStepOp for crate::testing::Composed<B> {
-    fn sgd_step(&self, step: SgdStep, param: &mut Self::Storage, grad: &Self::Storage, velocity: Option<&mut Self::Storage>) -> Result<()> {
+    fn sgd_step(
+        &self,
+        step: SgdStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        velocity: Option<&mut Self::Storage>,
+    ) -> Result<()> {
         composed(self, step, param, grad, velocity)
     }
 }

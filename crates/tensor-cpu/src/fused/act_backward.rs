@@ -43,4 +43,3 @@ fn act_backward_with<E: Elem>(e: E, grad_out: &[f32], z: &[f32], grad_z: &mut [f
             .for_each(|(gz, (go, z))| kernel::mul_map(e, go, z, gz));
     }
 }
-

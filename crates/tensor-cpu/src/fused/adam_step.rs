@@ -112,4 +112,3 @@ fn adam_chunk(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [
     }
     run(k, p, g, m, v)
 }
-
