@@ -108,7 +108,7 @@ fn main() -> nn::Result<()> {
         let phases = phase_times(&cpu, width, steps)?;
         let ms: f64 = phases.iter().sum();
         println!(
-            "SIREN 2 -> 3x{width} -> 1 on 40,000 rows: {ms:.1} ms per step \
+            "SIREN 2 -> 3x{width} -> 1 on 40,000 rows: {ms:.1} ms per step (the phases added) \
              (PyTorch: {pytorch} ms, ratio {:.2}); {} buffers allocated in total (setup)",
             pytorch / ms,
             cpu.counters().allocations - before

@@ -17,6 +17,15 @@ pub trait ActBackwardOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a call, by their lengths: `grad_out` and `grad_z` hold as many
+/// elements as `z`. Returns that count; the error, [`Error::BufferLength`](crate::Error), is
+/// the same from every backend.
+pub fn check([grad_out, z, grad_z]: [usize; 3]) -> Result<usize> {
+    buffer_len("act_backward", "grad_out", grad_out, z)?;
+    buffer_len("act_backward", "grad_z", grad_z, z)?;
+    Ok(z)
+}
+
 /// The default [`ActBackwardOp::act_backward`]: the derivative
 /// into a temporary, then a product.
 pub fn composed<B: Backend>(
@@ -26,9 +35,11 @@ pub fn composed<B: Backend>(
     act: Activation,
     grad_z: &mut B::Storage,
 ) -> Result<()> {
-    let n = b.storage_len(z);
-    buffer_len("act_backward", "grad_out", b.storage_len(grad_out), n)?;
-    buffer_len("act_backward", "grad_z", b.storage_len(grad_z), n)?;
+    let n = check([
+        b.storage_len(grad_out),
+        b.storage_len(z),
+        b.storage_len(grad_z),
+    ])?;
     let mut d = b.alloc(n)?;
     b.unary(UnaryOp::ActGrad(act), z, &mut d)?;
     same_shape(b, BinaryOp::Mul, &flat(n), (grad_out, &d), grad_z)

@@ -26,6 +26,16 @@ pub trait AdamStepOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a step, by their lengths: `grad`, `m` and `v` hold as many
+/// elements as `param`. Returns that count; the error, [`Error::BufferLength`](crate::Error),
+/// is the same from every backend.
+pub fn check([param, grad, m, v]: [usize; 4]) -> Result<usize> {
+    buffer_len("adam_step", "grad", grad, param)?;
+    buffer_len("adam_step", "m", m, param)?;
+    buffer_len("adam_step", "v", v, param)?;
+    Ok(param)
+}
+
 /// The default [`AdamStepOp::adam_step`], written out in
 /// element-wise primitives.
 pub fn composed<B: Backend>(
@@ -36,10 +46,12 @@ pub fn composed<B: Backend>(
     moments: AdamMoments<'_, B::Storage>,
 ) -> Result<()> {
     let AdamMoments { m, v } = moments;
-    let n = b.storage_len(param);
-    buffer_len("adam_step", "grad", b.storage_len(grad), n)?;
-    buffer_len("adam_step", "m", b.storage_len(m), n)?;
-    buffer_len("adam_step", "v", b.storage_len(v), n)?;
+    let n = check([
+        b.storage_len(param),
+        b.storage_len(grad),
+        b.storage_len(m),
+        b.storage_len(v),
+    ])?;
     let all = flat(n);
     let mut g = b.alloc(n)?;
     copy_all(b, grad, &mut g, n)?;

@@ -29,6 +29,18 @@ pub trait BiasActOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a `rows x cols` call, by their lengths: `z` and `out` hold
+/// `rows * cols` elements, `bias` `cols`. Returns `rows * cols`; the error is
+/// [`Error::BufferLength`](crate::Error) (or `InvalidArgument` when the product overflows),
+/// the same from every backend.
+pub fn check(rows: usize, cols: usize, [bias, z, out]: [usize; 3]) -> Result<usize> {
+    let n = elements("bias_act", rows, cols)?;
+    buffer_len("bias_act", "z", z, n)?;
+    buffer_len("bias_act", "bias", bias, cols)?;
+    buffer_len("bias_act", "out", out, n)?;
+    Ok(n)
+}
+
 /// The default [`BiasActOp::bias_act`]: a broadcast add, then
 /// the activation.
 pub fn composed<B: Backend>(
@@ -43,10 +55,8 @@ pub fn composed<B: Backend>(
         cols,
         act,
     } = p;
-    let n = elements("bias_act", rows, cols)?;
-    buffer_len("bias_act", "z", b.storage_len(z), n)?;
-    buffer_len("bias_act", "bias", b.storage_len(bias), cols)?;
-    buffer_len("bias_act", "out", b.storage_len(out), n)?;
+    let lens = [b.storage_len(bias), b.storage_len(z), b.storage_len(out)];
+    check(rows, cols, lens)?;
     let (matrix, row) = (Shape::new([rows, cols]), Shape::new([cols]));
     assign(b, BinaryOp::Add, (z, &matrix), (bias, &row))?;
     b.unary(UnaryOp::Act(act), z, out)

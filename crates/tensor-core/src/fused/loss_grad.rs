@@ -34,6 +34,19 @@ pub trait LossGradOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a `rows x cols` call, by their lengths: `pred`, `target` and `grad`
+/// hold `rows * cols` elements, `loss` one. Returns `rows * cols`; the error is
+/// [`Error::BufferLength`](crate::Error) (or `InvalidArgument` when the product overflows),
+/// the same from every backend.
+pub fn check(rows: usize, cols: usize, [pred, target, grad, loss]: [usize; 4]) -> Result<usize> {
+    let n = elements("loss_grad", rows, cols)?;
+    buffer_len("loss_grad", "pred", pred, n)?;
+    buffer_len("loss_grad", "target", target, n)?;
+    buffer_len("loss_grad", "grad", grad, n)?;
+    buffer_len("loss_grad", "loss", loss, 1)?;
+    Ok(n)
+}
+
 /// The default [`LossGradOp::loss_grad`], one composition per
 /// loss.
 pub fn composed<B: Backend>(
@@ -49,11 +62,13 @@ pub fn composed<B: Backend>(
         rows,
         cols,
     } = p;
-    let n = elements("loss_grad", rows, cols)?;
-    buffer_len("loss_grad", "pred", b.storage_len(pred), n)?;
-    buffer_len("loss_grad", "target", b.storage_len(target), n)?;
-    buffer_len("loss_grad", "grad", b.storage_len(grad), n)?;
-    buffer_len("loss_grad", "loss", b.storage_len(loss), 1)?;
+    let lens = [
+        b.storage_len(pred),
+        b.storage_len(target),
+        b.storage_len(grad),
+        b.storage_len(loss),
+    ];
+    let n = check(rows, cols, lens)?;
     if n == 0 {
         // The mean over zero elements.
         return b.fill(loss, f32::NAN);

@@ -18,6 +18,17 @@ pub trait SgdStepOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a step, by their lengths: `grad` and the velocity, if any, hold as
+/// many elements as `param`. Returns that count; the error,
+/// [`Error::BufferLength`](crate::Error), is the same from every backend.
+pub fn check([param, grad]: [usize; 2], velocity: Option<usize>) -> Result<usize> {
+    buffer_len("sgd_step", "grad", grad, param)?;
+    if let Some(velocity) = velocity {
+        buffer_len("sgd_step", "velocity", velocity, param)?;
+    }
+    Ok(param)
+}
+
 /// The default [`SgdStepOp::sgd_step`], written out in
 /// element-wise primitives.
 pub fn composed<B: Backend>(
@@ -27,11 +38,8 @@ pub fn composed<B: Backend>(
     grad: &B::Storage,
     velocity: Option<&mut B::Storage>,
 ) -> Result<()> {
-    let n = b.storage_len(param);
-    buffer_len("sgd_step", "grad", b.storage_len(grad), n)?;
-    if let Some(vel) = &velocity {
-        buffer_len("sgd_step", "velocity", b.storage_len(vel), n)?;
-    }
+    let velocity_len = velocity.as_deref().map(|v| b.storage_len(v));
+    let n = check([b.storage_len(param), b.storage_len(grad)], velocity_len)?;
     let all = flat(n);
     let mut g = b.alloc(n)?;
     copy_all(b, grad, &mut g, n)?;
