@@ -97,9 +97,10 @@ fn adam_chunk(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [
     }
     #[cfg(target_arch = "x86_64")]
     {
-        #[target_feature(enable = "avx2,fma")]
-        fn avx2(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
-            run(k, p, g, m, v)
+        crate::simd::target_features! { avx2:
+            fn avx2(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
+                run(k, p, g, m, v)
+            }
         }
         use crate::simd::SimdPath;
         if matches!(crate::simd::active(), SimdPath::Avx2 | SimdPath::Avx512) {
