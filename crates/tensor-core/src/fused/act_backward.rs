@@ -20,6 +20,7 @@ pub trait ActBackwardOp: Primitives {
 /// Checks the buffers of a call, by their lengths: `grad_out` and `grad_z` hold as many
 /// elements as `z`. Returns that count; the error, [`Error::BufferLength`](crate::Error), is
 /// the same from every backend.
+#[inline]
 pub fn check([grad_out, z, grad_z]: [usize; 3]) -> Result<usize> {
     buffer_len("act_backward", "grad_out", grad_out, z)?;
     buffer_len("act_backward", "grad_z", grad_z, z)?;

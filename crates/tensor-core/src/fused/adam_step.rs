@@ -29,6 +29,7 @@ pub trait AdamStepOp: Primitives {
 /// Checks the buffers of a step, by their lengths: `grad`, `m` and `v` hold as many
 /// elements as `param`. Returns that count; the error, [`Error::BufferLength`](crate::Error),
 /// is the same from every backend.
+#[inline]
 pub fn check([param, grad, m, v]: [usize; 4]) -> Result<usize> {
     buffer_len("adam_step", "grad", grad, param)?;
     buffer_len("adam_step", "m", m, param)?;

@@ -33,6 +33,7 @@ pub trait BiasActOp: Primitives {
 /// `rows * cols` elements, `bias` `cols`. Returns `rows * cols`; the error is
 /// [`Error::BufferLength`](crate::Error) (or `InvalidArgument` when the product overflows),
 /// the same from every backend.
+#[inline]
 pub fn check(rows: usize, cols: usize, [bias, z, out]: [usize; 3]) -> Result<usize> {
     let n = elements("bias_act", rows, cols)?;
     buffer_len("bias_act", "z", z, n)?;

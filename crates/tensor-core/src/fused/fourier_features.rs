@@ -34,6 +34,7 @@ pub trait FourierFeaturesOp: Primitives {
 /// (`b`) `d * m` and `out` `rows * 2m`. Returns `rows * m`; the error is
 /// [`Error::BufferLength`](crate::Error) (or `InvalidArgument` when a product overflows), the
 /// same from every backend.
+#[inline]
 pub fn check((rows, d, m): (usize, usize, usize), [x, b, out]: [usize; 3]) -> Result<usize> {
     let op = "fourier_features";
     buffer_len(op, "x", x, elements(op, rows, d)?)?;

@@ -38,6 +38,7 @@ pub trait LossGradOp: Primitives {
 /// hold `rows * cols` elements, `loss` one. Returns `rows * cols`; the error is
 /// [`Error::BufferLength`](crate::Error) (or `InvalidArgument` when the product overflows),
 /// the same from every backend.
+#[inline]
 pub fn check(rows: usize, cols: usize, [pred, target, grad, loss]: [usize; 4]) -> Result<usize> {
     let n = elements("loss_grad", rows, cols)?;
     buffer_len("loss_grad", "pred", pred, n)?;

@@ -23,7 +23,7 @@
 //!    `FooOp` in [`traits`]; the parameter struct's re-export in `params.rs`;
 //! 3. `tensor-core/src/testing/foo.rs`: the named checks against f64 and against
 //!    `composed`; its module line in `testing/mod.rs` and its checks in
-//!    [`conformance_tests!`](crate::conformance_tests);
+//!    `conformance_tests!` (behind the `testing` feature);
 //! 4. `tensor-cpu/src/fused/foo.rs`: `impl FooOp for CpuBackend` and its kernel, and
 //!    `mod foo;` in `tensor-cpu/src/fused/mod.rs`;
 //! 5. `tensor-cuda/src/fused/foo.rs`: `impl FooOp for CudaBackend` and its launch, and

@@ -21,6 +21,7 @@ pub trait SgdStepOp: Primitives {
 /// Checks the buffers of a step, by their lengths: `grad` and the velocity, if any, hold as
 /// many elements as `param`. Returns that count; the error,
 /// [`Error::BufferLength`](crate::Error), is the same from every backend.
+#[inline]
 pub fn check([param, grad]: [usize; 2], velocity: Option<usize>) -> Result<usize> {
     buffer_len("sgd_step", "grad", grad, param)?;
     if let Some(velocity) = velocity {
