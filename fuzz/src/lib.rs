@@ -13,7 +13,10 @@ use io::image::{PixelValues, decode_picture, decode_pixel_csv};
 
 /// CSV datasets: default options (last column is the target) and a named target.
 pub fn csv_dataset(data: &[u8]) {
-    for options in [CsvOptions::new(), CsvOptions::new().target("y").drop_missing(true)] {
+    for options in [
+        CsvOptions::new(),
+        CsvOptions::new().target("y").drop_missing(true),
+    ] {
         if let Ok(d) = read_csv(data, "fuzz.csv", &options) {
             assert!(d.rows > 0);
             assert_eq!(d.x.len(), d.rows * d.n_features);
@@ -53,7 +56,11 @@ pub fn checkpoint(data: &[u8]) {
     for ((na, a), (nb, b)) in ck.tensors.iter().zip(&back.tensors) {
         assert_eq!(na, nb);
         assert_eq!(a.shape, b.shape);
-        let same = a.data.iter().zip(&b.data).all(|(x, y)| x.to_bits() == y.to_bits());
+        let same = a
+            .data
+            .iter()
+            .zip(&b.data)
+            .all(|(x, y)| x.to_bits() == y.to_bits());
         assert!(same, "tensor {na} changed in a round trip");
     }
 }
@@ -88,7 +95,10 @@ pub fn expression(data: &[u8]) {
         }
         Err(e) => {
             // Positions point into the text (or just after it).
-            assert!(e.position >= 1 && e.position <= text.chars().count() + 1, "{e}");
+            assert!(
+                e.position >= 1 && e.position <= text.chars().count() + 1,
+                "{e}"
+            );
             assert!(!e.to_string().contains('\n') || text.contains('\n'));
         }
     }

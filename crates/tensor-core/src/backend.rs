@@ -31,9 +31,8 @@ pub struct Counters {
 ///
 /// Each fused operation is a trait of one required method, in its own module of
 /// [`fused`](crate::fused): a backend names for each either its own kernel or the default
-/// composition from primitives (`fused::bias_act::composed(self, p, z, out)`), and a
-/// wrapper around a backend implements [`BackendWrapper`](crate::BackendWrapper), which
-/// forwards them all, so that no override is lost by omission.
+/// composition from primitives (`fused::bias_act::composed(self, p, z, out)`); a backend
+/// that lacks one of the traits is not a `Backend`, so no operation is lost by omission.
 ///
 /// # The contract
 ///

@@ -31,8 +31,8 @@ pub mod testing;
 pub use activation::{Activation, sigmoid};
 pub use backend::{Backend, Counters, Primitives};
 pub use error::{BackendError, Error, Result, UnavailableKind};
+pub use fused::FusedOps;
 pub use fused::traits::*;
-pub use fused::{BackendWrapper, FusedOps};
 pub use hashgrid::{FeatureLayout, HashGridConfig, HashGridLevel, HashGridScale, HashGridSpec};
 pub use op::{AdamStep, BinaryOp, Gemm, LossKind, ReduceOp, SgdStep, UnaryOp};
 pub use params::{

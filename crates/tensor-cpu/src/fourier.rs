@@ -4,7 +4,6 @@ use crate::kernel::{self, Cos, Sin};
 use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
 use tensor_core::Result;
-use tensor_core::check::{buffer_len, elements};
 
 /// `out = [sin(2 pi x b), cos(2 pi x b)]` for `x` (`rows x d`) and `b` (`d x m`). Each output
 /// row first receives the projection in its sine half, then the cosine of it in its cosine
@@ -17,15 +16,7 @@ pub(crate) fn fourier_features(
     m: usize,
     out: &mut [f32],
 ) -> Result<()> {
-    let op = "fourier_features";
-    buffer_len(op, "x", x.len(), elements(op, rows, d)?)?;
-    buffer_len(op, "b", b.len(), elements(op, d, m)?)?;
-    buffer_len(
-        op,
-        "out",
-        out.len(),
-        elements(op, elements(op, rows, m)?, 2)?,
-    )?;
+    tensor_core::fused::fourier_features::check((rows, d, m), [x.len(), b.len(), out.len()])?;
     if rows == 0 || m == 0 {
         return Ok(());
     }

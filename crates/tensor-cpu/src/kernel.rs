@@ -199,13 +199,15 @@ macro_rules! multiversion {
         pub(crate) fn $name<E: Elem>($($arg: $ty),*) {
             #[cfg(target_arch = "x86_64")]
             {
-                #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-                fn wide<E: Elem>($($arg: $ty),*) {
-                    $generic($($arg),*)
+                $crate::simd::target_features! { avx512:
+                    fn wide<E: Elem>($($arg: $ty),*) {
+                        $generic($($arg),*)
+                    }
                 }
-                #[target_feature(enable = "avx2,fma")]
-                fn avx2<E: Elem>($($arg: $ty),*) {
-                    $generic($($arg),*)
+                $crate::simd::target_features! { avx2:
+                    fn avx2<E: Elem>($($arg: $ty),*) {
+                        $generic($($arg),*)
+                    }
                 }
                 match $crate::simd::active() {
                     // SAFETY: the path that runs is one the CPU has.

@@ -1,7 +1,6 @@
 //! `adam_step`: one Adam or AdamW update of a parameter and its moments.
 
-use super::BackendWrapper;
-use super::compose::{flat, scale, scaled, assign, copy_all};
+use super::compose::{assign, copy_all, flat, scale, scaled};
 use crate::check::buffer_len;
 use crate::{AdamStep, Backend, BinaryOp, Primitives, Result, UnaryOp};
 
@@ -27,6 +26,17 @@ pub trait AdamStepOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a step, by their lengths: `grad`, `m` and `v` hold as many
+/// elements as `param`. Returns that count; the error, [`Error::BufferLength`](crate::Error),
+/// is the same from every backend.
+#[inline]
+pub fn check([param, grad, m, v]: [usize; 4]) -> Result<usize> {
+    buffer_len("adam_step", "grad", grad, param)?;
+    buffer_len("adam_step", "m", m, param)?;
+    buffer_len("adam_step", "v", v, param)?;
+    Ok(param)
+}
+
 /// The default [`AdamStepOp::adam_step`], written out in
 /// element-wise primitives.
 pub fn composed<B: Backend>(
@@ -37,10 +47,12 @@ pub fn composed<B: Backend>(
     moments: AdamMoments<'_, B::Storage>,
 ) -> Result<()> {
     let AdamMoments { m, v } = moments;
-    let n = b.storage_len(param);
-    buffer_len("adam_step", "grad", b.storage_len(grad), n)?;
-    buffer_len("adam_step", "m", b.storage_len(m), n)?;
-    buffer_len("adam_step", "v", b.storage_len(v), n)?;
+    let n = check([
+        b.storage_len(param),
+        b.storage_len(grad),
+        b.storage_len(m),
+        b.storage_len(v),
+    ])?;
     let all = flat(n);
     let mut g = b.alloc(n)?;
     copy_all(b, grad, &mut g, n)?;
@@ -75,15 +87,15 @@ pub fn composed<B: Backend>(
     assign(b, BinaryOp::Sub, (param, &all), (&g, &all))
 }
 
-impl<W: BackendWrapper> AdamStepOp for W {
-    fn adam_step(&self, step: AdamStep, param: &mut W::Storage, grad: &W::Storage, moments: AdamMoments<'_, W::Storage>) -> Result<()> {
-        self.around("adam_step", format_args!(""), |inner| inner.adam_step(step, param, grad, moments))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> AdamStepOp for crate::testing::Composed<B> {
-    fn adam_step(&self, step: AdamStep, param: &mut Self::Storage, grad: &Self::Storage, moments: AdamMoments<'_, Self::Storage>) -> Result<()> {
+    fn adam_step(
+        &self,
+        step: AdamStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        moments: AdamMoments<'_, Self::Storage>,
+    ) -> Result<()> {
         composed(self, step, param, grad, moments)
     }
 }

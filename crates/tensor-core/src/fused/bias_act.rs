@@ -1,7 +1,6 @@
 //! `bias_act`: `z += bias` (broadcast over the rows), then `out = act(z)`: the epilogue of a
 //! dense layer.
 
-use super::BackendWrapper;
 use super::compose::assign;
 use crate::check::{buffer_len, elements};
 use crate::{Activation, Backend, BinaryOp, Primitives, Result, Shape, UnaryOp};
@@ -30,6 +29,19 @@ pub trait BiasActOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a `rows x cols` call, by their lengths: `z` and `out` hold
+/// `rows * cols` elements, `bias` `cols`. Returns `rows * cols`; the error is
+/// [`Error::BufferLength`](crate::Error) (or `InvalidArgument` when the product overflows),
+/// the same from every backend.
+#[inline]
+pub fn check(rows: usize, cols: usize, [bias, z, out]: [usize; 3]) -> Result<usize> {
+    let n = elements("bias_act", rows, cols)?;
+    buffer_len("bias_act", "z", z, n)?;
+    buffer_len("bias_act", "bias", bias, cols)?;
+    buffer_len("bias_act", "out", out, n)?;
+    Ok(n)
+}
+
 /// The default [`BiasActOp::bias_act`]: a broadcast add, then
 /// the activation.
 pub fn composed<B: Backend>(
@@ -44,25 +56,21 @@ pub fn composed<B: Backend>(
         cols,
         act,
     } = p;
-    let n = elements("bias_act", rows, cols)?;
-    buffer_len("bias_act", "z", b.storage_len(z), n)?;
-    buffer_len("bias_act", "bias", b.storage_len(bias), cols)?;
-    buffer_len("bias_act", "out", b.storage_len(out), n)?;
+    let lens = [b.storage_len(bias), b.storage_len(z), b.storage_len(out)];
+    check(rows, cols, lens)?;
     let (matrix, row) = (Shape::new([rows, cols]), Shape::new([cols]));
     assign(b, BinaryOp::Add, (z, &matrix), (bias, &row))?;
     b.unary(UnaryOp::Act(act), z, out)
 }
 
-impl<W: BackendWrapper> BiasActOp for W {
-    fn bias_act(&self, p: BiasAct<'_, W::Storage>, z: &mut W::Storage, out: &mut W::Storage) -> Result<()> {
-        let (act, rows, cols) = (p.act, p.rows, p.cols);
-        self.around("bias_act", format_args!("{act:?} {rows}x{cols}"), |inner| inner.bias_act(p, z, out))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> BiasActOp for crate::testing::Composed<B> {
-    fn bias_act(&self, p: BiasAct<'_, Self::Storage>, z: &mut Self::Storage, out: &mut Self::Storage) -> Result<()> {
+    fn bias_act(
+        &self,
+        p: BiasAct<'_, Self::Storage>,
+        z: &mut Self::Storage,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, z, out)
     }
 }

@@ -1,6 +1,5 @@
 //! `fourier_features`: `[sin(2 pi x b), cos(2 pi x b)]` of points `x` and frequencies `b`.
 
-use super::BackendWrapper;
 use crate::check::{buffer_len, elements};
 use crate::{Backend, BlockCopy, Gemm, Primitives, Result, UnaryOp};
 
@@ -31,6 +30,20 @@ pub trait FourierFeaturesOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a call, by their lengths: `x` holds `rows * d` elements, `freqs`
+/// (`b`) `d * m` and `out` `rows * 2m`. Returns `rows * m`; the error is
+/// [`Error::BufferLength`](crate::Error) (or `InvalidArgument` when a product overflows), the
+/// same from every backend.
+#[inline]
+pub fn check((rows, d, m): (usize, usize, usize), [x, b, out]: [usize; 3]) -> Result<usize> {
+    let op = "fourier_features";
+    buffer_len(op, "x", x, elements(op, rows, d)?)?;
+    buffer_len(op, "b", b, elements(op, d, m)?)?;
+    let n = elements(op, rows, m)?;
+    buffer_len(op, "out", out, elements(op, n, 2)?)?;
+    Ok(n)
+}
+
 /// The default [`FourierFeaturesOp::fourier_features`]: one GEMM,
 /// then the sines and cosines copied into their halves of the output.
 pub fn composed<B: Backend>(
@@ -45,11 +58,8 @@ pub fn composed<B: Backend>(
         d,
         m,
     } = p;
-    let op = "fourier_features";
-    buffer_len(op, "x", b.storage_len(x), elements(op, rows, d)?)?;
-    buffer_len(op, "b", b.storage_len(freqs), elements(op, d, m)?)?;
-    let n = elements(op, rows, m)?;
-    buffer_len(op, "out", b.storage_len(out), elements(op, n, 2)?)?;
+    let lens = [b.storage_len(x), b.storage_len(freqs), b.storage_len(out)];
+    let n = check((rows, d, m), lens)?;
     let mut proj = b.alloc(n)?;
     let gemm = Gemm {
         m: rows,
@@ -74,16 +84,13 @@ pub fn composed<B: Backend>(
     b.copy_block(half(m), &tmp, out)
 }
 
-impl<W: BackendWrapper> FourierFeaturesOp for W {
-    fn fourier_features(&self, p: FourierFeatures<'_, W::Storage>, out: &mut W::Storage) -> Result<()> {
-        let (rows, d, m) = (p.rows, p.d, p.m);
-        self.around("fourier_features", format_args!("{rows}x{d} -> {m}"), |inner| inner.fourier_features(p, out))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> FourierFeaturesOp for crate::testing::Composed<B> {
-    fn fourier_features(&self, p: FourierFeatures<'_, Self::Storage>, out: &mut Self::Storage) -> Result<()> {
+    fn fourier_features(
+        &self,
+        p: FourierFeatures<'_, Self::Storage>,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, out)
     }
 }

@@ -1,7 +1,6 @@
 //! `gemm_act_grad`: a matrix product multiplied by an activation's derivative, the gradient
 //! through a dense layer's activation.
 
-use super::BackendWrapper;
 use crate::check::check_fused_gemm;
 use crate::{Activation, Backend, Gemm, Primitives, Result};
 
@@ -54,16 +53,13 @@ pub fn composed<B: Backend>(
     b.act_backward(&g, at, act, c)
 }
 
-impl<W: BackendWrapper> GemmActGradOp for W {
-    fn gemm_act_grad(&self, p: GemmActGrad<'_, W::Storage>, c: &mut W::Storage) -> Result<()> {
-        let (act, g) = (p.act, p.gemm);
-        self.around("gemm_act_grad", format_args!("{act:?} {}x{}x{}", g.m, g.n, g.k), |inner| inner.gemm_act_grad(p, c))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> GemmActGradOp for crate::testing::Composed<B> {
-    fn gemm_act_grad(&self, p: GemmActGrad<'_, Self::Storage>, c: &mut Self::Storage) -> Result<()> {
+    fn gemm_act_grad(
+        &self,
+        p: GemmActGrad<'_, Self::Storage>,
+        c: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, c)
     }
 }

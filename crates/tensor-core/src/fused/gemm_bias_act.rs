@@ -1,7 +1,6 @@
 //! `gemm_bias_act`: a matrix product with the bias and activation fused in, a dense layer's
 //! forward pass.
 
-use super::BackendWrapper;
 use crate::check::check_fused_gemm;
 use crate::{Activation, Backend, BiasAct, Gemm, Primitives, Result};
 
@@ -59,16 +58,13 @@ pub fn composed<B: Backend>(
     b.bias_act(epilogue, &mut z, c)
 }
 
-impl<W: BackendWrapper> GemmBiasActOp for W {
-    fn gemm_bias_act(&self, p: GemmBiasAct<'_, W::Storage>, c: &mut W::Storage) -> Result<()> {
-        let (act, g) = (p.act, p.gemm);
-        self.around("gemm_bias_act", format_args!("{act:?} {}x{}x{}", g.m, g.n, g.k), |inner| inner.gemm_bias_act(p, c))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> GemmBiasActOp for crate::testing::Composed<B> {
-    fn gemm_bias_act(&self, p: GemmBiasAct<'_, Self::Storage>, c: &mut Self::Storage) -> Result<()> {
+    fn gemm_bias_act(
+        &self,
+        p: GemmBiasAct<'_, Self::Storage>,
+        c: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, c)
     }
 }

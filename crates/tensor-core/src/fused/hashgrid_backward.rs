@@ -1,7 +1,6 @@
 //! `hashgrid_backward`: the gradient of the hash-grid encoding with respect to its tables,
 //! scattered from the features' gradient.
 
-use super::BackendWrapper;
 use crate::hashgrid::{FeatureLayout, HashGridSpec, host_backward};
 use crate::{Backend, Primitives, Result};
 
@@ -23,7 +22,8 @@ pub struct HashGridScatter<'a, S> {
 
 /// The fused operation `hashgrid_backward`; see [the fused operations](crate::fused).
 pub trait HashGridBackwardOp: Primitives {
-    /// The backward pass of [`hashgrid_forward`](crate::fused::HashGridForwardOp::hashgrid_forward): scatters
+    /// The backward pass of
+    /// [`hashgrid_forward`](crate::fused::HashGridForwardOp::hashgrid_forward): scatters
     /// `p.grad_features` (in `p.layout`) into `grad_tables` (the tables' layout), adding to
     /// its contents when `p.accumulate` is set and overwriting them otherwise. The sums may
     /// be added in any order (the CUDA backend uses atomics); the CPU backend adds each
@@ -46,18 +46,13 @@ pub fn composed<B: Backend>(
     host_backward(b, p, grad_tables)
 }
 
-impl<W: BackendWrapper> HashGridBackwardOp for W {
-    fn hashgrid_backward(&self, p: HashGridScatter<'_, W::Storage>, grad_tables: &mut W::Storage) -> Result<()> {
-        let (levels, n) = (p.spec.levels().len(), p.n);
-        self.around("hashgrid_backward", format_args!("{levels} levels, {n} points"), |inner| {
-            inner.hashgrid_backward(p, grad_tables)
-        })
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> HashGridBackwardOp for crate::testing::Composed<B> {
-    fn hashgrid_backward(&self, p: HashGridScatter<'_, Self::Storage>, grad_tables: &mut Self::Storage) -> Result<()> {
+    fn hashgrid_backward(
+        &self,
+        p: HashGridScatter<'_, Self::Storage>,
+        grad_tables: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, grad_tables)
     }
 }

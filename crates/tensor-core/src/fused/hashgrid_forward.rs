@@ -1,7 +1,6 @@
 //! `hashgrid_forward`: the multiresolution hash-grid encoding of points (see
 //! [`hashgrid`](crate::hashgrid)).
 
-use super::BackendWrapper;
 use crate::hashgrid::{FeatureLayout, HashGridSpec, host_forward};
 use crate::{Backend, Primitives, Result};
 
@@ -44,18 +43,13 @@ pub fn composed<B: Backend>(
     host_forward(b, p, out)
 }
 
-impl<W: BackendWrapper> HashGridForwardOp for W {
-    fn hashgrid_forward(&self, p: HashGridLookup<'_, W::Storage>, out: &mut W::Storage) -> Result<()> {
-        let (levels, n) = (p.spec.levels().len(), p.n);
-        self.around("hashgrid_forward", format_args!("{levels} levels, {n} points"), |inner| {
-            inner.hashgrid_forward(p, out)
-        })
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> HashGridForwardOp for crate::testing::Composed<B> {
-    fn hashgrid_forward(&self, p: HashGridLookup<'_, Self::Storage>, out: &mut Self::Storage) -> Result<()> {
+    fn hashgrid_forward(
+        &self,
+        p: HashGridLookup<'_, Self::Storage>,
+        out: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, out)
     }
 }

@@ -1,9 +1,11 @@
 //! `loss_grad`: a loss and its gradient in one pass.
 
-use super::BackendWrapper;
-use super::compose::{flat, scale, sum_all, assign, same_shape};
+use super::compose::{assign, flat, same_shape, scale, sum_all};
 use crate::check::{buffer_len, elements};
-use crate::{Activation, Backend, BinaryOp, BinarySpec, LossKind, Primitives, ReduceOp, ReduceSpec, Result, Shape, UnaryOp};
+use crate::{
+    Activation, Backend, BinaryOp, BinarySpec, LossKind, Primitives, ReduceOp, ReduceSpec, Result,
+    Shape, UnaryOp,
+};
 
 /// What [`loss_grad`](crate::LossGradOp::loss_grad) reads.
 pub struct LossGrad<'a, S> {
@@ -32,6 +34,20 @@ pub trait LossGradOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a `rows x cols` call, by their lengths: `pred`, `target` and `grad`
+/// hold `rows * cols` elements, `loss` one. Returns `rows * cols`; the error is
+/// [`Error::BufferLength`](crate::Error) (or `InvalidArgument` when the product overflows),
+/// the same from every backend.
+#[inline]
+pub fn check(rows: usize, cols: usize, [pred, target, grad, loss]: [usize; 4]) -> Result<usize> {
+    let n = elements("loss_grad", rows, cols)?;
+    buffer_len("loss_grad", "pred", pred, n)?;
+    buffer_len("loss_grad", "target", target, n)?;
+    buffer_len("loss_grad", "grad", grad, n)?;
+    buffer_len("loss_grad", "loss", loss, 1)?;
+    Ok(n)
+}
+
 /// The default [`LossGradOp::loss_grad`], one composition per
 /// loss.
 pub fn composed<B: Backend>(
@@ -47,11 +63,13 @@ pub fn composed<B: Backend>(
         rows,
         cols,
     } = p;
-    let n = elements("loss_grad", rows, cols)?;
-    buffer_len("loss_grad", "pred", b.storage_len(pred), n)?;
-    buffer_len("loss_grad", "target", b.storage_len(target), n)?;
-    buffer_len("loss_grad", "grad", b.storage_len(grad), n)?;
-    buffer_len("loss_grad", "loss", b.storage_len(loss), 1)?;
+    let lens = [
+        b.storage_len(pred),
+        b.storage_len(target),
+        b.storage_len(grad),
+        b.storage_len(loss),
+    ];
+    let n = check(rows, cols, lens)?;
     if n == 0 {
         // The mean over zero elements.
         return b.fill(loss, f32::NAN);
@@ -141,16 +159,14 @@ fn softmax_cross_entropy<B: Backend>(
     scale(b, loss, -1.0 / rows as f32)
 }
 
-impl<W: BackendWrapper> LossGradOp for W {
-    fn loss_grad(&self, p: LossGrad<'_, W::Storage>, grad: &mut W::Storage, loss: &mut W::Storage) -> Result<()> {
-        let (kind, rows, cols) = (p.kind, p.rows, p.cols);
-        self.around("loss_grad", format_args!("{kind:?} {rows}x{cols}"), |inner| inner.loss_grad(p, grad, loss))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> LossGradOp for crate::testing::Composed<B> {
-    fn loss_grad(&self, p: LossGrad<'_, Self::Storage>, grad: &mut Self::Storage, loss: &mut Self::Storage) -> Result<()> {
+    fn loss_grad(
+        &self,
+        p: LossGrad<'_, Self::Storage>,
+        grad: &mut Self::Storage,
+        loss: &mut Self::Storage,
+    ) -> Result<()> {
         composed(self, p, grad, loss)
     }
 }

@@ -1,7 +1,6 @@
 //! `relu_mlp_mse_pass`: a whole training pass of a ReLU network with a mean-squared-error
 //! loss, for backends that have one fused (see [`mlp_pass`](crate::mlp_pass)).
 
-use super::BackendWrapper;
 use crate::mlp_pass::{MlpPass, MlpPassOut, unfused};
 use crate::{Primitives, Result};
 
@@ -24,19 +23,6 @@ pub trait ReluMlpMsePassOp: Primitives {
 /// written), so the caller runs the layers one at a time.
 pub fn composed<S>(pass: &MlpPass<'_, S>, out: MlpPassOut<'_, '_, S>) -> Result<bool> {
     unfused(pass, out)
-}
-
-impl<W: BackendWrapper> ReluMlpMsePassOp for W {
-    fn relu_mlp_mse_pass(
-        &self,
-        pass: &MlpPass<'_, W::Storage>,
-        out: MlpPassOut<'_, '_, W::Storage>,
-    ) -> Result<bool> {
-        let (rows, dims) = (pass.rows, pass.dims);
-        self.around("relu_mlp_mse_pass", format_args!("{rows} rows, widths {dims:?}"), |inner| {
-            inner.relu_mlp_mse_pass(pass, out)
-        })
-    }
 }
 
 #[cfg(feature = "testing")]

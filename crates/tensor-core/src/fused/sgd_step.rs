@@ -1,7 +1,6 @@
 //! `sgd_step`: one SGD update, with momentum (plain or Nesterov) and weight decay.
 
-use super::BackendWrapper;
-use super::compose::{flat, scale, scaled, assign, copy_all};
+use super::compose::{assign, copy_all, flat, scale, scaled};
 use crate::check::buffer_len;
 use crate::{Backend, BinaryOp, Primitives, Result, SgdStep};
 
@@ -19,6 +18,18 @@ pub trait SgdStepOp: Primitives {
     ) -> Result<()>;
 }
 
+/// Checks the buffers of a step, by their lengths: `grad` and the velocity, if any, hold as
+/// many elements as `param`. Returns that count; the error,
+/// [`Error::BufferLength`](crate::Error), is the same from every backend.
+#[inline]
+pub fn check([param, grad]: [usize; 2], velocity: Option<usize>) -> Result<usize> {
+    buffer_len("sgd_step", "grad", grad, param)?;
+    if let Some(velocity) = velocity {
+        buffer_len("sgd_step", "velocity", velocity, param)?;
+    }
+    Ok(param)
+}
+
 /// The default [`SgdStepOp::sgd_step`], written out in
 /// element-wise primitives.
 pub fn composed<B: Backend>(
@@ -28,11 +39,8 @@ pub fn composed<B: Backend>(
     grad: &B::Storage,
     velocity: Option<&mut B::Storage>,
 ) -> Result<()> {
-    let n = b.storage_len(param);
-    buffer_len("sgd_step", "grad", b.storage_len(grad), n)?;
-    if let Some(vel) = &velocity {
-        buffer_len("sgd_step", "velocity", b.storage_len(vel), n)?;
-    }
+    let velocity_len = velocity.as_deref().map(|v| b.storage_len(v));
+    let n = check([b.storage_len(param), b.storage_len(grad)], velocity_len)?;
     let all = flat(n);
     let mut g = b.alloc(n)?;
     copy_all(b, grad, &mut g, n)?;
@@ -56,15 +64,15 @@ pub fn composed<B: Backend>(
     assign(b, BinaryOp::Sub, (param, &all), (&g, &all))
 }
 
-impl<W: BackendWrapper> SgdStepOp for W {
-    fn sgd_step(&self, step: SgdStep, param: &mut W::Storage, grad: &W::Storage, velocity: Option<&mut W::Storage>) -> Result<()> {
-        self.around("sgd_step", format_args!(""), |inner| inner.sgd_step(step, param, grad, velocity))
-    }
-}
-
 #[cfg(feature = "testing")]
 impl<B: Backend> SgdStepOp for crate::testing::Composed<B> {
-    fn sgd_step(&self, step: SgdStep, param: &mut Self::Storage, grad: &Self::Storage, velocity: Option<&mut Self::Storage>) -> Result<()> {
+    fn sgd_step(
+        &self,
+        step: SgdStep,
+        param: &mut Self::Storage,
+        grad: &Self::Storage,
+        velocity: Option<&mut Self::Storage>,
+    ) -> Result<()> {
         composed(self, step, param, grad, velocity)
     }
 }

@@ -1,6 +1,5 @@
 //! The fused activation backward pass, against f64 and against its default composition.
 
-use super::forwarding::{Probe, values};
 use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
@@ -100,22 +99,4 @@ fn refuse<B: Backend>(b: &B) {
             b.act_backward(&g, &z, Activation::Tanh, &mut out),
         );
     }
-}
-
-/// The inputs and outputs of one call, for [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    Ok(Probe {
-        inputs: vec![v(&[3, 4], 1)?, v(&[3, 4], 2)?],
-        outputs: vec![v(&[3, 4], 3)?],
-    })
-}
-
-/// One call on what [`probe_inputs`] made, through the tensor method.
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [grad_z] = probe.outputs.as_mut_slice() else {
-        unreachable!("act_backward writes 1 tensors")
-    };
-    i[0].act_backward_into(&i[1], crate::Activation::Tanh, grad_z)
 }

@@ -1,6 +1,5 @@
 //! The fused Adam/AdamW update, against f64 and against its default composition.
 
-use super::forwarding::{Probe, values};
 use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
@@ -49,7 +48,13 @@ fn run<B: Backend>(
 }
 
 /// The updated parameters and moments in f64, each with its error scale.
-pub(crate) fn reference(s: AdamStep, p: &[f32], g: &[f32], m: &[f32], v: &[f32]) -> [Vec<Expect>; 3] {
+pub(crate) fn reference(
+    s: AdamStep,
+    p: &[f32],
+    g: &[f32],
+    m: &[f32],
+    v: &[f32],
+) -> [Vec<Expect>; 3] {
     let f = f64::from;
     let mut want: [Vec<Expect>; 3] = Default::default();
     for i in 0..p.len() {
@@ -157,32 +162,4 @@ fn refuse<B: Backend>(b: &B) {
             ),
         );
     }
-}
-
-/// The inputs and outputs of one call, for [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    Ok(Probe {
-        inputs: vec![v(&[3, 4], 1)?],
-        outputs: vec![v(&[3, 4], 2)?, v(&[3, 4], 3)?, v(&[3, 4], 4)?],
-    })
-}
-
-/// One call on what [`probe_inputs`] made, through the tensor method.
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [param, m, v] = probe.outputs.as_mut_slice() else {
-        unreachable!("adam_step writes 3 tensors")
-    };
-    let step = crate::AdamStep {
-        lr: 0.1,
-        beta1: 0.9,
-        beta2: 0.99,
-        eps: 1e-8,
-        weight_decay: 0.01,
-        decoupled: true,
-        bias_correction1: 0.1,
-        bias_correction2: 0.01,
-    };
-    param.adam_step(step, &i[0], m, v)
 }

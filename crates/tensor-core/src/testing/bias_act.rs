@@ -1,6 +1,5 @@
 //! The fused bias + activation, against f64 and against its default composition.
 
-use super::forwarding::{Probe, values};
 use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
@@ -151,22 +150,4 @@ fn refuse<B: Backend>(b: &B) {
             ),
         );
     }
-}
-
-/// The inputs and outputs of one call, for [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    Ok(Probe {
-        inputs: vec![v(&[4], 1)?],
-        outputs: vec![v(&[3, 4], 2)?, v(&[3, 4], 3)?],
-    })
-}
-
-/// One call on what [`probe_inputs`] made, through the tensor method.
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [z, out] = probe.outputs.as_mut_slice() else {
-        unreachable!("bias_act writes 2 tensors")
-    };
-    z.bias_act_into(&i[0], crate::Activation::Tanh, out)
 }

@@ -1,6 +1,5 @@
 //! The fused Fourier-feature encoding, against f64 and against its default composition.
 
-use super::forwarding::{Probe, values};
 use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
@@ -169,22 +168,4 @@ fn refuse<B: Backend>(b: &B) {
             ),
         );
     }
-}
-
-/// The inputs and outputs of one call, for [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    Ok(Probe {
-        inputs: vec![v(&[3, 2], 1)?, v(&[2, 4], 2)?],
-        outputs: vec![v(&[3, 8], 3)?],
-    })
-}
-
-/// One call on what [`probe_inputs`] made, through the tensor method.
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [out] = probe.outputs.as_mut_slice() else {
-        unreachable!("fourier_features writes 1 tensors")
-    };
-    i[0].fourier_features_into(&i[1], out)
 }

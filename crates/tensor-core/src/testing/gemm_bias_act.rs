@@ -2,7 +2,6 @@
 //! against their default composition (a product into a buffer, then `bias_act` or
 //! `act_backward`), and their refusals.
 
-use super::forwarding::{Probe, values};
 use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
@@ -279,23 +278,4 @@ pub fn refuse_bad_calls<B: Backend>(b: &B) {
         &mut short_c,
     );
     assert_buffer_error(what, "gemm_bias_act", got);
-}
-
-/// The inputs and outputs of one call, for [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    Ok(Probe {
-        inputs: vec![v(&[3, 5], 1)?, v(&[5, 4], 2)?, v(&[4], 3)?],
-        outputs: vec![v(&[3, 4], 5)?],
-    })
-}
-
-/// One call on what [`probe_inputs`] made, through the tensor method.
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [c] = probe.outputs.as_mut_slice() else {
-        unreachable!("gemm_bias_act writes 1 tensors")
-    };
-    let (a, b) = ((&i[0], false), (&i[1], false));
-    crate::Tensor::matmul_bias_act_into(a, b, &i[2], crate::Activation::Tanh, c)
 }

@@ -1,7 +1,6 @@
 //! The fused losses with their gradients, against f64 and against the default composition,
 //! and the loss of an empty batch.
 
-use super::forwarding::{Probe, values};
 use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
@@ -255,22 +254,4 @@ fn refuse<B: Backend>(b: &B) {
             );
         }
     }
-}
-
-/// The inputs and outputs of one call, for [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    Ok(Probe {
-        inputs: vec![v(&[3, 4], 1)?, v(&[3, 4], 2)?],
-        outputs: vec![v(&[3, 4], 3)?, v(&[1], 4)?],
-    })
-}
-
-/// One call on what [`probe_inputs`] made, through the tensor method.
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [grad, loss] = probe.outputs.as_mut_slice() else {
-        unreachable!("loss_grad writes 2 tensors")
-    };
-    i[0].loss_grad_into(crate::LossKind::Mse, &i[1], grad, loss)
 }

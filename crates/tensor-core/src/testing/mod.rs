@@ -21,32 +21,31 @@
 //! checks, with the inputs and references they need; [`reference`](mod@reference) holds the f64
 //! references of the primitives, [`compare`] the tolerances and assertions, [`data`] the
 //! seeded inputs (awkward sizes 0, 1, 7, 33, 1000+, special values), and [`Composed`] a
-//! backend's primitives with the default fused compositions. A primitive family's checks
-//! are listed in [`conformance_tests!`](crate::conformance_tests); a fused operation's
-//! module is named after the operation, and its checks are listed with it in
-//! [`for_each_fused_op!`](crate::for_each_fused_op).
+//! backend's primitives with the default fused compositions. A fused operation's module
+//! is named after the operation (an operation checked with its pair, such as
+//! `gemm_act_grad` with `gemm_bias_act`, has none). Every family's checks are listed in
+//! [`conformance_tests!`](crate::conformance_tests).
 
+pub mod act_backward;
+pub mod adam_step;
+pub mod bias_act;
 pub mod binary;
 pub mod compare;
 mod composed;
 pub mod data;
-pub mod forwarding;
+pub mod fourier_features;
 pub mod gather;
 pub mod gemm;
+pub mod gemm_bias_act;
+pub mod hashgrid_forward;
+pub mod loss_grad;
 pub mod memory;
 pub mod reduce;
 pub mod reference;
+pub mod relu_mlp_mse_pass;
+pub mod sgd_step;
 pub mod subnormals;
 pub mod unary;
-
-/// Declares the checks module of each fused operation, `testing/NAME.rs`.
-macro_rules! declare_fused_checks {
-    ([ $($name:ident: $op:ident { $($check:ident),* $(,)? }),* $(,)? ]) => {
-        $( pub mod $name; )*
-    };
-}
-
-crate::for_each_fused_op!(declare_fused_checks);
 
 pub use composed::Composed;
 
@@ -54,14 +53,17 @@ pub use composed::Composed;
 /// per check, in one module per operation family, plus a private function `__backend`
 /// that evaluates the expression. Attributes written before the expression (such as
 /// `#[ignore = "needs a GPU"]`) go on every test. See [`testing`](crate::testing).
+///
+/// The list below is the suite: each family's module in [`testing`](crate::testing) and
+/// the checks (public functions `fn check<B: Backend>(b: &B)`) of it that run. A fused
+/// operation checked with its pair lists the pair's checks under the first of the two.
 #[macro_export]
 macro_rules! conformance_tests {
     (@attrs [$($attrs:tt)*] #[$attr:meta] $($rest:tt)*) => {
         $crate::conformance_tests!(@attrs [$($attrs)* #[$attr]] $($rest)*);
     };
     (@attrs [$($attrs:tt)*] $make:expr $(,)?) => {
-        $crate::for_each_fused_op! { $crate::__conformance_expand, {
-            { $($attrs)* } $make;
+        $crate::conformance_tests! { @families { $($attrs)* } $make;
             memory {
                 buffers_have_the_asked_length,
                 upload_download_round_trip,
@@ -113,49 +115,80 @@ macro_rules! conformance_tests {
                 gemm_takes_subnormal_inputs,
                 adam_step_takes_subnormal_inputs,
             }
-        } }
+            bias_act {
+                matches_f64,
+                agrees_with_composition,
+                refuses_wrong_lengths,
+            }
+            gemm_bias_act {
+                bias_act_matches_f64,
+                act_grad_matches_f64,
+                agree_with_composition,
+                refuse_bad_calls,
+            }
+            relu_mlp_mse_pass {
+                matches_f64,
+                input_gradient_is_optional,
+                refuses_bad_shapes,
+            }
+            act_backward {
+                matches_f64,
+                agrees_with_composition,
+                refuses_wrong_lengths,
+            }
+            loss_grad {
+                matches_f64,
+                empty_batch_loss_is_nan,
+                agrees_with_composition,
+                refuses_wrong_lengths,
+            }
+            adam_step {
+                matches_f64,
+                agrees_with_composition,
+                refuses_wrong_lengths,
+            }
+            sgd_step {
+                matches_f64,
+                agrees_with_composition,
+                refuses_wrong_lengths,
+            }
+            fourier_features {
+                matches_f64,
+                agrees_with_composition,
+                refuses_wrong_lengths,
+            }
+            hashgrid_forward {
+                forward_matches_f64,
+                backward_matches_f64,
+                backward_is_the_adjoint,
+                backward_matches_finite_differences,
+                edge_coordinates,
+                dense_and_hashed_levels,
+                empty_batch,
+                agrees_with_the_default,
+                bad_buffers_are_errors,
+            }
+        }
     };
-    ($($input:tt)*) => {
-        $crate::conformance_tests!(@attrs [] $($input)*);
-    };
-}
-
-/// Implementation detail of [`conformance_tests!`](crate::conformance_tests): the modules,
-/// the primitives' families and then each fused operation's (from
-/// [`for_each_fused_op!`](crate::for_each_fused_op)).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __conformance_expand {
-    (
-        { $attrs:tt $make:expr; $($family:ident { $($check:ident),* $(,)? })* },
-        [ $($op:ident: $op_trait:ident { $($op_check:ident),* $(,)? }),* $(,)? ]
-    ) => {
+    (@families $attrs:tt $make:expr; $($family:ident { $($check:ident),* $(,)? })*) => {
         /// The backend under test, made afresh for each check.
         fn __backend() -> impl $crate::Backend {
             $make
         }
         $(
             mod $family {
-                $( $crate::__conformance_test!($attrs $family $check); )*
-            }
-        )*
-        $(
-            mod $op {
-                $( $crate::__conformance_test!($attrs $op $op_check); )*
+                $( $crate::conformance_tests!(@test $attrs $family $check); )*
             }
         )*
     };
-}
-
-/// Implementation detail of [`conformance_tests!`](crate::conformance_tests): one test.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __conformance_test {
-    ({ $($attr:tt)* } $family:ident $check:ident) => {
+    (@test { $($attr:tt)* } $family:ident $check:ident) => {
         #[test]
         $($attr)*
         fn $check() {
             $crate::testing::$family::$check(&super::__backend());
         }
+    };
+    ($($input:tt)*) => {
+        $crate::conformance_tests!(@attrs [] $($input)*);
     };
 }

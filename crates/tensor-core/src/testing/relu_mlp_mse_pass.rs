@@ -5,7 +5,6 @@
 use super::compare::*;
 use super::data::*;
 use crate::mlp_pass::{DenseGrad, DenseRef, MlpPass, MlpPassOut, relu_mlp_mse_pass};
-use super::forwarding::{Probe, values};
 use crate::{Backend, FeatureLayout, Tensor};
 use rand_chacha::ChaCha8Rng;
 
@@ -373,53 +372,4 @@ pub fn refuses_bad_shapes<B: Backend>(b: &B) {
         "{}: a well-formed pass failed: {ok_call:?}",
         b.name()
     );
-}
-
-/// The inputs (a batch, two layers, the targets) and outputs (the layers' gradients and the
-/// loss) of one call, for [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    let (x0, w0, b0) = (v(&[6, 2], 1)?, v(&[2, 4], 2)?, v(&[4], 3)?);
-    let (w1, b1, target) = (v(&[4, 1], 4)?, v(&[1], 5)?, v(&[6, 1], 6)?);
-    let outputs = vec![
-        v(&[2, 4], 7)?,
-        v(&[4], 8)?,
-        v(&[4, 1], 9)?,
-        v(&[1], 1)?,
-        v(&[1], 2)?,
-    ];
-    Ok(Probe {
-        inputs: vec![x0, w0, b0, w1, b1, target],
-        outputs,
-    })
-}
-
-/// One pass on what [`probe_inputs`] made, through [`relu_mlp_mse_pass`].
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [gw0, gb0, gw1, gb1, loss] = probe.outputs.as_mut_slice() else {
-        unreachable!("the pass probe has five outputs")
-    };
-    let layers = [
-        DenseRef {
-            weight: &i[1],
-            bias: &i[2],
-        },
-        DenseRef {
-            weight: &i[3],
-            bias: &i[4],
-        },
-    ];
-    let mut grads = [
-        DenseGrad {
-            weight: gw0,
-            bias: gb0,
-        },
-        DenseGrad {
-            weight: gw1,
-            bias: gb1,
-        },
-    ];
-    let layout = FeatureLayout::PointMajor;
-    relu_mlp_mse_pass(&i[0], layout, &layers, &i[5], &mut grads, None, loss).map(|_| ())
 }

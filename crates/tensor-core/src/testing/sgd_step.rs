@@ -1,7 +1,6 @@
 //! The fused SGD update (plain, momentum, Nesterov, weight decay), against f64 and against
 //! its default composition.
 
-use super::forwarding::{Probe, values};
 use super::compare::*;
 use super::composed::Composed;
 use super::data::*;
@@ -160,28 +159,4 @@ fn refuse<B: Backend>(b: &B) {
         "sgd_step",
         b.sgd_step(step(0.0, false, 0.0), &mut p, &g, None),
     );
-}
-
-/// The inputs and outputs of one call, for [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    Ok(Probe {
-        inputs: vec![v(&[3, 4], 1)?],
-        outputs: vec![v(&[3, 4], 2)?, v(&[3, 4], 3)?],
-    })
-}
-
-/// One call on what [`probe_inputs`] made, through the tensor method.
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [param, velocity] = probe.outputs.as_mut_slice() else {
-        unreachable!("sgd_step writes 2 tensors")
-    };
-    let step = crate::SgdStep {
-        lr: 0.1,
-        momentum: 0.9,
-        nesterov: true,
-        weight_decay: 0.01,
-    };
-    param.sgd_step(step, &i[0], Some(velocity))
 }

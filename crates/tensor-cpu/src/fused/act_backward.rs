@@ -4,7 +4,7 @@ use crate::CpuBackend;
 use crate::kernel::{self, Elem, with_act_grad};
 use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
-use tensor_core::check::buffer_len;
+use tensor_core::fused::act_backward;
 use tensor_core::{ActBackwardOp, Activation, Result};
 
 impl ActBackwardOp for CpuBackend {
@@ -26,8 +26,7 @@ pub(crate) fn kernel(
     act: Activation,
     grad_z: &mut [f32],
 ) -> Result<()> {
-    buffer_len("act_backward", "grad_out", grad_out.len(), z.len())?;
-    buffer_len("act_backward", "grad_z", grad_z.len(), z.len())?;
+    act_backward::check([grad_out.len(), z.len(), grad_z.len()])?;
     with_act_grad!(act, e => act_backward_with(e, grad_out, z, grad_z));
     Ok(())
 }
@@ -43,4 +42,3 @@ fn act_backward_with<E: Elem>(e: E, grad_out: &[f32], z: &[f32], grad_z: &mut [f
             .for_each(|(gz, (go, z))| kernel::mul_map(e, go, z, gz));
     }
 }
-

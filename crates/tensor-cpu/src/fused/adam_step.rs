@@ -4,7 +4,7 @@
 use crate::CpuBackend;
 use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
-use tensor_core::check::buffer_len;
+use tensor_core::fused::adam_step;
 use tensor_core::{AdamMoments, AdamStep, AdamStepOp, Result};
 
 impl AdamStepOp for CpuBackend {
@@ -30,10 +30,7 @@ pub(crate) fn kernel(
     m: &mut [f32],
     v: &mut [f32],
 ) -> Result<()> {
-    let n = param.len();
-    buffer_len("adam_step", "grad", grad.len(), n)?;
-    buffer_len("adam_step", "m", m.len(), n)?;
-    buffer_len("adam_step", "v", v.len(), n)?;
+    let n = adam_step::check([param.len(), grad.len(), m.len(), v.len()])?;
     let step_size = s.lr / s.bias_correction1;
     let inv_bc2 = 1.0 / s.bias_correction2;
     let decay = if s.decoupled {
@@ -100,9 +97,10 @@ fn adam_chunk(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [
     }
     #[cfg(target_arch = "x86_64")]
     {
-        #[target_feature(enable = "avx2,fma")]
-        fn avx2(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
-            run(k, p, g, m, v)
+        crate::simd::target_features! { avx2:
+            fn avx2(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
+                run(k, p, g, m, v)
+            }
         }
         use crate::simd::SimdPath;
         if matches!(crate::simd::active(), SimdPath::Avx2 | SimdPath::Avx512) {
@@ -112,4 +110,3 @@ fn adam_chunk(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [
     }
     run(k, p, g, m, v)
 }
-

@@ -5,7 +5,7 @@ use crate::CpuBackend;
 use crate::kernel::{self, Elem, with_act};
 use crate::parallel::{PAR_THRESHOLD, chunk_len};
 use rayon::prelude::*;
-use tensor_core::check::{buffer_len, elements};
+use tensor_core::fused::bias_act;
 use tensor_core::{Activation, BiasAct, BiasActOp, Result};
 
 impl BiasActOp for CpuBackend {
@@ -28,10 +28,7 @@ pub(crate) fn kernel(
     act: Activation,
     out: &mut [f32],
 ) -> Result<()> {
-    let n = elements("bias_act", rows, cols)?;
-    buffer_len("bias_act", "z", z.len(), n)?;
-    buffer_len("bias_act", "bias", bias.len(), cols)?;
-    buffer_len("bias_act", "out", out.len(), n)?;
+    bias_act::check(rows, cols, [bias.len(), z.len(), out.len()])?;
     if cols == 0 {
         return Ok(());
     }

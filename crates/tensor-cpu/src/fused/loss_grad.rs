@@ -4,7 +4,7 @@
 use crate::CpuBackend;
 use crate::parallel::{PAR_THRESHOLD, SUM_CHUNK};
 use rayon::prelude::*;
-use tensor_core::check::{buffer_len, elements};
+use tensor_core::fused::loss_grad;
 use tensor_core::{LossGrad, LossGradOp, LossKind, Result, sigmoid};
 
 impl LossGradOp for CpuBackend {
@@ -51,11 +51,8 @@ pub(crate) fn kernel(
     grad: &mut [f32],
     loss: &mut [f32],
 ) -> Result<()> {
-    let n = elements("loss_grad", rows, cols)?;
-    buffer_len("loss_grad", "pred", pred.len(), n)?;
-    buffer_len("loss_grad", "target", target.len(), n)?;
-    buffer_len("loss_grad", "grad", grad.len(), n)?;
-    buffer_len("loss_grad", "loss", loss.len(), 1)?;
+    let lens = [pred.len(), target.len(), grad.len(), loss.len()];
+    let n = loss_grad::check(rows, cols, lens)?;
     if n == 0 {
         // The mean over zero elements.
         loss[0] = f32::NAN;

@@ -1,7 +1,7 @@
 //! `sgd_step` on the CPU: the SGD update in one pass.
 
 use crate::CpuBackend;
-use tensor_core::check::buffer_len;
+use tensor_core::fused::sgd_step;
 use tensor_core::{Result, SgdStep, SgdStepOp};
 
 impl SgdStepOp for CpuBackend {
@@ -23,11 +23,8 @@ pub(crate) fn kernel(
     grad: &[f32],
     velocity: Option<&mut Vec<f32>>,
 ) -> Result<()> {
-    let n = param.len();
-    buffer_len("sgd_step", "grad", grad.len(), n)?;
-    if let Some(vel) = &velocity {
-        buffer_len("sgd_step", "velocity", vel.len(), n)?;
-    }
+    let velocity_len = velocity.as_ref().map(|v| v.len());
+    let n = sgd_step::check([param.len(), grad.len()], velocity_len)?;
     // No decay term at all when there is none (0 * inf would be NaN).
     let wd = s.weight_decay;
     let decayed = |g: f32, p: f32| if wd != 0.0 { g + wd * p } else { g };

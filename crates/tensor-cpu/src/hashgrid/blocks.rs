@@ -118,46 +118,46 @@ mod entry {
     use super::{GradAt, LevelConsts, encode_pairs, scatter_blocks};
 
     /// Defines `$encode` and `$scatter`, [`encode_pairs`] and [`scatter_blocks`] over
-    /// `$lanes` compiled with `$features`.
+    /// `$lanes` compiled for the path `$path`.
     macro_rules! entries {
-        ($arch:literal, $features:literal, $lanes:ty, $encode:ident, $scatter:ident) => {
-            /// [`encode_pairs`] for this path.
-            ///
-            /// # Safety
-            /// The CPU must have the instructions named.
-            #[cfg(target_arch = $arch)]
-            #[target_feature(enable = $features)]
-            pub(super) unsafe fn $encode<const D: usize>(
-                c: &LevelConsts,
-                points: &[f32],
-                tables: &[f32],
-                out: &mut [f32],
-                feature_step: usize,
-            ) -> usize {
-                // SAFETY: forwarded from the caller.
-                unsafe { encode_pairs::<$lanes, D>(c, points, tables, out, feature_step) }
-            }
+        ($arch:literal, $path:ident, $lanes:ty, $encode:ident, $scatter:ident) => {
+            crate::simd::target_features! { $path:
+                /// [`encode_pairs`] for this path.
+                ///
+                /// # Safety
+                /// The CPU must have the path's instructions.
+                #[cfg(target_arch = $arch)]
+                pub(super) unsafe fn $encode<const D: usize>(
+                    c: &LevelConsts,
+                    points: &[f32],
+                    tables: &[f32],
+                    out: &mut [f32],
+                    feature_step: usize,
+                ) -> usize {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { encode_pairs::<$lanes, D>(c, points, tables, out, feature_step) }
+                }
 
-            /// [`scatter_blocks`] for this path.
-            ///
-            /// # Safety
-            /// The CPU must have the instructions named.
-            #[cfg(target_arch = $arch)]
-            #[target_feature(enable = $features)]
-            pub(super) unsafe fn $scatter<const D: usize, const F: usize>(
-                c: &LevelConsts,
-                points: &[f32],
-                grad: GradAt<'_>,
-                part: &mut [f32],
-            ) -> usize {
-                // SAFETY: forwarded from the caller.
-                unsafe { scatter_blocks::<$lanes, D, F>(c, points, grad, part) }
+                /// [`scatter_blocks`] for this path.
+                ///
+                /// # Safety
+                /// The CPU must have the path's instructions.
+                #[cfg(target_arch = $arch)]
+                pub(super) unsafe fn $scatter<const D: usize, const F: usize>(
+                    c: &LevelConsts,
+                    points: &[f32],
+                    grad: GradAt<'_>,
+                    part: &mut [f32],
+                ) -> usize {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { scatter_blocks::<$lanes, D, F>(c, points, grad, part) }
+                }
             }
         };
     }
 
-    entries!("x86_64", "avx2,fma", Avx2Grid, encode_avx2, scatter_avx2);
-    entries!("aarch64", "neon", NeonGrid, encode_neon, scatter_neon);
+    entries!("x86_64", avx2, Avx2Grid, encode_avx2, scatter_avx2);
+    entries!("aarch64", neon, NeonGrid, encode_neon, scatter_neon);
 }
 
 /// Fills `out` with the cells of the 8 points at `x` at level `c`.

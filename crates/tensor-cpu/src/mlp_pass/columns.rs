@@ -73,26 +73,28 @@ unsafe fn add_rows_v<V: F32s, const NV: usize>(rows: &[f32], out: &mut [f32]) {
 
 /// [`add_rows_v`] compiled for each path.
 mod entry {
-    /// The AVX2 copy.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 and FMA; as [`super::add_rows_v`].
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn avx2<const NV: usize>(rows: &[f32], out: &mut [f32]) {
-        // SAFETY: forwarded.
-        unsafe { super::add_rows_v::<crate::simd::vector::Avx2, NV>(rows, out) }
+    crate::simd::target_features! { avx2:
+        /// The AVX2 copy.
+        ///
+        /// # Safety
+        /// The CPU must have AVX2 and FMA; as [`super::add_rows_v`].
+        pub(super) unsafe fn avx2<const NV: usize>(rows: &[f32], out: &mut [f32]) {
+            // SAFETY: forwarded.
+            unsafe { super::add_rows_v::<crate::simd::vector::Avx2, NV>(rows, out) }
+        }
     }
 
-    /// The NEON copy.
-    ///
-    /// # Safety
-    /// As [`super::add_rows_v`].
     #[cfg(target_arch = "aarch64")]
-    #[target_feature(enable = "neon")]
-    pub(super) unsafe fn neon<const NV: usize>(rows: &[f32], out: &mut [f32]) {
-        // SAFETY: forwarded.
-        unsafe { super::add_rows_v::<crate::simd::vector::Neon, NV>(rows, out) }
+    crate::simd::target_features! { neon:
+        /// The NEON copy.
+        ///
+        /// # Safety
+        /// As [`super::add_rows_v`].
+        pub(super) unsafe fn neon<const NV: usize>(rows: &[f32], out: &mut [f32]) {
+            // SAFETY: forwarded.
+            unsafe { super::add_rows_v::<crate::simd::vector::Neon, NV>(rows, out) }
+        }
     }
 }
 

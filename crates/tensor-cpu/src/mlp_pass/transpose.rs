@@ -65,26 +65,42 @@ unsafe fn transpose_on(
     }
 }
 
-/// [`squares`] with AVX2 squares.
-///
-/// # Safety
-/// As for [`transpose`]; the CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn squares_avx2(s: *const f32, ss: usize, d: *mut f32, ds: usize, rows: usize, cols: usize) {
-    // SAFETY: forwarded from the caller.
-    unsafe { squares::<Avx2Square>(s, ss, d, ds, rows, cols) }
+crate::simd::target_features! { avx2:
+    /// [`squares`] with AVX2 squares.
+    ///
+    /// # Safety
+    /// As for [`transpose`]; the CPU must have AVX2 and FMA.
+    unsafe fn squares_avx2(
+        s: *const f32,
+        ss: usize,
+        d: *mut f32,
+        ds: usize,
+        rows: usize,
+        cols: usize,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { squares::<Avx2Square>(s, ss, d, ds, rows, cols) }
+    }
 }
 
-/// [`squares`] with NEON squares.
-///
-/// # Safety
-/// As for [`transpose`].
 #[cfg(target_arch = "aarch64")]
-#[target_feature(enable = "neon")]
-unsafe fn squares_neon(s: *const f32, ss: usize, d: *mut f32, ds: usize, rows: usize, cols: usize) {
-    // SAFETY: forwarded from the caller.
-    unsafe { squares::<NeonSquare>(s, ss, d, ds, rows, cols) }
+crate::simd::target_features! { neon:
+    /// [`squares`] with NEON squares.
+    ///
+    /// # Safety
+    /// As for [`transpose`].
+    unsafe fn squares_neon(
+        s: *const f32,
+        ss: usize,
+        d: *mut f32,
+        ds: usize,
+        rows: usize,
+        cols: usize,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { squares::<NeonSquare>(s, ss, d, ds, rows, cols) }
+    }
 }
 
 /// [`transpose`] with the whole 8 x 8 squares transposed by `S`, the edges one value at a

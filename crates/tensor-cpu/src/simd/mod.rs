@@ -15,6 +15,24 @@
 //!
 //! Each vector algorithm is written once over [`vector::F32s`] and instantiated per path.
 
+/// Puts the `#[target_feature]` of the vector path `avx2`, `avx512` or `neon` on each item
+/// that follows: the one spelling of each path's instructions, those that
+/// [`SimdPath::supported`] detects, so that an item compiled for a path runs on every CPU
+/// where the path is chosen. (An attribute takes a literal, not a constant.)
+macro_rules! target_features {
+    (avx2: $($item:item)*) => {
+        $( #[target_feature(enable = "avx2,fma")] $item )*
+    };
+    (avx512: $($item:item)*) => {
+        $( #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")] $item )*
+    };
+    (neon: $($item:item)*) => {
+        $( #[target_feature(enable = "neon")] $item )*
+    };
+}
+
+pub(crate) use target_features;
+
 pub(crate) mod vector;
 
 use std::sync::OnceLock;

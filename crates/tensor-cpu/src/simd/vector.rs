@@ -74,17 +74,20 @@ pub(crate) trait Sum8: F32s {
 }
 
 /// Defines `$name`, an entry to the generic kernel `$body::<$vector>` compiled with the
-/// instructions `$features`: the one place a kernel body meets a path.
+/// instructions of the path `$path` (`avx2`, `avx512` or `neon`, see
+/// [`target_features!`](crate::simd::target_features)): the one place a kernel body meets a
+/// path.
 macro_rules! instantiate {
-    ($(#[$doc:meta])* $features:literal, fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? => $body:path) => {
-        $(#[$doc])*
-        ///
-        /// # Safety
-        /// The CPU must have the instructions named; otherwise as the body.
-        #[target_feature(enable = $features)]
-        pub(crate) unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
-            // SAFETY: forwarded from the caller.
-            unsafe { $body($($arg),*) }
+    ($(#[$doc:meta])* $path:ident, fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? => $body:path) => {
+        $crate::simd::target_features! { $path:
+            $(#[$doc])*
+            ///
+            /// # Safety
+            /// The CPU must have the path's instructions; otherwise as the body.
+            pub(crate) unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: forwarded from the caller.
+                unsafe { $body($($arg),*) }
+            }
         }
     };
 }

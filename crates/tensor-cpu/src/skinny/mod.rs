@@ -282,15 +282,15 @@ mod entry {
     use crate::simd::vector::{Avx2, Avx512};
 
     #[cfg(target_arch = "x86_64")]
-    instantiate!("avx2,fma", fn outer_avx2(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Avx2>);
+    instantiate!(avx2, fn outer_avx2(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Avx2>);
     #[cfg(target_arch = "x86_64")]
-    instantiate!("avx512f,avx2,fma", fn outer_avx512(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Avx512>);
+    instantiate!(avx512, fn outer_avx512(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Avx512>);
     #[cfg(target_arch = "x86_64")]
-    instantiate!("avx2,fma", fn dot_avx2(rows: usize, cols: usize, r: &Region, w: Write) => dot::region::<Avx2>);
+    instantiate!(avx2, fn dot_avx2(rows: usize, cols: usize, r: &Region, w: Write) => dot::region::<Avx2>);
     #[cfg(target_arch = "aarch64")]
-    instantiate!("neon", fn outer_neon(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Neon>);
+    instantiate!(neon, fn outer_neon(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Neon>);
     #[cfg(target_arch = "aarch64")]
-    instantiate!("neon", fn dot_neon(rows: usize, cols: usize, r: &Region, w: Write) => dot::region::<Neon>);
+    instantiate!(neon, fn dot_neon(rows: usize, cols: usize, r: &Region, w: Write) => dot::region::<Neon>);
 }
 
 /// Calls `f(start, len)` for consecutive pieces of `0..long`, [`TASK_LONG`] long, in

@@ -5,14 +5,12 @@
 //!   (`determinism`, and `hashgrid` for the encoding), and the accuracy of its fast math
 //!   functions;
 //! - `tensor`: `Tensor`'s methods (shapes, named methods, operators, error messages) on it;
-//! - `forwarding`: the check that a wrapper backend forwards every fused operation;
 //! - property tests of broadcasting and reductions;
 //! - `simd`: the vector path that runs is the one `IRON_LEARN_SIMD` forces;
 //! - `subnormals`: subnormal floats flushed inside operations on every thread, and only there.
 
 mod common;
 mod determinism;
-mod forwarding;
 mod hashgrid;
 mod math;
 mod proptest_broadcast;

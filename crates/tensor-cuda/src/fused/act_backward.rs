@@ -7,6 +7,7 @@ use crate::codes;
 use crate::error::check_len;
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
+use tensor_core::fused::act_backward;
 use tensor_core::{ActBackwardOp, Activation, Result};
 
 impl ActBackwardOp for CudaBackend {
@@ -42,9 +43,7 @@ impl Inner {
         act: Activation,
         grad_z: &mut CudaStorage,
     ) -> Result<()> {
-        let n = z.len;
-        check_len("act_backward", "grad_out", grad_out.len, n)?;
-        check_len("act_backward", "grad_z", grad_z.len, n)?;
+        act_backward::check([grad_out.len, z.len, grad_z.len])?;
         self.launch_act_backward("act_backward", grad_out.ptr(), z, act, grad_z.ptr())
     }
 

@@ -2,9 +2,9 @@
 
 use crate::backend::CudaBackend;
 use crate::backend::Inner;
-use crate::error::check_len;
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
+use tensor_core::fused::adam_step;
 use tensor_core::{AdamMoments, AdamStep, AdamStepOp, Result};
 
 impl AdamStepOp for CudaBackend {
@@ -29,10 +29,7 @@ impl Inner {
         m: &mut CudaStorage,
         v: &mut CudaStorage,
     ) -> Result<()> {
-        let n = param.len;
-        check_len("adam_step", "grad", grad.len, n)?;
-        check_len("adam_step", "m", m.len, n)?;
-        check_len("adam_step", "v", v.len, n)?;
+        let n = adam_step::check([param.len, grad.len, m.len, v.len])?;
         if n == 0 {
             return Ok(());
         }

@@ -7,6 +7,7 @@ use crate::codes;
 use crate::error::{check_len, product};
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
+use tensor_core::fused::bias_act;
 use tensor_core::{Activation, BiasAct, BiasActOp, Result};
 
 impl BiasActOp for CudaBackend {
@@ -30,10 +31,7 @@ impl Inner {
         act: Activation,
         out: &mut CudaStorage,
     ) -> Result<()> {
-        let n = product("bias_act", rows, cols)?;
-        check_len("bias_act", "z", z.len, n)?;
-        check_len("bias_act", "bias", bias.len, cols)?;
-        check_len("bias_act", "out", out.len, n)?;
+        bias_act::check(rows, cols, [bias.len, z.len, out.len])?;
         self.launch_bias_act("bias_act", z.ptr(), bias, (rows, cols), act, out.ptr())
     }
 

@@ -2,9 +2,9 @@
 
 use crate::backend::CudaBackend;
 use crate::backend::Inner;
-use crate::error::{check_len, product};
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
+use tensor_core::fused::fourier_features;
 use tensor_core::{FourierFeatures, FourierFeaturesOp, Result};
 
 impl FourierFeaturesOp for CudaBackend {
@@ -28,25 +28,7 @@ impl Inner {
         m: usize,
         out: &mut CudaStorage,
     ) -> Result<()> {
-        check_len(
-            "fourier_features",
-            "x",
-            x.len,
-            product("fourier_features", rows, d)?,
-        )?;
-        check_len(
-            "fourier_features",
-            "b",
-            b.len,
-            product("fourier_features", d, m)?,
-        )?;
-        let n = product("fourier_features", rows, m)?;
-        check_len(
-            "fourier_features",
-            "out",
-            out.len,
-            product("fourier_features", n, 2)?,
-        )?;
+        let n = fourier_features::check((rows, d, m), [x.len, b.len, out.len])?;
         if n == 0 {
             return Ok(());
         }

@@ -3,9 +3,9 @@
 
 use crate::backend::CudaBackend;
 use crate::backend::Inner;
-use crate::error::{check_len, product};
 use crate::kernels::{Arg, BLOCK, Cfg, K, u};
 use crate::storage::CudaStorage;
+use tensor_core::fused::loss_grad;
 use tensor_core::{LossGrad, LossGradOp, LossKind, ReduceOp, Result};
 
 /// The most blocks a loss kernel uses; one warp then sums the partials.
@@ -37,11 +37,8 @@ impl Inner {
         grad: &mut CudaStorage,
         loss: &mut CudaStorage,
     ) -> Result<()> {
-        let n = product("loss_grad", rows, cols)?;
-        check_len("loss_grad", "pred", pred.len, n)?;
-        check_len("loss_grad", "target", target.len, n)?;
-        check_len("loss_grad", "grad", grad.len, n)?;
-        check_len("loss_grad", "loss", loss.len, 1)?;
+        let lens = [pred.len, target.len, grad.len, loss.len];
+        let n = loss_grad::check(rows, cols, lens)?;
         if n == 0 {
             // The mean of nothing, as the default composition computes it (0 * 1/0).
             return self.fill("loss_grad", loss, f32::NAN);

@@ -2,9 +2,9 @@
 
 use crate::backend::CudaBackend;
 use crate::backend::Inner;
-use crate::error::check_len;
 use crate::kernels::{Arg, K, u};
 use crate::storage::CudaStorage;
+use tensor_core::fused::sgd_step;
 use tensor_core::{Result, SgdStep, SgdStepOp};
 
 impl SgdStepOp for CudaBackend {
@@ -27,11 +27,7 @@ impl Inner {
         grad: &CudaStorage,
         velocity: Option<&mut CudaStorage>,
     ) -> Result<()> {
-        let n = param.len;
-        check_len("sgd_step", "grad", grad.len, n)?;
-        if let Some(v) = &velocity {
-            check_len("sgd_step", "velocity", v.len, n)?;
-        }
+        let n = sgd_step::check([param.len, grad.len], velocity.as_ref().map(|v| v.len))?;
         let velocity = match velocity {
             Some(v) if s.momentum != 0.0 => v.ptr(),
             _ => 0,

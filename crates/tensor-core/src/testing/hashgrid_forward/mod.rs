@@ -14,7 +14,6 @@ pub use edges::{
 
 use crate::rand::{Rng, SeedableRng};
 use crate::rand_chacha::ChaCha8Rng;
-use super::forwarding::{Probe, values};
 use crate::{Backend, FeatureLayout, HashGridConfig, HashGridScale, HashGridSpec, Tensor};
 use reference::assert_matches;
 
@@ -206,7 +205,8 @@ pub fn backward_is_the_adjoint<B: Backend>(b: &B) {
         let tol = f64::from(f32::EPSILON) * sums * terms;
         assert!(
             (lhs - rhs).abs() <= tol,
-            "{}: adjoint, {config:?}, {layout:?}: <F(T), g> = {lhs}, <T, B(g)> = {rhs}, tolerance {tol:e}",
+            "{}: adjoint, {config:?}, {layout:?}: <F(T), g> = {lhs}, <T, B(g)> = {rhs}, \
+             tolerance {tol:e}",
             b.name()
         );
     }
@@ -262,40 +262,4 @@ pub fn backward_matches_finite_differences<B: Backend>(b: &B) {
             );
         }
     }
-}
-
-/// A small grid with a dense level and a hashed one, for the probes.
-pub(crate) fn probe_grid() -> crate::Result<HashGridSpec> {
-    HashGridConfig {
-        dims: 2,
-        levels: 2,
-        features: 2,
-        log2_table_size: 4,
-        base_resolution: 2,
-        scale: HashGridScale::Finest(8),
-    }
-    .validate()
-}
-
-/// The inputs (points, tables, a features' gradient) and outputs (features, a tables'
-/// gradient) of one call of either hash-grid operation, for
-/// [`forwarding`](super::forwarding).
-pub fn probe_inputs<X: Backend>(x: &X) -> crate::Result<Probe<X>> {
-    let v = |dims: &[usize], seed| values(x, dims, seed);
-    let spec = probe_grid()?;
-    let (entries, features, width) = (spec.table_entries(), spec.features(), spec.output_dim());
-    let points = Tensor::from_slice(x, &[0.1, 0.7, 0.5, 0.25, 0.9, 0.0], [3, 2])?;
-    Ok(Probe {
-        inputs: vec![points, v(&[entries, features], 1)?, v(&[3, width], 2)?],
-        outputs: vec![v(&[3, width], 3)?, v(&[entries, features], 4)?],
-    })
-}
-
-/// One forward call on what [`probe_inputs`] made.
-pub fn probe_run<X: Backend>(probe: &mut Probe<X>) -> crate::Result<()> {
-    let i = &probe.inputs;
-    let [out, _] = probe.outputs.as_mut_slice() else {
-        unreachable!("the hash-grid probe has two outputs")
-    };
-    i[0].hashgrid_encode_into(&probe_grid()?, &i[1], FeatureLayout::PointMajor, out)
 }
