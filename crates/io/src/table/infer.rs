@@ -10,7 +10,10 @@
 //! 5. Whole numbers of one width of at least 3 digits, some written with leading zeros
 //!    (`02134`): codes such as zip codes, a *category*.
 //! 6. Every cell a number: *number*, unless the numbers are whole and count the rows in
-//!    order (0, 1, 2, ... or 1, 2, 3, ...), which makes the column an *identifier*.
+//!    order (0, 1, 2, ... or 1, 2, 3, ...), or, in a column named as row ids are
+//!    ([`is_id_name`]: `id`, `row_id`, `index`, `Unnamed: 0`, ...), differ in every row
+//!    (ids from any start, in any order: a slice, a shuffled or a filtered table), which
+//!    makes the column an *identifier*.
 //!    Numbers are read in the column's [`NumberFormat`] (thousands separators, a decimal
 //!    comma, `%`, currency signs and codes, parentheses for negatives), the one that reads
 //!    the most of its cells; a `1,234` that reads either way is a thousand and 234 unless
@@ -258,6 +261,35 @@ fn check_f32_range(table: &Table, c: usize) -> Result<()> {
     }
 }
 
+/// Whether `name` is how tables name their row ids: `id`, `ID`, `row_id`, `RowId`,
+/// `index`, `idx`, `row`, `#`, `Unnamed: 0` (pandas' unnamed index), or a name ending in
+/// `_id`, ` id` or `-id` (`customer_id`).
+pub fn is_id_name(name: &str) -> bool {
+    let lower = name.trim().to_lowercase();
+    const NAMES: [&str; 10] = [
+        "id",
+        "row_id",
+        "rowid",
+        "row id",
+        "index",
+        "idx",
+        "row",
+        "#",
+        "no",
+        "row_number",
+    ];
+    NAMES.contains(&lower.as_str())
+        || lower.starts_with("unnamed:")
+        || ["_id", " id", "-id"].iter().any(|end| lower.ends_with(end))
+}
+
+/// Whether every cell of `column` is a whole number.
+fn all_whole(column: ColumnRef<'_>) -> bool {
+    column
+        .cells()
+        .all(|cell| cell.number().is_some_and(|v| v.fract() == 0.0))
+}
+
 fn infer_column(
     name: &str,
     column: ColumnRef<'_>,
@@ -320,6 +352,15 @@ fn infer_column(
         }
         None if c.numbers == present && c.counts_rows && rows >= IDENTIFIER_MIN_ROWS => {
             info.note = "whole numbers counting the rows".into();
+            ColumnKind::Identifier
+        }
+        None if c.numbers == present
+            && distinct == present
+            && rows >= IDENTIFIER_MIN_ROWS
+            && is_id_name(name)
+            && all_whole(column) =>
+        {
+            info.note = "row ids: a distinct whole number in every row".into();
             ColumnKind::Identifier
         }
         None if mostly_numbers && c.numbers > 0 => as_number(&mut info),

@@ -46,7 +46,7 @@ pub use cells::{
 pub use encode::{ColumnEncoder, DateField, EncodeOptions, Preprocessor, Scaling};
 pub use infer::{
     ColumnInfo, ColumnKind, ColumnOverride, FEW_WORDS, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE,
-    MANY_VALUES, MOSTLY_NUMBERS, SOME_NUMBERS, TypeOverrides, infer_schema,
+    MANY_VALUES, MOSTLY_NUMBERS, SOME_NUMBERS, TypeOverrides, infer_schema, is_id_name,
 };
 pub use json::{is_dataset_json, read_json_table};
 pub use notes::ReadNote;

@@ -275,3 +275,42 @@ fn values_given_as_numbers_skip_the_number_format() {
     let from_text = p.transform(&read("a;y\n1.234,5;1\n12,5;1\n")).unwrap();
     assert_eq!(from_values, from_text);
 }
+
+/// Row ids that do not start at 0 or 1, or come in another order (a slice, a shuffled or
+/// filtered table), are identifiers in a column named as ids; a rising number column of
+/// another name (a year) and repeated ids (groups) stay numbers.
+#[test]
+fn row_ids_from_any_start_in_an_id_column_are_identifiers() {
+    let mut text = String::from("id,customer_id,Unnamed: 0,year,group_id,y\n");
+    for r in 0..60u64 {
+        let shuffled = (r * 37) % 60;
+        text += &format!(
+            "{},{},{},{},{},{}\n",
+            5001 + r,
+            900 + shuffled * 3,
+            10 + r,
+            1950 + r,
+            r / 3,
+            r % 7
+        );
+    }
+    let t = read(&text);
+    let s = schema(&t);
+    for name in ["id", "customer_id", "Unnamed: 0"] {
+        assert_eq!(column(&s, name).kind, ColumnKind::Identifier, "{name}");
+        assert!(column(&s, name).note.contains("row ids"), "{name}");
+    }
+    assert_eq!(column(&s, "year").kind, ColumnKind::Number);
+    assert_eq!(column(&s, "group_id").kind, ColumnKind::Number);
+    for (name, id) in [
+        ("id", true),
+        ("Row_ID", true),
+        ("order-id", true),
+        ("index", true),
+        ("idea", false),
+        ("paid", false),
+        ("width", false),
+    ] {
+        assert_eq!(io::table::is_id_name(name), id, "{name}");
+    }
+}
