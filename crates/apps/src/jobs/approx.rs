@@ -65,33 +65,21 @@ impl Job for Approx {
         let n = xs.len();
         let xt = matrix(backend, &xs, n, 1)?;
         let yt = matrix(backend, &ys, n, 1)?;
+        let (info, loss, loss_units) = what_is_fitted(args.classify, &stats, &inputs);
         let run = Run {
             job: "approx",
             dir: dir.clone(),
             args: &args.train,
             defaults: crate::defaults::APPROX,
             architecture,
-            loss: if args.classify {
-                Loss::BceWithLogits
-            } else {
-                Loss::Mse
-            },
+            loss,
             extra: serde_json::to_value(ApproxExtra::new(args, &f, (a, b), &stats))?,
-            info: if args.classify {
-                io::ModelInfo::classification(&["x"], "positive", vec![0.0, 1.0])
-            } else {
-                io::ModelInfo::regression(&["x"], &["y"]).with_targets(stats.clone())
-            }
-            .with_features(inputs.clone()),
+            info,
             early_stopping: None,
             pool: 1,
             output_bias: None,
             record: record(args, &f, (a, b), &s, &hidden)?,
-            loss_units: if args.classify {
-                LossUnits::plain(Loss::BceWithLogits)
-            } else {
-                LossUnits::target_mse(stats.std[0])
-            },
+            loss_units,
             weight_decay: 0.0,
             held_beside: 0.0,
         };
@@ -374,4 +362,26 @@ struct Points {
     x: Vec<f64>,
     target: Vec<f64>,
     fit: Vec<f32>,
+}
+
+/// What the curve's model predicts (for its model file), its loss, and the units the loss is
+/// reported in: a class of x, or y in the function's units.
+fn what_is_fitted(
+    classify: bool,
+    stats: &io::Standardizer,
+    inputs: &io::Standardizer,
+) -> (io::ModelInfo, Loss, LossUnits) {
+    if classify {
+        let info = io::ModelInfo::classification(&["x"], "positive", vec![0.0, 1.0]);
+        let loss = Loss::BceWithLogits;
+        (
+            info.with_features(inputs.clone()),
+            loss,
+            LossUnits::plain(loss),
+        )
+    } else {
+        let info = io::ModelInfo::regression(&["x"], &["y"]).with_targets(stats.clone());
+        let units = LossUnits::target_mse(stats.std[0]);
+        (info.with_features(inputs.clone()), Loss::Mse, units)
+    }
 }

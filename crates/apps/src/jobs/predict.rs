@@ -32,54 +32,62 @@ impl Job for Predict {
                 args.model.display()
             );
         }
-        let names = model.feature_names().to_vec();
-        let bytes = match (&args.data, &args.x) {
-            (Some(path), _) if is_json(path) && io::table::is_dataset_json(&read_bytes(path)?) => {
-                if !args.keep.is_empty() {
-                    bail!("--keep copies columns of a CSV or Parquet file; a JSON file has none");
-                }
-                let rows = load_inputs(path, &names)?;
-                let predictions = model.predict(&rows.x)?;
-                let mut bytes = Vec::new();
-                predictions.write_csv(&mut bytes, None)?;
-                (bytes, predictions.rows)
-            }
-            (Some(path), _) => {
-                let budget = crate::memory_budget::image_budget()?;
-                let table = read_any(path, budget.as_ref())?.rows;
-                predict_table(&model, &table, &args.keep)?
-            }
-            (None, Some(points)) => {
-                if names.len() != 1 {
-                    bail!(
-                        "--x gives points of one input, but this model takes {} ({}); use --data",
-                        names.len(),
-                        names.join(", ")
-                    );
-                }
-                if let Some(v) = points.iter().find(|v| !v.is_finite()) {
-                    bail!("--x: {v} is not a finite number");
-                }
-                let predictions = model.predict(points)?;
-                let mut bytes = Vec::new();
-                predictions.write_csv(&mut bytes, Some((&names, points.as_slice())))?;
-                (bytes, predictions.rows)
-            }
-            (None, None) => bail!("give the rows to predict with --data FILE or --x POINTS"),
-        };
+        let (bytes, rows) = predictions_csv(&model, args)?;
         match &args.output {
             Some(path) => {
-                write_file(path, &bytes.0)?;
-                eprintln!("predicted {} rows into {}", bytes.1, path.display());
+                write_file(path, &bytes)?;
+                eprintln!("predicted {rows} rows into {}", path.display());
             }
             None => {
                 use std::io::Write;
                 let mut out = std::io::stdout().lock();
-                out.write_all(&bytes.0)?;
+                out.write_all(&bytes)?;
                 out.flush()?;
             }
         }
         Ok(())
+    }
+}
+
+/// The predictions of the rows `args` gives (a table file, a dataset JSON file or `--x`
+/// points) as CSV, and their number.
+fn predictions_csv<B: Backend>(
+    model: &FittedModel<B>,
+    args: &PredictArgs,
+) -> Result<(Vec<u8>, usize)> {
+    let names = model.feature_names().to_vec();
+    let mut bytes = Vec::new();
+    match (&args.data, &args.x) {
+        (Some(path), _) if is_json(path) && io::table::is_dataset_json(&read_bytes(path)?) => {
+            if !args.keep.is_empty() {
+                bail!("--keep copies columns of a CSV or Parquet file; a JSON file has none");
+            }
+            let rows = load_inputs(path, &names)?;
+            let predictions = model.predict(&rows.x)?;
+            predictions.write_csv(&mut bytes, None)?;
+            Ok((bytes, predictions.rows))
+        }
+        (Some(path), _) => {
+            let budget = crate::memory_budget::image_budget()?;
+            let table = read_any(path, budget.as_ref())?.rows;
+            predict_table(model, &table, &args.keep)
+        }
+        (None, Some(points)) => {
+            if names.len() != 1 {
+                bail!(
+                    "--x gives points of one input, but this model takes {} ({}); use --data",
+                    names.len(),
+                    names.join(", ")
+                );
+            }
+            if let Some(v) = points.iter().find(|v| !v.is_finite()) {
+                bail!("--x: {v} is not a finite number");
+            }
+            let predictions = model.predict(points)?;
+            predictions.write_csv(&mut bytes, Some((&names, points.as_slice())))?;
+            Ok((bytes, predictions.rows))
+        }
+        (None, None) => bail!("give the rows to predict with --data FILE or --x POINTS"),
     }
 }
 

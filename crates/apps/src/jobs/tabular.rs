@@ -20,7 +20,9 @@ use train::metrics::lstsq::affordable;
 use train::table::{Prepared, balance, network_targets};
 use train::tabular::auto;
 use train::tabular::report::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
-use train::tabular::report::{TabularMetrics, TestFigures, write_table_predictions};
+use train::tabular::report::{
+    TabularMetrics, TestFigures, TrainingFigures, write_table_predictions,
+};
 use train::{LossUnits, Outcome};
 
 /// Which model of the data to train.
@@ -394,8 +396,7 @@ impl Tabular {
             serde_json::to_string_pretty(&serde_json::to_value(&p.schema)?)?.as_bytes(),
         )?;
         let summary = out.summary();
-        let parameters = out.model.num_params();
-        let final_train_loss = out.final_loss();
+        let training = TrainingFigures::of(&out);
         let fitted = io::FittedModel::new(out.model, p.model_info(targets))?;
         if resave {
             // The run's checkpoint holds another candidate: the kept model replaces it.
@@ -404,13 +405,7 @@ impl Tabular {
         // The test figures come from the fitted model on the raw test rows: exactly what
         // `predict` gives for them.
         let test = TestFigures::of(&fitted, p, targets, net.out_dim)?;
-        match &test {
-            TestFigures::Classes(r) => print_classification(r, p.test.rows),
-            TestFigures::Regression(r) => {
-                let shape = (p.train.rows, p.train.n_features);
-                print_regression(r, shape, p.test.rows, self.job() == "linreg");
-            }
-        }
+        self.print_test(p, &test);
         let coefficients = coefficients
             .as_deref()
             .and_then(|state| Coefficients::of_linear(state, &p.train.feature_names, targets));
@@ -419,28 +414,19 @@ impl Tabular {
         }
         println!("{summary}; results in {}", dir.display());
         self.write_predictions(p, &fitted, dir)?;
-        let r = &out.report;
-        let rows = TableRows::of(p);
-        let metrics = TabularMetrics {
-            train_rows: rows.train,
-            validation_rows: rows.validation,
-            test_rows: rows.test,
-            final_train_loss,
-            final_val_loss: r
-                .final_val_loss
-                .map(|v| f64::from(v) * out.loss_units.scale),
-            loss_units: out.loss_units.label.clone(),
-            steps: r.steps,
-            seconds: out.elapsed,
-            restored_step: out.restored.map(|r| r.0),
-            restored_val_loss: out.restored.map(|r| r.1),
-            parameters,
-            test,
-            coefficients,
-            model_kept: choice.as_ref().map(|c| c.kept),
-            selection: choice,
-        };
+        let metrics = TabularMetrics::new(p, training, test, coefficients, choice);
         run_dir::write_metrics(dir, &metrics)
+    }
+
+    /// Prints the test figures.
+    fn print_test(&self, p: &Prepared, test: &TestFigures) {
+        match test {
+            TestFigures::Classes(r) => print_classification(r, p.test.rows),
+            TestFigures::Regression(r) => {
+                let shape = (p.train.rows, p.train.n_features);
+                print_regression(r, shape, p.test.rows, self.job() == "linreg");
+            }
+        }
     }
 
     /// Writes the test rows' predictions, and those of the rows given without targets.

@@ -12,6 +12,7 @@ use tensor_core::Backend;
 use super::{Choice, Kept};
 use crate::error::{Error, Result};
 use crate::metrics::{ClassReport, Coefficients, RegressionReport, predicted_classes};
+use crate::outcome::Outcome;
 use crate::table::Prepared;
 
 /// The entries of a table job's `config.json`.
@@ -141,15 +142,9 @@ impl TestFigures {
     }
 }
 
-/// The figures of a table job's `metrics.json`.
+/// A run's training figures, as `metrics.json` gives them.
 #[derive(Debug, Serialize)]
-pub struct TabularMetrics {
-    /// Training rows.
-    pub train_rows: usize,
-    /// Validation rows.
-    pub validation_rows: usize,
-    /// Test rows.
-    pub test_rows: usize,
+pub struct TrainingFigures {
     /// The last training loss, in `loss_units`.
     pub final_train_loss: Option<f64>,
     /// The last validation loss, in `loss_units`.
@@ -168,6 +163,39 @@ pub struct TabularMetrics {
     pub restored_val_loss: Option<f64>,
     /// The model's parameters.
     pub parameters: usize,
+}
+
+impl TrainingFigures {
+    /// The figures of a finished run.
+    pub fn of<B: Backend, M: nn::Model<B>>(out: &Outcome<M>) -> Self {
+        let r = &out.report;
+        TrainingFigures {
+            final_train_loss: out.final_loss(),
+            final_val_loss: r
+                .final_val_loss
+                .map(|v| f64::from(v) * out.loss_units.scale),
+            loss_units: out.loss_units.label.clone(),
+            steps: r.steps,
+            seconds: out.elapsed,
+            restored_step: out.restored.map(|r| r.0),
+            restored_val_loss: out.restored.map(|r| r.1),
+            parameters: out.model.num_params(),
+        }
+    }
+}
+
+/// The figures of a table job's `metrics.json`.
+#[derive(Debug, Serialize)]
+pub struct TabularMetrics {
+    /// Training rows.
+    pub train_rows: usize,
+    /// Validation rows.
+    pub validation_rows: usize,
+    /// Test rows.
+    pub test_rows: usize,
+    /// The training run's figures.
+    #[serde(flatten)]
+    pub training: TrainingFigures,
     /// The test figures.
     #[serde(flatten)]
     pub test: TestFigures,
@@ -180,6 +208,30 @@ pub struct TabularMetrics {
     /// `auto`: the validation scores compared and the reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selection: Option<Choice>,
+}
+
+impl TabularMetrics {
+    /// The figures of a table job on `p`: its training run's, the test figures, a linear
+    /// model's coefficients, and `auto`'s choice.
+    pub fn new(
+        p: &Prepared,
+        training: TrainingFigures,
+        test: TestFigures,
+        coefficients: Option<Coefficients>,
+        choice: Option<Choice>,
+    ) -> Self {
+        let rows = TableRows::of(p);
+        TabularMetrics {
+            train_rows: rows.train,
+            validation_rows: rows.validation,
+            test_rows: rows.test,
+            training,
+            test,
+            coefficients,
+            model_kept: choice.as_ref().map(|c| c.kept),
+            selection: choice,
+        }
+    }
 }
 
 /// Predicts the rows of `table` and writes, atomically, their input columns as read, the
