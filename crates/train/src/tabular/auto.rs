@@ -11,7 +11,7 @@ use super::blend::blend;
 use super::{Choice, Kept, choose, fit_linear, linear_network, score};
 use crate::error::{Error, Result};
 use crate::outcome::Outcome;
-use crate::table::{Prepared, network_targets};
+use crate::table::Prepared;
 
 /// The share of training rows `auto` holds out for validation when none is given.
 pub const AUTO_VAL_FRACTION: f32 = 0.2;
@@ -114,6 +114,15 @@ fn validation<'p>(
     }))
 }
 
+/// Targets as the linear candidates take them: standardised values (a regression), or
+/// class indices.
+fn linear_targets(y: &[f32], targets: Option<&Standardizer>) -> Result<Vec<f32>> {
+    Ok(match targets {
+        Some(t) => t.transform(y)?,
+        None => y.to_vec(),
+    })
+}
+
 /// The best on the validation rows of the network on plain inputs (`plain`, whose
 /// checkpoint is the run's), the one with periodic inputs, and their mean (one network,
 /// [`blend`]); with a line saying which.
@@ -162,7 +171,7 @@ pub fn select<B: Backend>(
     let classes = v.classes;
     let network = v.score(&v.outputs(backend, &out.model)?);
     let cols = p.train.n_features;
-    let y = network_targets(&p.train.y, classes, targets)?;
+    let y = linear_targets(&p.train.y, targets)?;
     let linear = fit_linear(train_x, &y, p.train.rows, cols, classes).map(|fit| {
         let outputs: Vec<f32> = fit
             .outputs(&v.rows.x, cols)
@@ -182,7 +191,7 @@ pub fn select<B: Backend>(
         let mut x = train_x.to_vec();
         x.extend_from_slice(&v.rows.x);
         let mut y = y;
-        y.extend(network_targets(&v.rows.y, classes, targets)?);
+        y.extend(linear_targets(&v.rows.y, targets)?);
         let rows = p.train.rows + v.rows.rows;
         let fit = fit_linear(&x, &y, rows, cols, classes).map_err(Error::Refused)?;
         out.model = linear_network(backend, &fit, 0)?;

@@ -6,28 +6,43 @@
 
 use crate::metrics::lstsq::affordable;
 
-/// A fitted linear model: `outputs = x W + b` (one output).
+/// A fitted linear model: `outputs = x W + b`, with `W` stored `[cols, outputs]` row-major
+/// (as a network's linear layer stores it) and a bias per output.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LinearFit {
-    /// One weight per input column.
+    /// The weights, `[cols, outputs]` row-major.
     pub weights: Vec<f64>,
-    /// The intercept.
-    pub bias: f64,
+    /// The intercepts, one per output.
+    pub bias: Vec<f64>,
 }
 
 impl LinearFit {
-    /// The model's output for each row of row-major `x` (`cols` columns).
+    /// Outputs per row.
+    pub fn width(&self) -> usize {
+        self.bias.len()
+    }
+
+    /// Input columns.
+    pub fn inputs(&self) -> usize {
+        self.weights.len() / self.width().max(1)
+    }
+
+    /// The model's outputs for each row of row-major `x` (`cols` columns), row by row.
     pub fn outputs(&self, x: &[f32], cols: usize) -> Vec<f64> {
-        x.chunks_exact(cols.max(1))
-            .map(|row| {
-                let dot: f64 = row
-                    .iter()
-                    .zip(&self.weights)
-                    .map(|(&v, w)| f64::from(v) * w)
-                    .sum();
-                dot + self.bias
-            })
-            .collect()
+        let k = self.width();
+        let mut out = Vec::with_capacity(x.len() / cols.max(1) * k);
+        for row in x.chunks_exact(cols.max(1)) {
+            let start = out.len();
+            out.extend_from_slice(&self.bias);
+            for (i, &v) in row.iter().enumerate() {
+                let w = &self.weights[i * k..(i + 1) * k];
+                out[start..]
+                    .iter_mut()
+                    .zip(w)
+                    .for_each(|(o, w)| *o += f64::from(v) * w);
+            }
+        }
+        out
     }
 }
 
@@ -46,7 +61,11 @@ pub enum LinearSkipped {
 }
 
 /// Solves `a z = b` for a symmetric positive-definite `a` (`n x n`, row-major) by Cholesky.
-fn solve_spd(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Result<Vec<f64>, LinearSkipped> {
+pub(super) fn solve_spd(
+    mut a: Vec<f64>,
+    mut b: Vec<f64>,
+    n: usize,
+) -> Result<Vec<f64>, LinearSkipped> {
     for j in 0..n {
         let diagonal = a[j * n + j];
         let mut d = diagonal;
@@ -113,7 +132,7 @@ fn normal_equations(
     (a, g)
 }
 
-fn check_shape(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
+pub(super) fn check_shape(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
     if rows == 0 || x.len() < rows * cols {
         return Err(LinearSkipped::Empty);
     }
@@ -137,7 +156,7 @@ pub fn ridge(
     let z = solve_spd(a, g, cols + 1)?;
     Ok(LinearFit {
         weights: z[..cols].to_vec(),
-        bias: z[cols],
+        bias: vec![z[cols]],
     })
 }
 
@@ -156,7 +175,7 @@ pub fn logistic(
     check_shape(x, rows, cols)?;
     let mut fit = LinearFit {
         weights: vec![0.0; cols],
-        bias: 0.0,
+        bias: vec![0.0],
     };
     let penalty = 1.0 / c;
     for _ in 0..NEWTON_STEPS {
@@ -183,7 +202,7 @@ pub fn logistic(
         let step = solve_spd(h, grad, cols + 1)?;
         let size: f64 = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
         fit.weights.iter_mut().zip(&step).for_each(|(w, s)| *w += s);
-        fit.bias += step[cols];
+        fit.bias[0] += step[cols];
         if !size.is_finite() {
             return Err(LinearSkipped::Singular);
         }
@@ -206,7 +225,7 @@ mod tests {
         let fit = ridge(&x, &y, 20, 2, 0.0).unwrap();
         assert!((fit.weights[0] - 2.0).abs() < 1e-9, "{fit:?}");
         assert!((fit.weights[1] + 0.5).abs() < 1e-9, "{fit:?}");
-        assert!((fit.bias - 3.0).abs() < 1e-9, "{fit:?}");
+        assert!((fit.bias[0] - 3.0).abs() < 1e-9, "{fit:?}");
     }
 
     /// One column: the ridge slope is sxy / (sxx + alpha) on centred data.
@@ -218,7 +237,10 @@ mod tests {
         // mean x 2.5, mean y 2.75; sxx = 5, sxy = 1.5*1.75 + .5*.25 + .5*(-.75) + 1.5*2.25 = 5.5
         let slope = 5.5 / (5.0 + 2.0);
         assert!((fit.weights[0] - slope).abs() < 1e-12, "{fit:?}");
-        assert!((fit.bias - (2.75 - 2.5 * slope)).abs() < 1e-12, "{fit:?}");
+        assert!(
+            (fit.bias[0] - (2.75 - 2.5 * slope)).abs() < 1e-12,
+            "{fit:?}"
+        );
     }
 
     /// At the optimum the penalised gradient is zero.

@@ -5,6 +5,7 @@
 pub mod auto;
 pub mod blend;
 pub mod linear;
+pub mod multinomial;
 pub mod report;
 pub mod select;
 

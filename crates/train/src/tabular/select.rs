@@ -4,6 +4,7 @@
 //! other.
 
 use super::linear::{LinearFit, LinearSkipped, logistic, ridge};
+use super::multinomial::multinomial;
 use crate::metrics::{predicted_classes, regression};
 use crate::{Error, Result};
 use nn::{Activation, Mlp};
@@ -32,8 +33,8 @@ pub fn score(outputs: &[f32], width: usize, truth: &[f32], classes: usize) -> f6
 }
 
 /// A linear model of `rows` rows of `x` (`cols` columns): ridge regression on the
-/// (standardised) targets `y`, or binary logistic regression on class indices 0/1. More
-/// than two classes have no linear candidate.
+/// (standardised) targets `y`, binary logistic regression on class indices 0/1, or
+/// multinomial logistic regression on the indices of more classes.
 pub fn fit_linear(
     x: &[f32],
     y: &[f32],
@@ -43,27 +44,30 @@ pub fn fit_linear(
 ) -> std::result::Result<LinearFit, String> {
     let fit = match classes {
         0 => ridge(x, y, rows, cols, RIDGE_ALPHA),
+        1 => return Err("no linear candidate for a single class".into()),
         2 => logistic(x, y, rows, cols, LOGISTIC_C),
-        k => return Err(format!("no linear candidate for {k} classes")),
+        k => multinomial(x, y, rows, cols, k, LOGISTIC_C),
     };
     fit.map_err(|e: LinearSkipped| format!("no linear candidate: {e}"))
 }
 
-/// The linear fit as an [`Mlp`] with no hidden layer (one output), built on `backend`.
+/// The linear fit as an [`Mlp`] with no hidden layer (an output per class of a multinomial
+/// fit, else one), built on `backend`.
 pub fn linear_network<B: Backend>(backend: &B, fit: &LinearFit, seed: u64) -> Result<Mlp<B>> {
+    let (inputs, width) = (fit.inputs(), fit.width());
     let mut net = Mlp::builder()
-        .input(fit.weights.len())
+        .input(inputs)
         .hidden(&[], Activation::Identity)
-        .output(1, Activation::Identity)
+        .output(width, Activation::Identity)
         .build(backend, seed)?;
     let mut state = net.export_state()?;
     let mut set = 0;
     for a in &mut state {
-        if a.data.len() == fit.weights.len() && a.shape.len() == 2 {
+        if a.shape == [inputs, width] {
             a.data = fit.weights.iter().map(|&w| w as f32).collect();
             set += 1;
-        } else if a.data.len() == 1 && a.shape.len() == 1 {
-            a.data = vec![fit.bias as f32];
+        } else if a.shape == [width] {
+            a.data = fit.bias.iter().map(|&b| b as f32).collect();
             set += 1;
         }
     }
@@ -155,17 +159,26 @@ mod tests {
     #[test]
     fn the_linear_network_computes_the_fit() {
         let cpu = CpuBackend::new();
-        let fit = LinearFit {
+        let one = LinearFit {
             weights: vec![2.0, -1.0, 0.5],
-            bias: 0.25,
+            bias: vec![0.25],
         };
-        let net = linear_network(&cpu, &fit, 0).unwrap();
+        // Two outputs: W is [3, 2] row-major.
+        let two = LinearFit {
+            weights: vec![2.0, 1.0, -1.0, 0.0, 0.5, -3.0],
+            bias: vec![0.25, -0.5],
+        };
         let rows = [1.0f32, 2.0, 4.0, -1.0, 0.0, 2.0];
-        let x = tensor_core::Tensor::from_slice(&cpu, &rows, [2, 3]).unwrap();
-        let out = nn::Model::predict(&net, &x).unwrap().to_vec().unwrap();
-        let expected = fit.outputs(&rows, 3);
-        for (o, e) in out.iter().zip(&expected) {
-            assert!((f64::from(*o) - e).abs() < 1e-5, "{out:?} {expected:?}");
+        assert_eq!(two.outputs(&rows, 3), [2.25, -11.5, -0.75, -7.5]);
+        for fit in [one, two] {
+            let net = linear_network(&cpu, &fit, 0).unwrap();
+            let x = tensor_core::Tensor::from_slice(&cpu, &rows, [2, 3]).unwrap();
+            let out = nn::Model::predict(&net, &x).unwrap().to_vec().unwrap();
+            let expected = fit.outputs(&rows, 3);
+            assert_eq!(out.len(), expected.len());
+            for (o, e) in out.iter().zip(&expected) {
+                assert!((f64::from(*o) - e).abs() < 1e-5, "{out:?} {expected:?}");
+            }
         }
     }
 
@@ -184,13 +197,24 @@ mod tests {
     }
 
     #[test]
-    fn more_than_two_classes_have_no_linear_candidate() {
-        let (x, y) = ([0.0, 1.0, 2.0], [0.0, 1.0, 2.0]);
-        assert!(
-            fit_linear(&x, &y, 3, 1, 3)
-                .unwrap_err()
-                .contains("3 classes")
+    fn more_than_two_classes_have_a_multinomial_candidate() {
+        let x = [0.0, 1.0, 2.0, 0.1, 1.1, 2.1];
+        let y = [0.0, 1.0, 2.0, 0.0, 1.0, 2.0];
+        let fit = fit_linear(&x, &y, 6, 1, 3).unwrap();
+        assert_eq!((fit.inputs(), fit.width()), (1, 3));
+        assert_eq!(
+            score(
+                &fit.outputs(&x, 1)
+                    .iter()
+                    .map(|&v| v as f32)
+                    .collect::<Vec<_>>(),
+                3,
+                &y,
+                3
+            ),
+            1.0
         );
-        assert!(fit_linear(&x, &y, 3, 1, 0).is_ok());
+        assert!(fit_linear(&x, &y, 6, 1, 0).is_ok());
+        assert!(fit_linear(&x, &y, 6, 1, 1).is_err());
     }
 }

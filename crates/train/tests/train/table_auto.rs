@@ -113,3 +113,83 @@ fn too_few_validation_rows_make_no_choice() {
     let selected = auto::select(&cpu, &p, &p.train.x, &mut out, None, None).unwrap();
     assert!(selected.is_none());
 }
+
+/// Three classes told apart by lines: the multinomial linear model is the candidate, kept
+/// against a briefly trained network, with an output per class.
+#[test]
+fn three_linear_classes_keep_a_multinomial_model() {
+    let cpu = CpuBackend::new();
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("a,b,label\n");
+    for i in 0..450 {
+        let a = ((i * 37) % 101) as f32 / 50.0 - 1.0;
+        let b = ((i * 59) % 103) as f32 / 51.0 - 1.0;
+        let label = if a > 0.3 {
+            "high"
+        } else if b > 0.0 {
+            "left"
+        } else {
+            "low"
+        };
+        text += &format!("{a},{b},{label}\n");
+    }
+    let path = dir.path().join("classes.csv");
+    std::fs::write(&path, text).unwrap();
+    let options = TableOptions {
+        data: path,
+        test_fraction: 0.25,
+        val_fraction: auto::validation_fraction(None),
+        ..TableOptions::default()
+    };
+    let p = prepare(&options, Some(true)).unwrap();
+    assert_eq!(p.classes(), 3);
+    let t = p.tensors(&cpu).unwrap();
+    let config = Mlp::<CpuBackend>::builder()
+        .input(p.train.n_features)
+        .hidden(&[4], Activation::Relu)
+        .output(3, Activation::Identity)
+        .config(3)
+        .unwrap();
+    let settings = Settings {
+        lr: 1e-4,
+        length: TrainLength::Steps(2),
+        checkpoint_every: 0,
+        ..Settings::default()
+    };
+    let mut out = Run::new(
+        "fit",
+        dir.path().join("run"),
+        config,
+        Loss::SoftmaxCrossEntropy,
+        settings,
+    )
+    .train_mlp(&cpu, t.train_data(), t.val_data())
+    .unwrap();
+    let selected = auto::select(&cpu, &p, &p.train.x, &mut out, None, None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        selected.choice.kept,
+        Kept::Linear,
+        "{}",
+        selected.choice.reason
+    );
+    assert!(
+        selected.choice.linear_score.unwrap() > 0.95,
+        "{:?}",
+        selected.choice
+    );
+    let x = Tensor::from_slice(&cpu, &p.test.x, [p.test.rows, p.test.n_features]).unwrap();
+    let scores = out.model.predict(&x).unwrap().to_vec().unwrap();
+    assert_eq!(scores.len(), 3 * p.test.rows);
+    let right = scores
+        .chunks(3)
+        .zip(&p.test.y)
+        .filter(|(s, y)| (0..3).max_by(|&a, &b| s[a].total_cmp(&s[b])) == Some(**y as usize))
+        .count();
+    assert!(
+        right as f64 >= 0.95 * p.test.rows as f64,
+        "{right} of {}",
+        p.test.rows
+    );
+}
