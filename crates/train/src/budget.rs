@@ -28,10 +28,15 @@ pub struct Estimate {
     pub params: f64,
     /// Weights, gradients and the two Adam moments.
     pub model: f64,
-    /// Layer outputs and gradients kept for one batch, plus evaluation of the other rows.
+    /// Layer outputs and gradients kept for one batch, plus evaluation of the other rows (for
+    /// an image fit, the larger of drawing its reconstruction in bands and a checkpoint's
+    /// copy of the weights and moments).
     pub activations: f64,
     /// The data on the device and its host copies.
     pub data: f64,
+    /// The peak while the data is made (an image decoded and resized before its compact
+    /// copy exists), when that exceeds the run's own parts; 0 where nothing is made first.
+    pub loading: f64,
     /// What the job holds beside the run (a table as read, its validation and test rows):
     /// see [`beside`](Self::beside).
     pub held: f64,
@@ -53,7 +58,7 @@ impl Estimate {
         let mut widths = vec![encoded];
         widths.extend(config.hidden.iter().map(|&h| f(h)));
         widths.push(f(config.output));
-        let params: f64 = widths.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
+        let params = f(config.num_params());
         // Each layer keeps its output and pre-activation and has a gradient buffer.
         let per_row: f64 = widths[1..].iter().map(|w| 3.0 * w).sum::<f64>() + encoded;
         let step_rows = batch.map_or(f(rows), |b| f(b.min(rows)));
@@ -71,6 +76,7 @@ impl Estimate {
                 * BYTES,
             data: DATA_COPIES * values * BYTES,
             held: 0.0,
+            loading: 0.0,
         }
     }
 
@@ -92,9 +98,11 @@ impl Estimate {
         }
     }
 
-    /// Everything, the program itself ([`PROGRAM_BYTES`]) included.
+    /// Everything, the program itself ([`PROGRAM_BYTES`]) included: the run's parts, or the
+    /// making of its data where that peaks higher.
     pub fn total(&self) -> f64 {
-        self.model + self.activations + self.data + self.held + PROGRAM_BYTES
+        let running = self.model + self.activations + self.data + self.held;
+        running.max(self.loading) + PROGRAM_BYTES
     }
 
     /// Refuses the job in one line when it cannot fit in `budget` bytes.
@@ -132,11 +140,23 @@ impl Estimate {
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(p, _)| p)
         .unwrap_or_default();
-        Err(Error::Refused(format!(
+        Err(self.refusal(job, &part, (budget, source), hint))
+    }
+
+    /// The one sentence that refuses a job beyond the memory budget (`budget` bytes, from
+    /// `source`): its total, what makes it so large (`part`) and what would fit (`hint`).
+    pub fn refusal(
+        &self,
+        job: &str,
+        part: &str,
+        (budget, source): (f64, &str),
+        hint: &str,
+    ) -> Error {
+        Error::Refused(format!(
             "{job} would need about {} of memory ({part}) but {} is available ({source}); {hint}",
             bytes(self.total()),
             bytes(budget)
-        )))
+        ))
     }
 
     /// Refuses the job in one line when it cannot fit in the memory available now.

@@ -38,6 +38,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A run folder could not be created.
+    #[error("cannot create the output folder {}", path.display())]
+    CreateDir {
+        /// The folder.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// A file could not be written.
     #[error("cannot write {}", path.display())]
     Write {
