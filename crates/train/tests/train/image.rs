@@ -91,6 +91,9 @@ fn a_photo_gets_the_hash_grid_defaults() {
     assert!(fit.metrics.scores.psnr > 30.0, "{:?}", fit.metrics);
 }
 
+/// A change to a fit's options.
+type Change = fn(&mut ImageFitOptions);
+
 /// Each bad encoding parameter is refused in one line that names it, before anything is
 /// written.
 #[test]
@@ -103,7 +106,7 @@ fn every_bad_encoding_parameter_is_one_line() {
         length: steps(1),
         ..ImageFitOptions::new(Some(photo), &dir)
     };
-    let cases: [(fn(&mut ImageFitOptions), &str); 4] = [
+    let cases: [(Change, &str); 4] = [
         (|o| o.grid.levels = 0, "levels"),
         (|o| o.grid.features = 9, "features"),
         (|o| o.grid.log2_table_size = Some(25), "2^24"),
