@@ -1,6 +1,6 @@
 //! [`fit_image`]: an image fitted as a function `(x, y) -> pixel` in a run folder.
 
-use super::defaults::{self, ORIGINAL_FILE, default_arch};
+use super::defaults::{self, DEFAULT_ARCH, ORIGINAL_FILE};
 use super::draw::Drawing;
 use super::memory::{PictureBytes, check_memory};
 use super::options::{ImageArch, ImageFitOptions};
@@ -88,29 +88,21 @@ pub fn fit_image<B: Backend>(
     Ok(outcome)
 }
 
-/// Loads the picture and settles the network, refusing first what cannot fit in memory.
-/// The architecture can depend on the picture (line art or photo): both candidates must fit
+/// Loads the picture and settles the network, refusing first what cannot fit in memory,
 /// before a picture of that size is made; the hash grid's tables chosen there are the ones
 /// the fit uses.
 fn plan_fit<B: Backend>(options: &ImageFitOptions) -> Result<(CompactPicture, String, Plan)> {
-    let arch = |line_art| {
-        options
-            .arch
-            .unwrap_or_else(|| default_arch(line_art, options.image.is_none()))
-    };
+    let arch = options.arch.unwrap_or(DEFAULT_ARCH);
     let tables = Cell::new(None);
     let fits = |w: usize, h: usize, bytes: PictureBytes| -> Result<()> {
         let c = options.channels_at_most();
-        for line_art in [false, true] {
-            let plan = Plan::new::<B>(options, arch(line_art), (w, h, c), bytes)?;
-            check_memory(&plan.size)?;
-            tables.set(plan.log2_table_size().or(tables.get()));
-        }
+        let plan = Plan::new::<B>(options, arch, (w, h, c), bytes)?;
+        check_memory(&plan.size)?;
+        tables.set(plan.log2_table_size().or(tables.get()));
         Ok(())
     };
     let (picture, source) = load_target(options, &fits)?;
     let (w, h, c) = (picture.width(), picture.height(), picture.channels());
-    let arch = arch(picture.is_line_art());
     let plan = match tables.get() {
         Some(log2) => Plan::with_tables::<B>(options, arch, (w, h, c), log2)?,
         None => Plan::new::<B>(options, arch, (w, h, c), PictureBytes::compact(w * h, c))?,

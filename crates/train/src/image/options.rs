@@ -84,7 +84,7 @@ pub struct ImageFitOptions {
     /// The training size: the longer side in pixels, keeping the aspect ratio (`None`: 200
     /// for the bundled drawing, else the image's own size).
     pub size: Option<u32>,
-    /// The network family (`None`: [`defaults::default_arch`](super::defaults::default_arch)).
+    /// The network family (`None`: [`defaults::DEFAULT_ARCH`](super::defaults::DEFAULT_ARCH)).
     pub arch: Option<ImageArch>,
     /// Hidden layers (`None`: [`defaults::default_hidden`](super::defaults::default_hidden)).
     pub hidden: Option<HiddenLayers>,

@@ -39,8 +39,8 @@ impl Reporter for Notes {
 }
 
 /// A fit of the bundled drawing writes every file it lists, scores the reconstruction (100
-/// steps of the default SIREN reach an ink IoU of 1.0 at 48x48 on the reference machine; 0.9
-/// leaves margin) and returns a model that draws itself larger.
+/// steps of the default hash grid reach an ink IoU of 1.0 at 48x48 on the reference machine;
+/// 0.9 leaves margin) and returns a model that draws itself larger.
 #[test]
 fn a_fit_writes_its_files_and_scores_its_reconstruction() {
     let tmp = tempfile::tempdir().unwrap();
@@ -69,7 +69,7 @@ fn a_fit_writes_its_files_and_scores_its_reconstruction() {
     assert!(m.scores.pixel_accuracy.unwrap() > 0.95, "{m:?}");
     assert!(m.scores.ink_iou.unwrap() > 0.9, "{m:?}");
     assert!(fit.line().contains("ink IoU"), "{}", fit.line());
-    assert_eq!(record(&dir)["options"]["arch"], "siren");
+    assert_eq!(record(&dir)["options"]["arch"], "hashgrid");
     let big = tmp.path().join("big.png");
     assert_eq!(fit.model.render_png(96, &big).unwrap(), (96, 96));
 }
