@@ -13,7 +13,7 @@ use crate::{Outcome, Reporter, Result, RunModel};
 use io::FittedModel;
 use io::Picture;
 use io::fitted::ModelKind;
-use io::image::{CompactPicture, ModelPixels, RenderSettings, render_scored_with};
+use io::image::{CompactPicture, ModelPixels, RenderSettings, Scores, render_scored_with};
 use nn::PixelValues;
 use std::path::Path;
 use tensor_core::Backend;
@@ -84,24 +84,7 @@ impl Drawing {
             &comparison,
             &[("original", &self.shown), ("reconstruction", &recon)],
         )?;
-        let ink = |v: f64| self.line_art.then_some(v);
-        let scores = PictureScores {
-            psnr: banded.psnr,
-            ssim: banded.ssim,
-            pixel_accuracy: ink(banded.pixel_accuracy),
-            ink_iou: ink(banded.ink_iou),
-        };
-        let noise = banded.flat_area_noise;
-        let note = under_trained(&out.history, noise, out.report.steps);
-        let metrics = ImageFitMetrics {
-            scores,
-            width: w,
-            height: h,
-            channels: c,
-            run: out.metrics(out.model.num_params()),
-            flat_area_noise: noise,
-            under_trained: note.is_some(),
-        };
+        let metrics = self.metrics(&banded, (w, h), &out);
         let metrics_file = dir.join(METRICS_FILE);
         metrics.write(&metrics_file)?;
         let info = image_info(self.size, &self.offset);
@@ -114,15 +97,43 @@ impl Drawing {
             comparison,
             metrics_file,
         ];
-        let out_completed = out.report.stop_reason == nn::StopReason::Completed;
+        // Said only of a fit that ran its length: a stopped one is continued instead.
+        let completed = out.report.stop_reason == nn::StopReason::Completed;
+        let note = under_trained(&out.history, metrics.flat_area_noise, out.report.steps);
         Ok(ImageFitOutcome {
             summary: out.summary(),
             stop_reason: out.report.stop_reason,
             model: FittedModel::new(out.model, info)?,
             metrics,
-            under_trained: note.filter(|_| out_completed),
+            under_trained: note.filter(|_| completed),
             dir: dir.to_path_buf(),
             files,
         })
+    }
+
+    /// The figures of a reconstruction drawn at `w x h` and scored in bands, after the run
+    /// `out`.
+    fn metrics<M: RunModel<B>, B: Backend>(
+        &self,
+        banded: &Scores,
+        (w, h): (usize, usize),
+        out: &Outcome<M>,
+    ) -> ImageFitMetrics {
+        let ink = |v: f64| self.line_art.then_some(v);
+        let noise = banded.flat_area_noise;
+        ImageFitMetrics {
+            scores: PictureScores {
+                psnr: banded.psnr,
+                ssim: banded.ssim,
+                pixel_accuracy: ink(banded.pixel_accuracy),
+                ink_iou: ink(banded.ink_iou),
+            },
+            width: w,
+            height: h,
+            channels: self.offset.len(),
+            run: out.metrics(out.model.num_params()),
+            flat_area_noise: noise,
+            under_trained: under_trained(&out.history, noise, out.report.steps).is_some(),
+        }
     }
 }

@@ -38,10 +38,7 @@ pub fn fit_image<B: Backend>(
         reporter.note(&note);
     }
     let dir = options.out.as_path();
-    std::fs::create_dir_all(dir).map_err(|source| crate::Error::CreateDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    create_run_dir(dir)?;
     let original = dir.join(ORIGINAL_FILE);
     picture.save_png(&original)?;
     let s = options.supersample as usize;
@@ -86,6 +83,14 @@ pub fn fit_image<B: Backend>(
     }?;
     outcome.files.insert(0, original);
     Ok(outcome)
+}
+
+/// Creates the run folder where it is missing.
+fn create_run_dir(dir: &std::path::Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|source| crate::Error::CreateDir {
+        path: dir.to_path_buf(),
+        source,
+    })
 }
 
 /// Loads the picture and settles the network, refusing first what cannot fit in memory,
