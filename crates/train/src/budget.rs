@@ -7,6 +7,7 @@
 //! known, nothing is refused.
 
 use crate::{Error, Result};
+use io::image::MemoryBudget;
 use nn::{EncodingConfig, MlpConfig};
 
 /// The environment variable that caps the memory a run may plan to use.
@@ -162,34 +163,28 @@ impl Estimate {
     /// Refuses the job in one line when it cannot fit in the memory available now.
     pub fn check(&self, job: &str) -> Result<()> {
         match budget()? {
-            Some((budget, source)) => self.check_against(job, budget, source),
+            Some(b) => self.check_against(job, b.bytes as f64, &b.source),
             None => Ok(()),
         }
     }
 }
 
-/// The memory a run may use, and where that figure comes from.
-pub fn budget() -> Result<Option<(f64, &'static str)>> {
+/// The memory a run may use, and where that figure comes from, in the one form every job
+/// and `io`'s image functions take; `None` where it is unknown.
+pub fn budget() -> Result<Option<MemoryBudget>> {
     if let Ok(text) = std::env::var(LIMIT_VAR) {
         return match parse_size(&text) {
-            Some(v) => Ok(Some((v, LIMIT_VAR))),
+            Some(v) => Ok(Some(MemoryBudget::new(v as u64, LIMIT_VAR))),
             None => Err(Error::Refused(format!(
                 "{LIMIT_VAR}={text:?} is not a size such as 512M or 4G"
             ))),
         };
     }
-    Ok(available_memory().map(|v| (v, "MemAvailable")))
-}
-
-/// The budget as the image functions of `io` take it; `None` where it is unknown.
-pub fn image_budget() -> Result<Option<io::image::MemoryBudget>> {
-    Ok(budget()?.map(|(bytes, source)| {
-        let source = if source == LIMIT_VAR {
-            LIMIT_VAR.to_string()
-        } else {
-            "available memory; set IRON_LEARN_MEMORY_LIMIT to change it".to_string()
-        };
-        io::image::MemoryBudget::new(bytes as u64, source)
+    Ok(available_memory().map(|v| {
+        MemoryBudget::new(
+            v as u64,
+            "available memory; set IRON_LEARN_MEMORY_LIMIT to change it",
+        )
     }))
 }
 

@@ -115,7 +115,7 @@ fn load_image_model<B: Backend>(backend: &B, source: &Path) -> Result<FittedMode
 /// Refuses, before drawing, a whole picture (another format than PNG, or a render to score)
 /// that the memory budget cannot hold, saying what would fit.
 fn check_whole_picture(settings: &RenderSettings, args: &ImageRenderArgs) -> Result<()> {
-    let Some(budget) = memory_budget::image_budget()? else {
+    let Some(budget) = memory_budget::budget()? else {
         return Ok(());
     };
     let per_pixel = settings.offset.len() as u64 * WHOLE_PICTURE_BYTES_PER_VALUE;
@@ -200,7 +200,7 @@ fn score_against(
 
 /// Loads an image, refused from its header when the memory budget cannot hold it.
 pub fn load_within_budget(path: &Path, mode: ColorMode) -> Result<Picture> {
-    Ok(match memory_budget::image_budget()? {
+    Ok(match memory_budget::budget()? {
         Some(budget) => load_picture_within(path, mode, &budget)?,
         None => io::image::load_picture(path, mode)?,
     })

@@ -45,7 +45,7 @@ impl Job for Predict {
                 (bytes, predictions.rows)
             }
             (Some(path), _) => {
-                let budget = crate::memory_budget::image_budget()?;
+                let budget = crate::memory_budget::budget()?;
                 let table = read_any(path, budget.as_ref())?.rows;
                 predict_table(&model, &table, &args.keep)?
             }

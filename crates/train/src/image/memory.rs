@@ -112,10 +112,10 @@ impl ImageFitSize {
 /// Refuses, in one line and before the network exists, a fit that would not fit in the
 /// memory available, saying what would.
 pub fn check_memory(size: &ImageFitSize) -> Result<()> {
-    let Some((budget, source)) = budget::budget()? else {
+    let Some(budget) = budget::budget()? else {
         return Ok(());
     };
-    check_against(size, budget as u64, source)
+    check_against(size, budget.bytes, &budget.source)
 }
 
 /// [`check_memory`] against `budget` bytes from `source`.

@@ -104,7 +104,7 @@ impl Plan {
         }
         let larger = plan(DEFAULT_LOG2_TABLE_SIZE + 1)?;
         let fits = match budget::budget()? {
-            Some((budget, _)) => larger.size.bytes() as f64 <= budget,
+            Some(budget) => larger.size.bytes() <= budget.bytes,
             None => true,
         };
         Ok(if fits { larger } else { default })

@@ -54,7 +54,7 @@ pub fn load_target(options: &ImageFitOptions, fits: Fits<'_>) -> Result<(Compact
     // From the header alone: loading the image (at its own size, whatever the size asked),
     // then the fit, must fit in memory.
     let header = io::image::read_image_header(path)?;
-    let budget = budget::image_budget()?;
+    let budget = budget::budget()?;
     let (w, h) = match options.size {
         Some(n) => fit_longest_side(header.width, header.height, n as usize),
         None => (header.width, header.height),
