@@ -45,9 +45,39 @@ fn train_advice(e: &train::Error) -> Option<String> {
         }
         Error::NoTestRows { .. } => "; use --test-fraction 0.2, or --test-data FILE".into(),
         Error::NonFiniteWeights { .. } => " (--lr)".into(),
+        Error::OverBudget { advice, .. } => memory_advice(advice),
+        Error::ImageOptionOutOfRange { option, .. } => format!(" ({})", image_flag(*option)),
+        Error::BadGrid(_) => " (--levels, --features, --log2-table-size, --base-resolution, \
+            --finest-resolution)"
+            .into(),
         Error::Io(e) => return io_advice(e),
         _ => return None,
     })
+}
+
+/// The options that act on a memory refusal's advice.
+fn memory_advice(advice: &train::budget::MemoryAdvice) -> String {
+    use train::budget::MemoryAdvice;
+    match advice {
+        MemoryAdvice::SmallerNetwork => " (--hidden)".into(),
+        MemoryAdvice::NetworkAlone { .. } => {
+            " (--hidden; for a hash grid, fewer --levels or a smaller --log2-table-size)".into()
+        }
+        MemoryAdvice::SmallerBatches(Some(n)) => format!(": --batch {n}"),
+        MemoryAdvice::SmallerBatches(None) => " (--batch)".into(),
+        MemoryAdvice::FewerRows | MemoryAdvice::FewerRowsOrColumns => String::new(),
+        MemoryAdvice::SmallerImage(side) => format!(": --size {side}"),
+    }
+}
+
+/// The flag of an image fit's option.
+fn image_flag(option: train::image::ImageOption) -> &'static str {
+    use train::image::ImageOption;
+    match option {
+        ImageOption::Size => "--size",
+        ImageOption::Threshold => "--threshold",
+        ImageOption::Supersample => "--supersample",
+    }
 }
 
 /// Advice for a refusal of the `io` crate.

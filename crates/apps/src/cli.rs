@@ -314,11 +314,10 @@ pub struct ImageFitArgs {
     /// the bundled drawing, else the image's own size].
     #[arg(long, value_parser = cli_values::positive_u32)]
     pub size: Option<u32>,
-    /// Network family: hashgrid for photos (the fastest fit and the highest PSNR at the
-    /// image's own size); siren for line art (smooth strokes when redrawn larger, with
-    /// --supersample 2). On photos siren is many times slower and scores lower, and no
-    /// network adds detail when a fit is drawn larger [default: siren for the bundled
-    /// drawing and line art, hashgrid for other images].
+    /// Network family: hashgrid, the fastest fit and the highest PSNR at the image's own
+    /// size, for photos and line art alike; siren, fourier and relu for comparison (siren is
+    /// many times slower and scores lower, and no network adds detail when a fit is drawn
+    /// larger) [default: hashgrid].
     #[arg(long, value_enum)]
     pub arch: Option<ArchArg>,
     /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256 [default:

@@ -4,6 +4,11 @@
 use clap::Command;
 use nn::TrainLength;
 pub use train::defaults::*;
+use train::image::ImageArch;
+use train::image::defaults::{
+    DEFAULT_BATCH, HASH_GRID_BASE_PIXELS, HASH_GRID_BASE_STEPS, IMAGE_BASE_PIXELS,
+    IMAGE_BASE_STEPS, IMAGE_MAX_STEPS,
+};
 
 /// The help of the common training options as one subcommand resolves them.
 struct Help {
@@ -51,8 +56,8 @@ pub fn describe(cmd: Command) -> Command {
         ),
         ..Help::epochs(&mlp, &mlp_batch)
     };
-    let image = image_fit(IMAGE_BASE_PIXELS);
-    let grid = image_fit_hash_grid(HASH_GRID_BASE_PIXELS);
+    let image = train::image::defaults::training(ImageArch::Siren, IMAGE_BASE_PIXELS);
+    let grid = train::image::defaults::training(ImageArch::HashGrid, HASH_GRID_BASE_PIXELS);
     let image_help = Help {
         lr: format!(
             "Learning rate [default: {} for hashgrid, {} for the others]",
@@ -63,8 +68,7 @@ pub fn describe(cmd: Command) -> Command {
             "Optimizer steps [default: {HASH_GRID_BASE_STEPS} up to 256x256 pixels for hashgrid, {IMAGE_BASE_STEPS} up to 200x200 for the others; more for larger images (in proportion to the side), at most {IMAGE_MAX_STEPS}]"
         ),
         batch: format!(
-            "Random pixels per step, or \"full\" [default: {}, the whole image when smaller]",
-            crate::jobs::image_arch::DEFAULT_BATCH
+            "Random pixels per step, or \"full\" [default: {DEFAULT_BATCH}, the whole image when smaller]"
         ),
         schedule: format!(
             "Learning-rate schedule [default: {}]",

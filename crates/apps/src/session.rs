@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use std::path::PathBuf;
 use tensor_core::Backend;
 use train::progress::StderrReporter;
-pub use train::{DataSummary, LossUnits, Outcome, RunData, RunModel};
+pub use train::{LossUnits, Outcome, RunData, RunModel};
 
 pub use train::defaults::Defaults;
 
@@ -54,7 +54,7 @@ pub struct Run<'a, C = MlpConfig> {
 }
 
 /// The library's schedule for the command line's.
-fn schedule(arg: ScheduleArg) -> train::Schedule {
+pub fn schedule(arg: ScheduleArg) -> train::Schedule {
     match arg {
         ScheduleArg::Constant => train::Schedule::Constant,
         ScheduleArg::Step => train::Schedule::Step,
@@ -114,17 +114,6 @@ impl Run<'_, MlpConfig> {
 }
 
 impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
-    /// Trains on `train` (see [`train::Run::train`]), then draws `loss.png` and, when a
-    /// signal stopped the run, says how to continue it.
-    pub fn train_model<'d, B: Backend, M: RunModel<B, Config = C>>(
-        self,
-        backend: &B,
-        train: impl Into<RunData<'d, B>>,
-        val: Option<Data<'d, B>>,
-    ) -> Result<Outcome<M>> {
-        self.run::<B, M>(backend, train.into(), val, None)
-    }
-
     fn run<'d, B: Backend, M: RunModel<B, Config = C>>(
         self,
         backend: &B,

@@ -69,7 +69,7 @@ pub use error::{Error, Result};
 pub use init::Init;
 pub use layer::{ActivationLayer, DenseParts, Layer, Linear, ParamMut, ParamRef, Sequential};
 pub use loss::{Loss, LossOutput};
-pub use model::builder::MlpBuilder;
+pub use model::builder::{MlpBuilder, SIREN_W0};
 pub use model::config::{EncodingConfig, MlpConfig};
 pub use model::hashgrid::HashGridMlp;
 pub use model::hashgrid_config::{GridScale, HashGridMlpConfig};

@@ -7,6 +7,7 @@
 //! known, nothing is refused.
 
 use crate::{Error, Result};
+use io::image::MemoryBudget;
 use nn::{EncodingConfig, MlpConfig};
 
 /// The environment variable that caps the memory a run may plan to use.
@@ -28,10 +29,15 @@ pub struct Estimate {
     pub params: f64,
     /// Weights, gradients and the two Adam moments.
     pub model: f64,
-    /// Layer outputs and gradients kept for one batch, plus evaluation of the other rows.
+    /// Layer outputs and gradients kept for one batch, plus evaluation of the other rows (for
+    /// an image fit, the larger of drawing its reconstruction in bands and a checkpoint's
+    /// copy of the weights and moments).
     pub activations: f64,
     /// The data on the device and its host copies.
     pub data: f64,
+    /// The peak while the data is made (an image decoded and resized before its compact
+    /// copy exists), when that exceeds the run's own parts; 0 where nothing is made first.
+    pub loading: f64,
     /// What the job holds beside the run (a table as read, its validation and test rows):
     /// see [`beside`](Self::beside).
     pub held: f64,
@@ -53,7 +59,7 @@ impl Estimate {
         let mut widths = vec![encoded];
         widths.extend(config.hidden.iter().map(|&h| f(h)));
         widths.push(f(config.output));
-        let params: f64 = widths.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
+        let params = f(config.num_params());
         // Each layer keeps its output and pre-activation and has a gradient buffer.
         let per_row: f64 = widths[1..].iter().map(|w| 3.0 * w).sum::<f64>() + encoded;
         let step_rows = batch.map_or(f(rows), |b| f(b.min(rows)));
@@ -71,6 +77,7 @@ impl Estimate {
                 * BYTES,
             data: DATA_COPIES * values * BYTES,
             held: 0.0,
+            loading: 0.0,
         }
     }
 
@@ -92,9 +99,11 @@ impl Estimate {
         }
     }
 
-    /// Everything, the program itself ([`PROGRAM_BYTES`]) included.
+    /// Everything, the program itself ([`PROGRAM_BYTES`]) included: the run's parts, or the
+    /// making of its data where that peaks higher.
     pub fn total(&self) -> f64 {
-        self.model + self.activations + self.data + self.held + PROGRAM_BYTES
+        let running = self.model + self.activations + self.data + self.held;
+        running.max(self.loading) + PROGRAM_BYTES
     }
 
     /// Refuses the job in one line when it cannot fit in `budget` bytes.
@@ -109,67 +118,123 @@ impl Estimate {
                     bytes(self.model),
                     count(self.params)
                 ),
-                "use smaller hidden layers",
+                MemoryAdvice::SmallerNetwork,
             ),
             (
                 format!("{} for layer activations", bytes(self.activations)),
-                "use fewer rows, points or pixels, or a smaller --batch",
+                MemoryAdvice::SmallerBatches(None),
             ),
             (
                 format!("{} for the data", bytes(self.data)),
-                "use fewer rows, points or pixels",
+                MemoryAdvice::FewerRows,
             ),
             (
                 format!(
                     "{} for the table as read and the rows held beside the training rows",
                     bytes(self.held)
                 ),
-                "use fewer rows or columns",
+                MemoryAdvice::FewerRowsOrColumns,
             ),
         ]
         .into_iter()
         .zip([self.model, self.activations, self.data, self.held])
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(p, _)| p)
-        .unwrap_or_default();
-        Err(Error::Refused(format!(
-            "{job} would need about {} of memory ({part}) but {} is available ({source}); {hint}",
-            bytes(self.total()),
-            bytes(budget)
-        )))
+        .unwrap_or((String::new(), MemoryAdvice::FewerRows));
+        Err(self.refusal(job, &part, (budget, source), hint))
+    }
+
+    /// The one sentence that refuses a job beyond the memory budget (`budget` bytes, from
+    /// `source`): its total, what makes it so large (`part`) and what would fit (`advice`).
+    pub fn refusal(
+        &self,
+        job: &str,
+        part: &str,
+        (budget, source): (f64, &str),
+        advice: MemoryAdvice,
+    ) -> Error {
+        Error::OverBudget {
+            message: format!(
+                "{job} would need about {} of memory ({part}) but {} is available ({source})",
+                bytes(self.total()),
+                bytes(budget)
+            ),
+            advice,
+        }
     }
 
     /// Refuses the job in one line when it cannot fit in the memory available now.
     pub fn check(&self, job: &str) -> Result<()> {
         match budget()? {
-            Some((budget, source)) => self.check_against(job, budget, source),
+            Some(b) => self.check_against(job, b.bytes as f64, &b.source),
             None => Ok(()),
         }
     }
 }
 
-/// The memory a run may use, and where that figure comes from.
-pub fn budget() -> Result<Option<(f64, &'static str)>> {
+/// What would bring a job within the memory budget (see [`Error::OverBudget`]); the
+/// `iron-learn` tool names the options that do it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemoryAdvice {
+    /// Smaller hidden layers.
+    SmallerNetwork,
+    /// The network alone is beyond the budget: this many bytes for this many parameters.
+    NetworkAlone {
+        /// Its bytes (weights and Adam state).
+        bytes: u64,
+        /// Its parameters.
+        params: usize,
+    },
+    /// Smaller batches: of at most this many rows or pixels when known.
+    SmallerBatches(Option<usize>),
+    /// Fewer rows, points or pixels.
+    FewerRows,
+    /// Fewer rows or columns of a table.
+    FewerRowsOrColumns,
+    /// A smaller picture: a longest side of at most this many pixels.
+    SmallerImage(u32),
+}
+
+impl std::fmt::Display for MemoryAdvice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemoryAdvice::SmallerNetwork => f.write_str("use smaller hidden layers"),
+            MemoryAdvice::NetworkAlone { bytes: b, params } => write!(
+                f,
+                "the network alone needs about {} ({params} parameters): use a smaller one",
+                bytes(*b as f64)
+            ),
+            MemoryAdvice::SmallerBatches(Some(n)) => write!(f, "batches of {n} or fewer would fit"),
+            MemoryAdvice::SmallerBatches(None) => {
+                f.write_str("use fewer rows, points or pixels, or smaller batches")
+            }
+            MemoryAdvice::FewerRows => f.write_str("use fewer rows, points or pixels"),
+            MemoryAdvice::FewerRowsOrColumns => f.write_str("use fewer rows or columns"),
+            MemoryAdvice::SmallerImage(side) => write!(
+                f,
+                "the image is too large beside the network: a longest side of {side} pixels or \
+                 less would fit"
+            ),
+        }
+    }
+}
+
+/// The memory a run may use, and where that figure comes from, in the one form every job
+/// and `io`'s image functions take; `None` where it is unknown.
+pub fn budget() -> Result<Option<MemoryBudget>> {
     if let Ok(text) = std::env::var(LIMIT_VAR) {
         return match parse_size(&text) {
-            Some(v) => Ok(Some((v, LIMIT_VAR))),
+            Some(v) => Ok(Some(MemoryBudget::new(v as u64, LIMIT_VAR))),
             None => Err(Error::Refused(format!(
                 "{LIMIT_VAR}={text:?} is not a size such as 512M or 4G"
             ))),
         };
     }
-    Ok(available_memory().map(|v| (v, "MemAvailable")))
-}
-
-/// The budget as the image functions of `io` take it; `None` where it is unknown.
-pub fn image_budget() -> Result<Option<io::image::MemoryBudget>> {
-    Ok(budget()?.map(|(bytes, source)| {
-        let source = if source == LIMIT_VAR {
-            LIMIT_VAR.to_string()
-        } else {
-            "available memory; set IRON_LEARN_MEMORY_LIMIT to change it".to_string()
-        };
-        io::image::MemoryBudget::new(bytes as u64, source)
+    Ok(available_memory().map(|v| {
+        MemoryBudget::new(
+            v as u64,
+            "available memory; set IRON_LEARN_MEMORY_LIMIT to change it",
+        )
     }))
 }
 

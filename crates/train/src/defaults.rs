@@ -1,6 +1,7 @@
 //! Default training settings, measured per kind of job: what the `iron-learn` jobs train
 //! with unless told otherwise (the mlp defaults were measured on four published tables,
 //! docs/BENCHMARKS.md). A program can start from them and override what it knows better.
+//! An image fit's defaults are [`crate::image::defaults`].
 
 use crate::Schedule;
 use nn::TrainLength;
@@ -80,68 +81,9 @@ pub const APPROX: Defaults = Defaults {
     schedule: Schedule::Cosine,
 };
 
-/// Steps of `image fit` up to [`IMAGE_BASE_PIXELS`] pixels.
-pub const IMAGE_BASE_STEPS: u64 = 300;
-/// The pixel count (200 x 200) that [`IMAGE_BASE_STEPS`] fits well.
-pub const IMAGE_BASE_PIXELS: usize = 40_000;
-/// The most default steps of `image fit`.
-pub const IMAGE_MAX_STEPS: u64 = 3000;
-
-/// Steps of `image fit --arch hashgrid` up to [`HASH_GRID_BASE_PIXELS`] pixels.
-pub const HASH_GRID_BASE_STEPS: u64 = 100;
-/// The pixel count (256 x 256, one default batch) that [`HASH_GRID_BASE_STEPS`] fits well
-/// (about 40 dB on a photo).
-pub const HASH_GRID_BASE_PIXELS: usize = 65_536;
-
-/// `image fit` of a picture of `pixels` pixels: 300 steps up to 200 x 200 pixels, growing
-/// with the square root of the pixel count (the side) beyond, in multiples of 50.
-pub fn image_fit(pixels: usize) -> Defaults {
-    image_defaults(pixels, IMAGE_BASE_STEPS, IMAGE_BASE_PIXELS, 1e-3)
-}
-
-/// `image fit --arch hashgrid` of a picture of `pixels` pixels: learning rate 1e-2, 100 steps
-/// up to 256 x 256 pixels, growing with the side beyond, in multiples of 50.
-pub fn image_fit_hash_grid(pixels: usize) -> Defaults {
-    image_defaults(pixels, HASH_GRID_BASE_STEPS, HASH_GRID_BASE_PIXELS, 1e-2)
-}
-
-fn image_defaults(pixels: usize, base_steps: u64, base_pixels: usize, lr: f32) -> Defaults {
-    let ratio = (pixels as f64 / base_pixels as f64).max(1.0).sqrt();
-    let steps = (base_steps as f64 * ratio / 50.0).round() as u64 * 50;
-    Defaults {
-        lr,
-        length: TrainLength::Steps(steps.clamp(base_steps, IMAGE_MAX_STEPS)),
-        batch: None,
-        schedule: Schedule::Cosine,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn image_steps_follow_the_size() {
-        let steps = |px| match image_fit(px).length {
-            TrainLength::Steps(s) => s,
-            TrainLength::Epochs(_) => unreachable!(),
-        };
-        assert_eq!(steps(48 * 48), 300);
-        assert_eq!(steps(200 * 200), 300);
-        assert_eq!(steps(400 * 400), 600);
-        assert_eq!(steps(512 * 512), 750);
-        assert_eq!(steps(8000 * 8000), IMAGE_MAX_STEPS);
-        let grid = |px| match image_fit_hash_grid(px).length {
-            TrainLength::Steps(s) => s,
-            TrainLength::Epochs(_) => unreachable!(),
-        };
-        assert_eq!(grid(200 * 200), 100);
-        assert_eq!(grid(256 * 256), 100);
-        assert_eq!(grid(512 * 512), 200);
-        assert_eq!(grid(2048 * 2048), 800);
-        assert_eq!(grid(8192 * 8192), IMAGE_MAX_STEPS);
-        assert_eq!(image_fit_hash_grid(1).lr, 1e-2);
-    }
 
     #[test]
     fn mlp_batches_only_larger_sets() {

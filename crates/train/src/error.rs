@@ -38,6 +38,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A run folder could not be created.
+    #[error("cannot create the output folder {}", path.display())]
+    CreateDir {
+        /// The folder.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// A file could not be written.
     #[error("cannot write {}", path.display())]
     Write {
@@ -95,15 +104,29 @@ pub enum Error {
         /// What would let the run resume.
         advice: ResumeAdvice,
     },
-    /// The run folder could not be created.
-    #[error("cannot create the run folder {}", dir.display())]
-    CreateFolder {
-        /// The run folder.
-        dir: PathBuf,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
+    /// A job beyond the memory budget: what it would need against what is available, and
+    /// what would fit.
+    #[error("{message}; {advice}")]
+    OverBudget {
+        /// The job's need against the budget, in one sentence.
+        message: String,
+        /// What would bring it within the budget.
+        advice: crate::budget::MemoryAdvice,
     },
+    /// An image fit's option out of its range.
+    #[error("{option} must be {accepted}, got {value}")]
+    ImageOptionOutOfRange {
+        /// Which option.
+        option: crate::image::ImageOption,
+        /// What it accepts, in words ("between 2 and 16384").
+        accepted: String,
+        /// The value given.
+        value: String,
+    },
+    /// A hash grid that cannot be built as asked (its levels, features, table size or
+    /// resolutions).
+    #[error("{0}")]
+    BadGrid(String),
     /// The run folder is held by another run (each folder has one writer at a time).
     #[error("{} is in use by {by}; wait for it to finish or choose another run folder", dir.display())]
     FolderInUse {

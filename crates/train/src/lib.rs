@@ -56,6 +56,7 @@ pub mod defaults;
 pub mod divergence;
 mod error;
 pub mod history;
+pub mod image;
 pub mod lock;
 pub mod metrics;
 pub mod monitor;

@@ -43,6 +43,12 @@ impl crate::Reporter for StderrReporter {
         eprintln!("{line}");
     }
 
+    fn status(&mut self, line: &str) {
+        if !self.quiet {
+            eprintln!("{line}");
+        }
+    }
+
     fn progress(&mut self, reading: &Reading) {
         if let Some(p) = &mut self.progress {
             p.update(reading);

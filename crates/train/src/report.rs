@@ -38,6 +38,35 @@ pub trait Reporter {
     fn finish(&mut self, last: Option<&Reading>) {
         let _ = last;
     }
+
+    /// A line of progress outside the training steps (what a job is about to fit, how far a
+    /// drawing is): shown where progress is, hidden where it is not (unlike a note).
+    fn status(&mut self, line: &str) {
+        let _ = line;
+    }
+}
+
+/// A reporter lent for a while (to a [`Run`](crate::Run) that its caller outlives).
+impl<R: Reporter + ?Sized> Reporter for &mut R {
+    fn start(&mut self, line: &str, total_steps: u64, first_step: u64) {
+        (**self).start(line, total_steps, first_step);
+    }
+
+    fn note(&mut self, line: &str) {
+        (**self).note(line);
+    }
+
+    fn progress(&mut self, reading: &Reading) {
+        (**self).progress(reading);
+    }
+
+    fn finish(&mut self, last: Option<&Reading>) {
+        (**self).finish(last);
+    }
+
+    fn status(&mut self, line: &str) {
+        (**self).status(line);
+    }
 }
 
 /// A reporter that shows nothing.
@@ -60,6 +89,10 @@ impl Reporter for Lines {
     }
 
     fn note(&mut self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    fn status(&mut self, line: &str) {
         eprintln!("{line}");
     }
 
@@ -98,5 +131,9 @@ impl Reporter for StopAt<'_> {
 
     fn finish(&mut self, last: Option<&Reading>) {
         self.inner.finish(last);
+    }
+
+    fn status(&mut self, line: &str) {
+        self.inner.status(line);
     }
 }

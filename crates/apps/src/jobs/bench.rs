@@ -5,7 +5,7 @@ use crate::cli::BenchTrainArgs;
 use crate::device::Job;
 use crate::memory_budget::Estimate;
 use anyhow::Result;
-use nn::{Activation, AdamConfig, GridScale, HashGridMlp, HashGridMlpConfig, Init, Mlp, Model};
+use nn::{Activation, AdamConfig, GridScale, HashGridMlp, HashGridMlpConfig, Mlp, Model};
 use serde_json::json;
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
@@ -25,7 +25,7 @@ impl Job for BenchTrain {
             let hidden = crate::hidden::hidden_arg(spec)?;
             let config = Mlp::<B>::builder()
                 .input(2)
-                .hidden(hidden.widths(), Activation::Sine { w0: 30.0 })
+                .siren(hidden.widths())
                 .output(1, Activation::Identity)
                 .config(0)?;
             Estimate::training(&config, n, n, None, 0).check("bench train")?;
@@ -112,9 +112,8 @@ fn time_network<B: Backend>(
         None => {
             let model = Mlp::builder()
                 .input(2)
-                .hidden(hidden, Activation::Sine { w0: 30.0 })
+                .siren(hidden)
                 .output(1, Activation::Identity)
-                .init(Init::Siren)
                 .build(backend, 0)?;
             let adam = AdamConfig::new(1e-4);
             time_steps(backend, model, adam, (x, y), args.reps, true)?

@@ -24,7 +24,7 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
     io::output::refuse_own_input(&args.output, &[&args.image])?;
     // The compact copy (a byte a value for 8-bit images, PNGs decoded row by row): the rows
     // are written as they are made, so the memory is that of the compact picture.
-    let budget = crate::memory_budget::image_budget()?;
+    let budget = crate::memory_budget::budget()?;
     let mut picture = load_compact_within(&args.image, mode, budget.as_ref())?;
     // The image's own channels: gray images (even stored as RGB) stay gray, unless --color.
     if mode == ColorMode::Rgb && !args.color && !picture.has_color() {
@@ -66,9 +66,14 @@ pub fn decode(args: &ImageDecodeArgs) -> Result<()> {
 /// Refuses, before anything is allocated, a pixel CSV whose decoding cannot fit in the memory
 /// budget (one pass over its coordinates tells its size).
 fn check_decode_budget(csv: &std::path::Path) -> Result<()> {
-    let Some((budget, source)) = crate::memory_budget::budget()? else {
+    let Some(io::image::MemoryBudget {
+        bytes: budget,
+        source,
+    }) = crate::memory_budget::budget()?
+    else {
         return Ok(());
     };
+    let budget = budget as f64;
     let Some(extent) = io::image::pixel_csv_extent(csv)? else {
         return Ok(());
     };

@@ -3,7 +3,6 @@
 //! one band); another format, or scoring against `--reference`, holds the whole picture and
 //! is checked against the memory budget first.
 
-use super::image_progress::DrawProgress;
 use crate::cli::ImageRenderArgs;
 use crate::device::Job;
 use crate::memory_budget;
@@ -17,6 +16,7 @@ use io::{FittedModel, Picture};
 use std::path::Path;
 use std::time::Instant;
 use tensor_core::Backend;
+use train::image::DrawProgress;
 
 /// Largest `--size`: a PNG side of 65536 pixels (4.3 gigapixels for a square).
 pub const MAX_RENDER_SIZE: u32 = 65_536;
@@ -73,7 +73,7 @@ impl Job for ImageRender {
             };
             let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
             let picture = render_picture_with(backend, &model, &settings, |band| {
-                progress.band(band);
+                progress.band(band).iter().for_each(|l| eprintln!("{l}"));
                 Ok(())
             })?;
             write_picture(&args.output, &picture)?;
@@ -81,7 +81,7 @@ impl Job for ImageRender {
         } else {
             let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
             render_png_with(backend, &model, &settings, &args.output, |band| {
-                progress.band(band);
+                progress.band(band).iter().for_each(|l| eprintln!("{l}"));
                 Ok(())
             })?;
             None
@@ -115,7 +115,7 @@ fn load_image_model<B: Backend>(backend: &B, source: &Path) -> Result<FittedMode
 /// Refuses, before drawing, a whole picture (another format than PNG, or a render to score)
 /// that the memory budget cannot hold, saying what would fit.
 fn check_whole_picture(settings: &RenderSettings, args: &ImageRenderArgs) -> Result<()> {
-    let Some(budget) = memory_budget::image_budget()? else {
+    let Some(budget) = memory_budget::budget()? else {
         return Ok(());
     };
     let per_pixel = settings.offset.len() as u64 * WHOLE_PICTURE_BYTES_PER_VALUE;
@@ -200,7 +200,7 @@ fn score_against(
 
 /// Loads an image, refused from its header when the memory budget cannot hold it.
 pub fn load_within_budget(path: &Path, mode: ColorMode) -> Result<Picture> {
-    Ok(match memory_budget::image_budget()? {
+    Ok(match memory_budget::budget()? {
         Some(budget) => load_picture_within(path, mode, &budget)?,
         None => io::image::load_picture(path, mode)?,
     })

@@ -68,7 +68,7 @@ fn predictions_csv<B: Backend>(
             Ok((bytes, predictions.rows))
         }
         (Some(path), _) => {
-            let budget = crate::memory_budget::image_budget()?;
+            let budget = crate::memory_budget::budget()?;
             let table = read_any(path, budget.as_ref())?.rows;
             predict_table(model, &table, &args.keep)
         }

@@ -26,7 +26,7 @@ pub fn prepare_table(a: &RegressionArgs, classify: Option<bool>) -> Result<Prepa
             ignore: a.ignore.clone(),
         },
         seed: a.train.seed,
-        memory_budget: crate::memory_budget::image_budget()?,
+        memory_budget: crate::memory_budget::budget()?,
     };
     let p = prepare(&options, classify).map_err(task_advice)?;
     for note in &p.notes {

@@ -1,6 +1,6 @@
 //! `image fit --arch hashgrid`: a photo fits well in few steps on sampled pixels, resumes,
-//! renders larger; every bad encoding parameter is one line; the architecture a photo and
-//! a drawing get by default.
+//! renders larger. (The encoding's refusals and the architecture a photo and a drawing get
+//! by default are the library's, tested in `train`'s image tests.)
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
@@ -82,49 +82,4 @@ fn a_photo_fits_on_sampled_pixels_resumes_and_renders_larger() {
         &["--half", "onnx"],
     );
     assert!(!st.exists());
-}
-
-#[test]
-fn every_bad_encoding_parameter_is_one_line() {
-    let tmp = tmp();
-    let photo = write_photo(tmp.path(), 20, 20);
-    let p = photo.to_str().unwrap();
-    let cases: [(&[&str], &str); 4] = [
-        (&["--levels", "0"], "levels"),
-        (&["--features", "9"], "features"),
-        (&["--log2-table-size", "25"], "2^24"),
-        (
-            &["--base-resolution", "64", "--finest-resolution", "32"],
-            "finest",
-        ),
-    ];
-    for (extra, needle) in cases {
-        let mut args = vec!["image", "fit", p, "--arch", "hashgrid", "--steps", "1"];
-        args.extend(extra);
-        let o = train(&args, &tmp.path().join("bad"));
-        assert_one_line_error(&o, &[needle]);
-    }
-}
-
-#[test]
-fn the_bundled_drawing_keeps_siren() {
-    let tmp = tmp();
-    let out = tmp.path().join("run");
-    let o = train(&["image", "fit", "--size", "24", "--steps", "2"], &out);
-    assert_success(&o);
-    assert_eq!(config(&out)["options"]["arch"], "siren");
-}
-
-/// A photo's defaults are the hash grid's: 100 steps at learning rate 1e-2 up to 256x256
-/// pixels (the growth with the size is unit-tested in `defaults`).
-#[test]
-fn a_photo_gets_the_hash_grid_defaults() {
-    let tmp = tmp();
-    let photo = write_photo(tmp.path(), 40, 30);
-    let out = tmp.path().join("run");
-    assert_success(&train(&["image", "fit", photo.to_str().unwrap()], &out));
-    let t = &config(&out)["training"];
-    assert_eq!(t["total_steps"], 100, "{t}");
-    assert!((t["lr"].as_f64().unwrap() - 1e-2).abs() < 1e-9, "{t}");
-    assert!(num(&metrics(&out), "psnr") > 30.0);
 }

@@ -13,9 +13,9 @@ fn fit_drawing(dir: &Path) -> serde_json::Value {
     metrics(dir)
 }
 
-/// `image fit` writes its pictures and scores the reconstruction. 100 steps of the default
-/// SIREN reach an ink IoU of 1.0 at this size on the reference machine; 0.9 leaves margin.
-/// The render then redraws the fit at twice the size, scoring it against the original file.
+/// `image fit` prints the library fit's scores and leaves a run folder (its figures are the
+/// library's, tested in `train`'s image tests); `image render` then redraws the fit at
+/// twice the size, scoring it against the original file.
 #[test]
 fn fit_then_render_larger() {
     let dir = tmp();
@@ -27,9 +27,6 @@ fn fit_then_render_larger() {
     // Side by side, enlarged to be seen, under a band of labels.
     let (cw, ch) = png_size(&dir.path().join("comparison.png"));
     assert!(cw > 2 * 48 && ch > 48, "comparison.png is {cw}x{ch}");
-    assert!(num(&m, "psnr") > 20.0, "{m}");
-    assert!(num(&m, "pixel_accuracy") > 0.95, "{m}");
-    assert!(num(&m, "ink_iou") > 0.9, "{m}");
     assert_eq!(num(&m, "steps"), 100.0, "{m}");
     assert_eq!((num(&m, "width"), num(&m, "height")), (48.0, 48.0), "{m}");
 
@@ -181,33 +178,4 @@ fn encode_holds_a_byte_a_value() {
     let last = format!("999,999,{},{},{}", 999 % 256, 999 % 256, (999 * 4) % 256);
     assert_eq!(text.lines().last(), Some(last.as_str()));
     assert_eq!(text.lines().count(), 1 + 1_000_000);
-}
-
-/// A SIREN fit of far more pixels than it trained on draws its reconstruction at a capped
-/// size, saying so in one line with the command that draws it whole.
-#[test]
-fn a_huge_siren_reconstruction_is_capped_and_said() {
-    let dir = tmp();
-    let fit = dir.path().join("fit");
-    let o = train(
-        &[
-            "image", "fit", "--size", "1500", "--arch", "siren", "--steps", "2", "--batch", "1024",
-            "--hidden", "16x2",
-        ],
-        &fit,
-    );
-    assert_success(&o);
-    let err = stderr(&o);
-    let notes: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains("reconstruction would take"))
-        .collect();
-    assert_eq!(notes.len(), 1, "{}", describe(&o));
-    assert!(
-        notes[0].contains("1500x1500") && notes[0].contains("--size 1500"),
-        "{}",
-        notes[0]
-    );
-    let (w, h) = png_size(&fit.join("reconstruction.png"));
-    assert!(w < 1500 && w == h && w >= 512, "{w}x{h}");
 }

@@ -126,11 +126,11 @@ fn resume_refuses_other_data() {
     assert_success(&o);
     assert!(stderr(&o).contains("other data"), "{}", describe(&o));
 
-    // Another image of the same size.
+    // Another image for the same network (a SIREN's does not depend on the image's size).
     let img = dir.path().join("img");
     let fit = |size: &str, resume: bool| {
         let mut args = vec![
-            "image", "fit", "--size", size, "--steps", "3", "--hidden", "8x1",
+            "image", "fit", "--size", size, "--steps", "3", "--hidden", "8x1", "--arch", "siren",
         ];
         if resume {
             args.push("--resume");

@@ -158,7 +158,12 @@ fn a_closed_form_match_reads_as_a_match() {
 fn speckle_on_blank_paper_is_called_under_trained() {
     let dir = tmp();
     let short = dir.path().join("siren");
-    let o = train(&["image", "fit", "--size", "64", "--steps", "40"], &short);
+    let o = train(
+        &[
+            "image", "fit", "--size", "64", "--steps", "40", "--arch", "siren",
+        ],
+        &short,
+    );
     assert_success(&o);
     let m = metrics(&short);
     assert!(num(&m, "flat_area_noise") > 2.5, "{m}");

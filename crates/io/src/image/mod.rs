@@ -10,9 +10,8 @@
 //! - [`load_picture`] / [`decode_picture`]: any PNG, JPEG, WebP, BMP or TIFF file, as gray, RGB or
 //!   black-and-white; [`save_png`] writes one back, [`save_picture`] in the format its name asks
 //!   for (PNG, JPEG, WebP, BMP).
-//! - [`fit_picture`]: a picture fitted on sampled pixels (hash grid or SIREN, the command
-//!   line's defaults in [`ImageFitSettings`]), as an image [`FittedModel`](crate::FittedModel)
-//!   that draws itself at any size.
+//! - Fitting a picture is the `train` crate's (`train::image::fit_image`); what it returns,
+//!   an image [`FittedModel`](crate::FittedModel), draws itself at any size from here.
 //! - [`write_png_rows`]: the one PNG writer, streaming rows to the file as they are made
 //!   ([`encode_png`] in memory).
 //! - [`render_png`] / [`render_picture`]: the one renderer, a fitted image model drawn at any
@@ -34,7 +33,6 @@ mod csv_decode;
 mod csv_encode;
 mod encode;
 mod file;
-mod fit;
 mod header;
 mod inspect;
 mod metrics;
@@ -52,9 +50,6 @@ pub use csv_decode::{PixelCsvExtent, decode_pixel_csv, pixel_csv_extent, read_pi
 pub use csv_encode::{PixelValues, encode_pixel_csv, write_compact_pixel_csv, write_pixel_csv};
 pub use encode::{ImageFileFormat, encode_picture, save_picture};
 pub use file::{ColorMode, decode_picture, load_picture, load_picture_within, save_png};
-pub use fit::{
-    DEFAULT_BATCH_PIXELS, ImageArch, ImageFitSettings, channel_means, fit_picture, pixel_sampler,
-};
 pub use header::{ImageHeader, MemoryBudget, human_bytes, read_image_header};
 pub use inspect::fit_longest_side;
 pub use metrics::{flat_area_noise, ink_iou, mse, pixel_accuracy, psnr, ssim};

@@ -7,6 +7,10 @@ use crate::{Result, config_err};
 use std::marker::PhantomData;
 use tensor_core::{Activation, Backend};
 
+/// The frequency `w0` of a SIREN's sine activations (`sin(w0 * x)`), as in the SIREN
+/// paper: the first layer sees coordinates in `[-1, 1]` as about 30 periods.
+pub const SIREN_W0: f32 = 30.0;
+
 /// An encoding whose seed may still be unknown (taken from the build seed).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum PendingEncoding {
@@ -22,7 +26,7 @@ enum PendingEncoding {
 /// let cpu = CpuBackend::new();
 /// let siren = Mlp::builder()
 ///     .input(2)
-///     .hidden(&[64, 64], Activation::Sine { w0: 30.0 })
+///     .siren(&[64, 64])
 ///     .output(1, Activation::Identity)
 ///     .build(&cpu, 7)?;
 /// assert_eq!(siren.config().num_params(), 2 * 64 + 64 + 64 * 64 + 64 + 64 + 1);
@@ -99,6 +103,14 @@ impl<B: Backend> MlpBuilder<B> {
         self.hidden = widths.to_vec();
         self.hidden_activation = activation;
         self
+    }
+
+    /// SIREN hidden layers of these widths: sine activations of frequency [`SIREN_W0`] and
+    /// the SIREN initialisation ([`Init::Siren`]), the one recipe every SIREN of the project
+    /// uses.
+    pub fn siren(self, widths: &[usize]) -> Self {
+        self.hidden(widths, Activation::Sine { w0: SIREN_W0 })
+            .init(Init::Siren)
     }
 
     /// The number of outputs and the output activation.

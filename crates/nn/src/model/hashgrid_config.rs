@@ -100,6 +100,17 @@ impl HashGridMlpConfig {
         Ok(spec)
     }
 
+    /// The number of trainable scalars: the encoding's tables, then each dense layer's
+    /// weights and biases (hidden layers and the output).
+    pub fn num_params(&self) -> Result<usize> {
+        let spec = self.validate()?;
+        let mut widths = vec![spec.output_dim()];
+        widths.extend(&self.hidden);
+        widths.push(self.output);
+        let dense: usize = widths.windows(2).map(|w| (w[0] + 1) * w[1]).sum();
+        Ok(spec.param_count() + dense)
+    }
+
     /// The affine map `(scale, shift)` taking the input range to `[0, 1]`.
     pub fn unit_map(&self) -> (f32, f32) {
         let [lo, hi] = self.input_range;

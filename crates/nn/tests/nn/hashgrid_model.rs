@@ -326,3 +326,18 @@ fn the_fused_training_pass_agrees_with_the_layer_by_layer_pass() {
         }
     }
 }
+
+/// A configuration counts the parameters of the model it builds, before building it.
+#[test]
+fn the_configuration_counts_the_models_parameters() {
+    let cpu = CpuBackend::new();
+    for config in [small_config(), HashGridMlpConfig::new(3, 300)] {
+        let model = HashGridMlp::from_config(&cpu, &config, 1).unwrap();
+        assert_eq!(config.num_params().unwrap(), model.num_params());
+    }
+    let bad = HashGridMlpConfig {
+        hidden: vec![],
+        ..small_config()
+    };
+    assert!(bad.num_params().is_err());
+}

@@ -50,3 +50,21 @@ fn siren_fits_a_drawing_far_better_than_relu() {
     assert!(siren_psnr > relu_psnr + 10.0, "{siren_psnr} vs {relu_psnr}");
     assert!(siren_iou > relu_iou + 0.3, "{siren_iou} vs {relu_iou}");
 }
+
+/// The builder's SIREN recipe: sine layers of frequency `SIREN_W0` with the SIREN
+/// initialisation.
+#[test]
+fn the_siren_recipe_is_sine_layers_with_their_initialisation() {
+    let config = Mlp::<CpuBackend>::builder()
+        .input(2)
+        .siren(&[16, 16])
+        .output(1, Activation::Identity)
+        .config(3)
+        .unwrap();
+    assert_eq!(config.hidden, vec![16, 16]);
+    assert_eq!(
+        config.hidden_activation,
+        Activation::Sine { w0: nn::SIREN_W0 }
+    );
+    assert_eq!(config.init, nn::Init::Siren);
+}

@@ -75,6 +75,9 @@ pub fn fonts_available() -> bool {
     })
 }
 
+/// The loss chart of a run, in its folder.
+pub const LOSS_FILE: &str = "loss.png";
+
 /// Draws `loss.png` from the rows of `history.csv`: training and validation loss per step.
 pub fn draw_loss(dir: &Path, rows: &[Row], units: &LossUnits) -> Result<()> {
     let points = |loss: fn(&Row) -> Option<f64>| -> Vec<(f64, f64)> {
@@ -101,7 +104,7 @@ pub fn draw_loss(dir: &Path, rows: &[Row], units: &LossUnits) -> Result<()> {
         integer_x: true,
         wide_first: false,
     };
-    line_chart(&dir.join("loss.png"), &chart, &series)
+    line_chart(&dir.join(LOSS_FILE), &chart, &series)
 }
 
 /// Draws the series as lines and writes a PNG.

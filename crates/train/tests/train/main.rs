@@ -3,6 +3,7 @@
 //! One test binary for the crate: each module below is one subject.
 
 mod custom_model;
+mod image;
 mod runs;
 mod table;
 mod table_auto;

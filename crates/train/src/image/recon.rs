@@ -7,7 +7,7 @@
 //! on its longer side; the shrink by whole blocks of pixels can make it smaller), and
 //! scored against the picture shrunk to that size. Hash-grid fits draw fast and stay whole.
 
-use super::image_progress::duration;
+use super::draw_progress::duration;
 
 /// The smallest longer side of a capped reconstruction.
 pub const MIN_CAPPED_SIDE: usize = 1024;

@@ -1,8 +1,7 @@
 //! Progress of a long drawing (a render, a fit's reconstruction): an estimate of the whole
 //! after the second band (timed alone: the first carries the start-up costs), then a line
-//! every [`EVERY`] while it draws, on standard error.
+//! every [`EVERY`] while it draws, for the program to show.
 
-use std::io::Write as _;
 use std::time::{Duration, Instant};
 
 /// The time between two progress lines.
@@ -37,22 +36,22 @@ impl DrawProgress {
         }
     }
 
-    /// Takes one band's values (whole rows) and prints the estimate after the second band,
+    /// Takes one band's values (whole rows) and returns the estimate after the second band,
     /// then a line every [`EVERY`].
-    pub fn band(&mut self, values: &[f32]) {
+    pub fn band(&mut self, values: &[f32]) -> Option<String> {
         let before = self.rows;
         self.rows += values.len() / (self.width * self.channels).max(1);
         let now = Instant::now();
         if self.rows >= self.height {
-            return;
+            return None;
         }
         let Some((first_rows, first_end)) = self.first else {
             self.first = Some((self.rows, now));
-            return;
+            return None;
         };
         let due = self.last.is_none_or(|t| now.duration_since(t) >= EVERY);
         if !due {
-            return;
+            return None;
         }
         let spent = now.duration_since(self.started).as_secs_f64();
         let line = if self.last.is_none() {
@@ -83,7 +82,7 @@ impl DrawProgress {
             )
         };
         self.last = Some(now);
-        let _ = writeln!(std::io::stderr(), "{line}");
+        Some(line)
     }
 }
 
