@@ -7,6 +7,7 @@ use anyhow::{Result, bail};
 use io::image::{
     ColorMode, PixelValues, load_compact_within, read_pixel_csv, write_compact_pixel_csv,
 };
+use train::image::DrawProgress;
 
 /// Writes an image's pixels as CSV rows.
 pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
@@ -30,7 +31,16 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
     if mode == ColorMode::Rgb && !args.color && !picture.has_color() {
         picture = picture.to_grayscale()?;
     }
-    write_compact_pixel_csv(&picture, &args.output, PixelValues::Bytes)?;
+    let (w, h) = (picture.width(), picture.height());
+    let mut progress = DrawProgress::new("encoding", w, h, picture.channels());
+    let mut done = 0;
+    let mut on_rows = |rows: usize| {
+        if let Some(line) = progress.rows_done(rows - done) {
+            eprintln!("{line}");
+        }
+        done = rows;
+    };
+    write_compact_pixel_csv(&picture, &args.output, PixelValues::Bytes, &mut on_rows)?;
     println!(
         "wrote {} rows ({}x{}, {}) to {}",
         picture.pixels(),

@@ -39,15 +39,19 @@ pub fn write_pixel_csv(
 
 /// [`write_pixel_csv`] for a [`CompactPicture`] (one byte a value for 8-bit images): the
 /// same file, with the memory of the compact copy, a quarter of the `f32` picture's.
+/// `on_rows` is called after each row of the image with the rows written so far (for
+/// progress on large images).
 pub fn write_compact_pixel_csv(
     picture: &CompactPicture,
     path: impl AsRef<Path>,
     values: PixelValues,
+    on_rows: &mut dyn FnMut(usize),
 ) -> Result<()> {
     let path = path.as_ref();
     let mut out = OutputFile::create(path)?;
     let size = (picture.width(), picture.height(), picture.channels());
-    encode_values(size, |i| picture.value(i), &mut out, values, path)?;
+    let value = |i| picture.value(i);
+    encode_values(size, value, &mut out, values, path, on_rows)?;
     out.commit()
 }
 
@@ -60,17 +64,18 @@ pub fn encode_pixel_csv<W: Write>(picture: &Picture, out: W, values: PixelValues
 fn encode<W: Write>(picture: &Picture, out: W, values: PixelValues, name: &Path) -> Result<()> {
     picture.validate()?;
     let size = (picture.width, picture.height, picture.channels);
-    encode_values(size, |i| picture.data[i], out, values, name)
+    encode_values(size, |i| picture.data[i], out, values, name, &mut |_| {})
 }
 
 /// The CSV of a `(width, height, channels)` picture whose row-major, channel-interleaved
-/// value `i` is `value(i)`.
+/// value `i` is `value(i)`; `on_rows(y + 1)` after row `y`.
 fn encode_values<W: Write>(
     (width, height, channels): (usize, usize, usize),
     value: impl Fn(usize) -> f32,
     mut out: W,
     values: PixelValues,
     name: &Path,
+    on_rows: &mut dyn FnMut(usize),
 ) -> Result<()> {
     let io = |e: std::io::Error| Error::io("write", name, e);
     writeln!(out, "x,y,{}", channel_names(channels).join(",")).map_err(io)?;
@@ -92,6 +97,7 @@ fn encode_values<W: Write>(
             line.push('\n');
             out.write_all(line.as_bytes()).map_err(io)?;
         }
+        on_rows(y + 1);
     }
     out.flush().map_err(io)
 }

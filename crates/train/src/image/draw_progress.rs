@@ -1,6 +1,7 @@
-//! Progress of a long drawing (a render, a fit's reconstruction): an estimate of the whole
-//! after the second band (timed alone: the first carries the start-up costs), then a line
-//! every [`EVERY`] while it draws, for the program to show.
+//! Progress of a long drawing or encoding (a render, a fit's reconstruction, an image's
+//! pixel CSV): an estimate of the whole after the second band (timed alone: the first
+//! carries the start-up costs), then a line every [`EVERY`] while it works, for the program
+//! to show.
 
 use std::time::{Duration, Instant};
 
@@ -39,8 +40,13 @@ impl DrawProgress {
     /// Takes one band's values (whole rows) and returns the estimate after the second band,
     /// then a line every [`EVERY`].
     pub fn band(&mut self, values: &[f32]) -> Option<String> {
-        let before = self.rows;
-        self.rows += values.len() / (self.width * self.channels).max(1);
+        self.rows_done(values.len() / (self.width * self.channels).max(1))
+    }
+
+    /// Counts `added` rows done (a band, or one row of an encoding) and returns the estimate
+    /// after the second call, then a line every [`EVERY`].
+    pub fn rows_done(&mut self, added: usize) -> Option<String> {
+        self.rows += added;
         let now = Instant::now();
         if self.rows >= self.height {
             return None;
@@ -59,14 +65,11 @@ impl DrawProgress {
             let per_row = band / (self.rows - first_rows).max(1) as f64;
             let left = per_row * (self.height - self.rows) as f64;
             format!(
-                "{} {}x{} ({:.1} megapixels) in bands of {} rows, {:.3} s a band: about {} \
-                 in all",
+                "{} {}x{} ({:.1} megapixels): about {} in all",
                 self.what,
                 self.width,
                 self.height,
                 (self.width * self.height) as f64 / 1e6,
-                self.rows - before,
-                band,
                 duration(spent + left)
             )
         } else {
@@ -105,6 +108,18 @@ pub fn duration(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The estimate comes with the second band, then nothing before [`EVERY`] nor at the end.
+    #[test]
+    fn the_estimate_comes_with_the_second_band() {
+        let mut p = DrawProgress::new("encoding", 10, 100, 3);
+        assert_eq!(p.rows_done(1), None);
+        let line = p.band(&[0.0; 30]).expect("an estimate after the second band");
+        assert!(line.starts_with("encoding 10x100 (0.0 megapixels): about"), "{line}");
+        assert!(line.ends_with("in all"), "{line}");
+        assert_eq!(p.rows_done(1), None);
+        assert_eq!(p.rows_done(97), None);
+    }
 
     #[test]
     fn durations_read_naturally() {
