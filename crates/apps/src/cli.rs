@@ -169,7 +169,7 @@ pub struct RegressionArgs {
     #[arg(long)]
     pub val_fraction: Option<f32>,
     /// Stop when the validation loss has not improved for N epochs, and keep the weights of
-    /// the best epoch [default: no early stopping].
+    /// the best epoch [default: no early stopping; `mlp --model auto`: 30].
     #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
     pub patience: Option<u64>,
     /// Drop rows with a missing cell instead of imputing it.
