@@ -169,7 +169,7 @@ pub struct RegressionArgs {
     #[arg(long)]
     pub val_fraction: Option<f32>,
     /// Stop when the validation loss has not improved for N epochs, and keep the weights of
-    /// the best epoch [default: no early stopping].
+    /// the best epoch [default: no early stopping; `mlp --model auto`: 30].
     #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
     pub patience: Option<u64>,
     /// Drop rows with a missing cell instead of imputing it.
@@ -235,9 +235,9 @@ pub struct MlpArgs {
     #[arg(long, value_enum)]
     pub task: Option<TaskArg>,
     /// Hidden layers: widths such as 64,64, or WIDTHxDEPTH such as 64x2 (the default, with
-    /// the weight decay and the length, was chosen by measurement on four published tables;
+    /// the weight decay and the length, was chosen by measurement on 13 published tables;
     /// see docs/BENCHMARKS.md).
-    #[arg(long, default_value = "256,256")]
+    #[arg(long, default_value = crate::defaults::MLP_HIDDEN)]
     pub hidden: String,
     /// Hidden activation.
     #[arg(long, value_enum, default_value_t = ActivationArg::Relu)]

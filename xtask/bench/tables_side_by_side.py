@@ -1,0 +1,115 @@
+"""Configurations of `iron-learn mlp` side by side on the 13 development tables.
+
+Each table is split as `tables_peers.py` splits it (75/25, `random_state` 0, 1, 2); every
+configuration runs on the same two files before the next split is written, in alternating
+order, so that a machine's load falls on all of them alike. A configuration is a binary, extra
+arguments and extra environment variables, given as a JSON list:
+
+    [{"name": "old", "bin": "old/iron-learn"},
+     {"name": "new", "bin": "target/release/iron-learn", "args": ["--hidden", "128x3"]}]
+
+Prints, per table, each configuration's mean test score (a `*` when it is more than 1 point /
+0.01 R^2 below the best of linear, HistGradientBoosting and LightGBM as docs/BENCHMARKS.md
+measured them) with its mean time per run and the model kept on each split; then, per
+configuration, the mean over tables, the count within, the total time and the first
+configuration's total time divided by it. Scores are deterministic: only the times vary.
+
+usage: python3 tables_side_by_side.py CONFIGS.json RESULTS.json [TABLES_DIR]
+environment: TABLES_ONLY=a,b keeps the tables whose file name contains one of the words;
+BIN is the binary of a configuration that names none (default target/release/iron-learn).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import pandas as pd
+from sklearn.model_selection import train_test_split
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tables_peers import TABLES  # noqa: E402
+
+# The best of linear, HistGradientBoosting and LightGBM less 0.01, per table (three splits'
+# mean, docs/BENCHMARKS.md "The default table model on 13 tables").
+NEEDED = {"loans.csv": .9887, "mortgage_denials.csv": .8949, "wage.csv": .3115,
+          "carseats.csv": .8382, "churn.csv": .9511, "orange_juice.csv": .8333,
+          "hpc_jobs.csv": .8327, "default.csv": .9633, "concrete.csv": .9130,
+          "college.csv": .4295, "hotel_rates.csv": .9431, "car_prices.csv": .9310,
+          "panel_wages.csv": .5419}
+BINARY = os.environ.get("BIN", "target/release/iron-learn")
+
+
+def run(config, train_path, test_path, target, out_dir):
+    """One configuration on one split: (test score, seconds of the whole command, kept)."""
+    env = dict(os.environ)
+    env.update(config.get("env", {}))
+    cmd = [config.get("bin", BINARY), "mlp", "--data", train_path, "--test-data", test_path,
+           "--target", target, "-o", out_dir, "--force", "-q", "--device", "cpu"]
+    start = time.perf_counter()
+    done = subprocess.run(cmd + config.get("args", []), env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        print(f"  {config['name']} failed: {done.stderr.strip()[-500:]}", file=sys.stderr)
+        return float("nan"), seconds, ""
+    with open(os.path.join(out_dir, "metrics.json")) as f:
+        m = json.load(f)
+    return m.get("test_accuracy", m.get("test_r2")), seconds, m.get("model_kept", "")
+
+
+def mean(values):
+    return sum(values) / len(values)
+
+
+def table_line(name, configs, results):
+    line = f"{name:<22}"
+    for c in configs:
+        runs = results[c["name"]][name]
+        score = mean([r[0] for r in runs])
+        flag = "" if score >= NEEDED[name] else "*"
+        kept = ",".join(r[2][:3] for r in runs)
+        line += f" | {c['name']}: {score:.4f}{flag:1} {mean([r[1] for r in runs]):5.1f} s {kept}"
+    return line
+
+
+def summary(configs, results):
+    first = sum(r[1] for runs in results[configs[0]["name"]].values() for r in runs)
+    for c in configs:
+        tables = results[c["name"]]
+        scores = {k: mean([r[0] for r in runs]) for k, runs in tables.items()}
+        within = sum(1 for k, s in scores.items() if s >= NEEDED[k])
+        total = sum(r[1] for runs in tables.values() for r in runs)
+        print(f"{c['name']:<24} mean {mean(list(scores.values())):.4f}  within {within} of "
+              f"{len(scores)}  total {total:7.1f} s  {first / total:.2f}x faster than {configs[0]['name']}")
+
+
+def main():
+    configs = json.load(open(sys.argv[1]))
+    results_path = sys.argv[2]
+    tables = sys.argv[3] if len(sys.argv) > 3 else "../shared/tables"
+    only = [w for w in os.environ.get("TABLES_ONLY", "").split(",") if w]
+    results = {c["name"]: {} for c in configs}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, target, _task in TABLES:
+            if only and not any(w in name for w in only):
+                continue
+            frame = pd.read_csv(os.path.join(tables, name), low_memory=False)
+            frame = frame[frame[target].notna()]
+            for s in range(3):
+                train, test = train_test_split(frame, test_size=0.25, random_state=s)
+                tr, te = os.path.join(tmp, "train_" + name), os.path.join(tmp, "test_" + name)
+                train.to_csv(tr, index=False)
+                test.to_csv(te, index=False)
+                for c in configs if s % 2 == 0 else configs[::-1]:
+                    got = run(c, tr, te, target, os.path.join(tmp, "run"))
+                    results[c["name"]].setdefault(name, []).append(got)
+            print(table_line(name, configs, results), flush=True)
+            with open(results_path, "w") as f:
+                json.dump(results, f, indent=1)
+    summary(configs, results)
+
+
+if __name__ == "__main__":
+    main()
