@@ -4,7 +4,6 @@ use super::matrix;
 use crate::cli::ApproxArgs;
 use crate::device::Job;
 use crate::memory_budget::Estimate;
-use crate::report::output::write_file;
 use crate::report::run_dir;
 use crate::session::Run;
 use anyhow::{Result, bail};
@@ -18,6 +17,7 @@ use train::LossUnits;
 use train::history::number;
 use train::metrics;
 use train::plot::{Chart, Series, line_chart};
+use train::record::write_file;
 
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
@@ -40,12 +40,7 @@ impl Job for Approx {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let f = Function::parse(&args.function)?;
-        let hidden = crate::hidden::hidden_arg(&args.hidden)?;
-        let (a, b) = parse_range(&args.range)?;
-        if args.samples < 10 {
-            bail!("--samples must be at least 10");
-        }
+        let (f, hidden, (a, b)) = read_args(args)?;
         let architecture = Mlp::<B>::builder()
             .input(1)
             .hidden(hidden.widths(), Activation::Tanh)
@@ -384,4 +379,15 @@ fn what_is_fitted(
         let units = LossUnits::target_mse(stats.std[0]);
         (info.with_features(inputs.clone()), Loss::Mse, units)
     }
+}
+
+/// The function, hidden layers and range asked for; refuses fewer than 10 samples.
+fn read_args(args: &ApproxArgs) -> Result<(Function, crate::hidden::Hidden, (f64, f64))> {
+    let f = Function::parse(&args.function)?;
+    let hidden = crate::hidden::hidden_arg(&args.hidden)?;
+    let range = parse_range(&args.range)?;
+    if args.samples < 10 {
+        bail!("--samples must be at least 10");
+    }
+    Ok((f, hidden, range))
 }

@@ -33,17 +33,7 @@ impl Job for ImageRender {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        if !(1..=MAX_RENDER_SIZE).contains(&args.size) {
-            bail!(
-                "--size must be between 1 and {MAX_RENDER_SIZE}, got {}",
-                args.size
-            );
-        }
-        if let Some(t) = args.threshold
-            && !(0.0..=1.0).contains(&t)
-        {
-            bail!("--threshold must be between 0 and 1, got {t}");
-        }
+        check_args(args)?;
         let source = io::fitted::model_file(&args.model);
         let mut inputs = vec![source.as_path()];
         inputs.extend(args.reference.as_deref());
@@ -57,33 +47,21 @@ impl Job for ImageRender {
             .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", source.display()))?;
         settings.threshold = args.threshold;
         let (w, h) = (settings.width, settings.height);
-        let whole = format != ImageFileFormat::Png || args.reference.is_some();
-        let picture = if whole {
+        let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
+        let mut on_band = |band: &[f32]| {
+            progress.band(band).iter().for_each(|l| eprintln!("{l}"));
+            Ok(())
+        };
+        let picture = if format != ImageFileFormat::Png || args.reference.is_some() {
             check_whole_picture(&settings, args)?;
             // The reference is read before anything is drawn or written: a reference that
             // cannot be read leaves the output as it was.
-            let mode = if settings.offset.len() == 3 {
-                ColorMode::Rgb
-            } else {
-                ColorMode::Grayscale
-            };
-            let reference = match &args.reference {
-                Some(path) => Some((path.as_path(), load_within_budget(path, mode)?)),
-                None => None,
-            };
-            let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
-            let picture = render_picture_with(backend, &model, &settings, |band| {
-                progress.band(band).iter().for_each(|l| eprintln!("{l}"));
-                Ok(())
-            })?;
+            let reference = read_reference(args, settings.offset.len())?;
+            let picture = render_picture_with(backend, &model, &settings, &mut on_band)?;
             write_picture(&args.output, &picture)?;
             Some((picture, reference))
         } else {
-            let mut progress = DrawProgress::new("drawing", w, h, settings.offset.len());
-            render_png_with(backend, &model, &settings, &args.output, |band| {
-                progress.band(band).iter().for_each(|l| eprintln!("{l}"));
-                Ok(())
-            })?;
+            render_png_with(backend, &model, &settings, &args.output, &mut on_band)?;
             None
         };
         println!(
@@ -97,6 +75,35 @@ impl Job for ImageRender {
         }
         Ok(())
     }
+}
+
+/// Refuses a size or threshold out of range.
+fn check_args(args: &ImageRenderArgs) -> Result<()> {
+    if !(1..=MAX_RENDER_SIZE).contains(&args.size) {
+        bail!(
+            "--size must be between 1 and {MAX_RENDER_SIZE}, got {}",
+            args.size
+        );
+    }
+    if let Some(t) = args.threshold
+        && !(0.0..=1.0).contains(&t)
+    {
+        bail!("--threshold must be between 0 and 1, got {t}");
+    }
+    Ok(())
+}
+
+/// The reference picture asked for, read in the model's channels (3: colour).
+fn read_reference(args: &ImageRenderArgs, channels: usize) -> Result<Option<(&Path, Picture)>> {
+    let mode = if channels == 3 {
+        ColorMode::Rgb
+    } else {
+        ColorMode::Grayscale
+    };
+    Ok(match &args.reference {
+        Some(path) => Some((path.as_path(), load_within_budget(path, mode)?)),
+        None => None,
+    })
 }
 
 /// Loads the image model of a checkpoint, refusing one with non-finite weights or one that

@@ -2,11 +2,11 @@
 
 use crate::cli::PredictArgs;
 use crate::device::Job;
-use crate::report::output::write_file;
 use anyhow::{Result, bail};
 use io::fitted::{FittedModel, Task, load_inputs};
 use io::table::{Table, read_bytes};
 use tensor_core::Backend;
+use train::record::write_file;
 use train::table::read_any;
 
 /// Predicts the rows of a file, or points given on the command line.

@@ -391,7 +391,7 @@ impl Tabular {
             .is_some_and(|c| c.kept == train::tabular::Kept::Linear);
         let linear = net.hidden.is_empty() || kept_linear;
         let coefficients = linear.then(|| out.model.export_state()).transpose()?;
-        crate::report::output::write_file(
+        train::record::write_file(
             &dir.join("schema.json"),
             serde_json::to_string_pretty(&serde_json::to_value(&p.schema)?)?.as_bytes(),
         )?;

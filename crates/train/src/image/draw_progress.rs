@@ -7,8 +7,12 @@ use std::time::{Duration, Instant};
 
 /// The time between two progress lines.
 pub const EVERY: Duration = Duration::from_secs(10);
+/// Pictures of fewer pixels than this (a megapixel) are drawn or encoded in moments: their
+/// progress says nothing.
+pub const QUIET_BELOW_PIXELS: usize = 1_000_000;
 
-/// Counts the rows of a drawing as its bands arrive and says how far it is.
+/// Counts the rows of a drawing as its bands arrive and says how far it is, unless the
+/// picture is smaller than [`QUIET_BELOW_PIXELS`].
 pub struct DrawProgress {
     what: &'static str,
     width: usize,
@@ -19,6 +23,8 @@ pub struct DrawProgress {
     /// The rows and time at the end of the first band.
     first: Option<(usize, Instant)>,
     last: Option<Instant>,
+    /// Pictures of fewer pixels say nothing ([`QUIET_BELOW_PIXELS`]).
+    quiet_below: usize,
 }
 
 impl DrawProgress {
@@ -34,6 +40,7 @@ impl DrawProgress {
             started: Instant::now(),
             first: None,
             last: None,
+            quiet_below: QUIET_BELOW_PIXELS,
         }
     }
 
@@ -48,7 +55,7 @@ impl DrawProgress {
     pub fn rows_done(&mut self, added: usize) -> Option<String> {
         self.rows += added;
         let now = Instant::now();
-        if self.rows >= self.height {
+        if self.rows >= self.height || self.width * self.height < self.quiet_below {
             return None;
         }
         let Some((first_rows, first_end)) = self.first else {
@@ -112,10 +119,21 @@ mod tests {
     /// The estimate comes with the second band, then nothing before [`EVERY`] nor at the end.
     #[test]
     fn the_estimate_comes_with_the_second_band() {
-        let mut p = DrawProgress::new("encoding", 10, 100, 3);
+        let mut quick = DrawProgress::new("encoding", 10, 100, 3);
+        assert_eq!(quick.rows_done(1), None);
+        assert_eq!(quick.rows_done(1), None, "a small picture says nothing");
+        let mut p = DrawProgress {
+            quiet_below: 0,
+            ..DrawProgress::new("encoding", 10, 100, 3)
+        };
         assert_eq!(p.rows_done(1), None);
-        let line = p.band(&[0.0; 30]).expect("an estimate after the second band");
-        assert!(line.starts_with("encoding 10x100 (0.0 megapixels): about"), "{line}");
+        let line = p
+            .band(&[0.0; 30])
+            .expect("an estimate after the second band");
+        assert!(
+            line.starts_with("encoding 10x100 (0.0 megapixels): about"),
+            "{line}"
+        );
         assert!(line.ends_with("in all"), "{line}");
         assert_eq!(p.rows_done(1), None);
         assert_eq!(p.rows_done(97), None);

@@ -34,10 +34,7 @@ impl ImageFitMetrics {
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::json(format!("cannot encode {}", path.display()), e))?;
-        io::output::write_file(path, (text + "\n").as_bytes()).map_err(|source| Error::Write {
-            path: path.to_path_buf(),
-            source: Box::new(source),
-        })
+        crate::record::write_file(path, (text + "\n").as_bytes())
     }
 }
 
