@@ -4,7 +4,6 @@
 //! crate's.
 
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
-use crate::memory_budget::Estimate;
 use anyhow::Result;
 use nn::{Data, Mlp, MlpConfig, TrainLength};
 use serde::Serialize;
@@ -95,20 +94,7 @@ impl Run<'_, MlpConfig> {
         train: Data<'_, B>,
         val: Option<Data<'_, B>>,
     ) -> Result<Outcome<Mlp<B>>> {
-        let (job, held) = (self.job, self.held_beside);
-        let check: train::MemoryCheck<'_, MlpConfig> = Box::new(move |config, size| {
-            let (rows, targets, batch) = (size.rows, size.target_rows, size.batch);
-            let estimate = Estimate::training(config, rows, targets, batch, size.eval_rows);
-            let estimate = if size.data_in_host_memory {
-                estimate.data_in_host_memory()
-            } else {
-                estimate
-            };
-            estimate
-                .beside(held)
-                .check(job)
-                .map_err(|e| train::Error::Refused(format!("{e:#}")))
-        });
+        let check = train::budget::mlp_check(self.job, self.held_beside);
         self.run::<B, Mlp<B>>(backend, train.into(), val, Some(check))
     }
 }

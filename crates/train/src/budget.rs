@@ -172,6 +172,22 @@ impl Estimate {
     }
 }
 
+/// The memory check of a run that trains an MLP ([`Run::memory_check`](crate::Run)): the
+/// run's estimate ([`Estimate::training`]), with `held` bytes the job keeps beside it,
+/// against the budget; `job` names it in the refusal.
+pub fn mlp_check<'a>(job: &'a str, held: f64) -> crate::MemoryCheck<'a, MlpConfig> {
+    Box::new(move |config, size| {
+        let (rows, targets, batch) = (size.rows, size.target_rows, size.batch);
+        let estimate = Estimate::training(config, rows, targets, batch, size.eval_rows);
+        let estimate = if size.data_in_host_memory {
+            estimate.data_in_host_memory()
+        } else {
+            estimate
+        };
+        estimate.beside(held).check(job)
+    })
+}
+
 /// What would bring a job within the memory budget (see [`Error::OverBudget`]); the
 /// `iron-learn` tool names the options that do it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
