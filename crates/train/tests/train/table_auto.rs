@@ -33,26 +33,28 @@ fn prepared(dir: &std::path::Path, rows: usize) -> Prepared {
     prepare(&options, Some(false)).unwrap()
 }
 
-/// A network trained for a few steps only: far from the table's line.
+/// A network trained for a few steps only (`outputs` wide, with `loss`): far from the
+/// table's line or classes.
 fn brief_network(
     cpu: &CpuBackend,
     p: &Prepared,
     dir: &std::path::Path,
+    (outputs, loss): (usize, Loss),
 ) -> train::Outcome<Mlp<CpuBackend>> {
     let t = p.tensors(cpu).unwrap();
     let config = Mlp::<CpuBackend>::builder()
         .input(p.train.n_features)
         .hidden(&[8], Activation::Relu)
-        .output(1, Activation::Identity)
+        .output(outputs, Activation::Identity)
         .config(3)
         .unwrap();
     let settings = Settings {
-        lr: 1e-3,
-        length: TrainLength::Steps(3),
+        lr: 1e-4,
+        length: TrainLength::Steps(2),
         checkpoint_every: 0,
         ..Settings::default()
     };
-    Run::new("fit", dir, config, Loss::Mse, settings)
+    Run::new("fit", dir, config, loss, settings)
         .train_mlp(cpu, t.train_data(), t.val_data())
         .unwrap()
 }
@@ -68,7 +70,7 @@ fn a_linear_table_keeps_the_linear_model_refitted_on_every_training_row() {
     assert!(auto::early_stopping(true, None, &p).is_some());
     assert!(auto::early_stopping(false, None, &p).is_none());
 
-    let mut out = brief_network(&cpu, &p, &dir.path().join("run"));
+    let mut out = brief_network(&cpu, &p, &dir.path().join("run"), (1, Loss::Mse));
     let targets = io::Standardizer::fit(&p.train.y, 1).unwrap();
     let selected = auto::select(&cpu, &p, &p.train.x, &mut out, Some(&targets), None)
         .unwrap()
@@ -109,7 +111,7 @@ fn too_few_validation_rows_make_no_choice() {
     let p = prepared(dir.path(), 100);
     assert!(p.val.as_ref().unwrap().rows < MIN_VAL_ROWS);
     assert!(!auto::second_network(None, &p));
-    let mut out = brief_network(&cpu, &p, &dir.path().join("run"));
+    let mut out = brief_network(&cpu, &p, &dir.path().join("run"), (1, Loss::Mse));
     let selected = auto::select(&cpu, &p, &p.train.x, &mut out, None, None).unwrap();
     assert!(selected.is_none());
 }
@@ -143,28 +145,8 @@ fn three_linear_classes_keep_a_multinomial_model() {
     };
     let p = prepare(&options, Some(true)).unwrap();
     assert_eq!(p.classes(), 3);
-    let t = p.tensors(&cpu).unwrap();
-    let config = Mlp::<CpuBackend>::builder()
-        .input(p.train.n_features)
-        .hidden(&[4], Activation::Relu)
-        .output(3, Activation::Identity)
-        .config(3)
-        .unwrap();
-    let settings = Settings {
-        lr: 1e-4,
-        length: TrainLength::Steps(2),
-        checkpoint_every: 0,
-        ..Settings::default()
-    };
-    let mut out = Run::new(
-        "fit",
-        dir.path().join("run"),
-        config,
-        Loss::SoftmaxCrossEntropy,
-        settings,
-    )
-    .train_mlp(&cpu, t.train_data(), t.val_data())
-    .unwrap();
+    let run = dir.path().join("run");
+    let mut out = brief_network(&cpu, &p, &run, (3, Loss::SoftmaxCrossEntropy));
     let selected = auto::select(&cpu, &p, &p.train.x, &mut out, None, None)
         .unwrap()
         .unwrap();
