@@ -3,7 +3,8 @@
 //! cells, values beyond the training range, plain rows re-encoded, and the model file.
 
 use io::table::{
-    ColumnEncoder, ColumnInfo, ColumnKind, EncodeOptions, Preprocessor, Table, TypeOverrides, infer_schema, read_table,
+    ColumnEncoder, ColumnInfo, ColumnKind, EncodeOptions, Preprocessor, Table, TypeOverrides,
+    infer_schema, read_table,
 };
 use io::{FittedModel, ModelInfo};
 use nn::{Activation, Mlp};
@@ -57,7 +58,14 @@ fn numbers_are_encoded_as_the_formula_says() {
         ["a_bin1", "a_bin2", "a_bin3", "a_bin4", "a_missing"]
     );
     let edges = [0.0, 20.0, 40.0, 60.0, 80.0];
-    let new = [Some(5.0), Some(40.0), Some(79.0), None, Some(-30.0), Some(200.0)];
+    let new = [
+        Some(5.0),
+        Some(40.0),
+        Some(79.0),
+        None,
+        Some(-30.0),
+        Some(200.0),
+    ];
     let mut rows = String::from("a,y\n");
     for v in new {
         rows += &v.map_or("?".into(), |v: f64| v.to_string());
@@ -70,7 +78,11 @@ fn numbers_are_encoded_as_the_formula_says() {
     }
     // Below the range the first bin goes negative; above it the last passes 1.
     assert!(x[4 * 5] < -1.4 && x[5 * 5 + 3] > 6.9, "{x:?}");
-    assert!(p.columns[0].describe().contains("piecewise-linear in 4 bins"));
+    assert!(
+        p.columns[0]
+            .describe()
+            .contains("piecewise-linear in 4 bins")
+    );
 }
 
 /// Two distinct values give one bin, a constant column none (it stays standardised), text

@@ -1,0 +1,99 @@
+//! `auto`'s second network: trained on periodic inputs (the network's own encoding of the
+//! plain rows) or on the piecewise-linear rows of the table, then compared with the first
+//! network and their mean ([`auto::better_network`]).
+
+use super::tabular::Tabular;
+use anyhow::Result;
+use io::Standardizer;
+use nn::Mlp;
+use std::path::Path;
+use tensor_core::Backend;
+use train::Outcome;
+use train::table::{Encoded, Prepared};
+use train::tabular::auto::{self, NetworkNote, NumericEncoding, SecondNetwork};
+
+/// What the second network reads and where its run goes.
+pub struct Second<'a> {
+    /// Its inputs.
+    pub inputs: NumericEncoding,
+    /// Classes of the target (0: regression).
+    pub classes: usize,
+    /// A regression target's statistics.
+    pub targets: Option<&'a Standardizer>,
+    /// The job's run folder (the second network's is inside).
+    pub dir: &'a Path,
+}
+
+/// The network kept among the two and their mean, with the training rows' plain features
+/// given back and, for piecewise inputs, the table's parts in that encoding (their
+/// training features included).
+pub struct SecondKept<B: Backend> {
+    /// The kept network.
+    pub outcome: Outcome<Mlp<B>>,
+    /// How it was chosen.
+    pub note: NetworkNote,
+    /// The training rows' plain features.
+    pub x: Vec<f32>,
+    /// The piecewise parts, when the second network read them.
+    pub parts: Option<Encoded>,
+}
+
+impl Tabular {
+    /// Trains the second network on `s.inputs` beside the first (`first`, trained on the
+    /// plain rows of `p`, whose training features are `x`), and keeps the best of the two
+    /// and their mean. `p` is as it was on return.
+    pub(super) fn second_network<B: Backend>(
+        &self,
+        backend: &B,
+        p: &mut Prepared,
+        first: Outcome<Mlp<B>>,
+        x: Vec<f32>,
+        s: Second<'_>,
+    ) -> Result<SecondKept<B>> {
+        let dir = s.dir.join(s.inputs.dir());
+        std::fs::create_dir_all(&dir)?;
+        let NumericEncoding::Piecewise(bins) = s.inputs else {
+            let bands = match s.inputs {
+                NumericEncoding::Periodic(n) => n,
+                _ => 0,
+            };
+            let net = self.network::<B>(p.train.n_features, s.classes, bands)?;
+            let (outcome, x) = self.train(backend, p, (&p.train, x), &net, s.targets, &dir)?;
+            let second = SecondNetwork {
+                outcome,
+                inputs: s.inputs,
+                rows: None,
+            };
+            let (outcome, note) = auto::better_network(backend, p, first, second, s.targets)?;
+            return Ok(SecondKept {
+                outcome,
+                note,
+                x,
+                parts: None,
+            });
+        };
+        let mut parts = p.piecewise(&x, bins)?;
+        p.swap_encoded(&mut parts);
+        let wide = std::mem::take(&mut p.train.x);
+        let net = self.network::<B>(p.train.n_features, s.classes, 0)?;
+        let trained = self.train(backend, p, (&p.train, wide), &net, s.targets, &dir);
+        let trained = trained.map(|(outcome, wide)| {
+            p.train.x = wide;
+            outcome
+        });
+        p.swap_encoded(&mut parts);
+        let columns = parts.encoding.plain_columns();
+        let second = SecondNetwork {
+            outcome: trained?,
+            inputs: s.inputs,
+            rows: parts.val.as_ref().map(|v| (v, columns.as_slice())),
+        };
+        let (outcome, note) = auto::better_network(backend, p, first, second, s.targets)?;
+        Ok(SecondKept {
+            outcome,
+            note,
+            x,
+            parts: Some(parts),
+        })
+    }
+}
