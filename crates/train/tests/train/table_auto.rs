@@ -1,13 +1,14 @@
 //! The default table model's choice: on a table that is linear, a briefly trained network
 //! loses to the linear model, which is refitted on the training and validation rows and
-//! predicts the test rows as the closed form does; too few validation rows make no choice.
+//! predicts the test rows as the closed form does; too few validation rows make no choice; a
+//! second network on piecewise-linear rows is scored, and blended, on its own rows.
 
 use nn::{Activation, Loss, Mlp, TrainLength};
 use tensor_core::Tensor;
 use tensor_cpu::CpuBackend;
 use train::table::{Prepared, TableOptions, prepare};
 use train::tabular::Kept;
-use train::tabular::auto::{self, MIN_VAL_ROWS};
+use train::tabular::auto::{self, MIN_VAL_ROWS, NumericEncoding, SecondNetwork};
 use train::{Run, Settings};
 
 /// `rows` rows of y = 3 a - 2 b + 1 (a, b spread over [-1, 1] without counting the rows).
@@ -63,8 +64,16 @@ fn a_linear_table_keeps_the_linear_model_refitted_on_every_training_row() {
     let dir = tempfile::tempdir().unwrap();
     let p = prepared(dir.path(), 400);
     assert!(p.val.as_ref().unwrap().rows >= MIN_VAL_ROWS);
-    assert!(auto::second_network(None, &p));
-    assert!(!auto::second_network(Some(2), &p));
+    assert_eq!(
+        auto::second_network(None, None, &p),
+        Some(auto::AUTO_SECOND)
+    );
+    let piecewise = Some(NumericEncoding::Piecewise(8));
+    assert_eq!(auto::second_network(None, piecewise, &p), piecewise);
+    let plain = Some(NumericEncoding::Plain);
+    assert_eq!(auto::second_network(None, plain, &p), None);
+    let periodic = Some(NumericEncoding::Periodic(2));
+    assert_eq!(auto::second_network(periodic, None, &p), None);
     assert!(auto::early_stopping(true, None, &p).is_some());
     assert!(auto::early_stopping(false, None, &p).is_none());
 
@@ -108,8 +117,53 @@ fn too_few_validation_rows_make_no_choice() {
     // 100 rows: 75 for training, 15 of them for validation (fewer than MIN_VAL_ROWS).
     let p = prepared(dir.path(), 100);
     assert!(p.val.as_ref().unwrap().rows < MIN_VAL_ROWS);
-    assert!(!auto::second_network(None, &p));
+    assert_eq!(auto::second_network(None, None, &p), None);
     let mut out = brief_network(&cpu, &p, &dir.path().join("run"));
     let selected = auto::select(&cpu, &p, &p.train.x, &mut out, None, None).unwrap();
     assert!(selected.is_none());
+}
+
+/// The second network reads the piecewise rows: its score, and the kept network's (the
+/// mean of both, when kept, reads those rows too), are those of its outputs on them.
+#[test]
+fn a_piecewise_second_network_is_scored_on_its_own_rows() {
+    let cpu = CpuBackend::new();
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = prepared(dir.path(), 400);
+    let plain = brief_network(&cpu, &p, &dir.path().join("plain"));
+    let mut parts = p.piecewise(&p.train.x, 4).unwrap();
+    assert_eq!(
+        parts.train.feature_names,
+        [
+            "a_bin1", "a_bin2", "a_bin3", "a_bin4", "b_bin1", "b_bin2", "b_bin3", "b_bin4"
+        ]
+    );
+    p.swap_encoded(&mut parts);
+    let second = brief_network(&cpu, &p, &dir.path().join("piecewise"));
+    p.swap_encoded(&mut parts);
+    let columns = parts.encoding.plain_columns();
+    let val = parts.val.as_ref().unwrap();
+    let second = SecondNetwork {
+        outcome: second,
+        inputs: NumericEncoding::Piecewise(4),
+        rows: Some((val, columns.as_slice())),
+    };
+    let targets = io::Standardizer::fit(&p.train.y, 1).unwrap();
+    let (kept, note) = auto::better_network(&cpu, &p, plain, second, Some(&targets)).unwrap();
+    assert!(note.line.contains("with piecewise inputs"), "{}", note.line);
+    let rows = if note.second_rows {
+        val
+    } else {
+        p.val.as_ref().unwrap()
+    };
+    let x = Tensor::from_slice(&cpu, &rows.x, [rows.rows, rows.n_features]).unwrap();
+    let outputs = kept.model.predict(&x).unwrap().to_vec().unwrap();
+    let truth = targets.transform(&rows.y).unwrap();
+    let score = train::tabular::score(&outputs, 1, &truth, 0);
+    assert!(
+        (score - note.score).abs() < 1e-4,
+        "{score} against {}: {}",
+        note.score,
+        note.line
+    );
 }
