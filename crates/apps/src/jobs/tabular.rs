@@ -353,37 +353,20 @@ impl Job for Tabular {
         let net = self.network::<B>(train.n_features, classes, bands)?;
         let dir = run_dir::prepare(&a.train, self.job())?;
         let train_rows = p.train.rows;
-        let (mut out, mut x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
+        let (out, x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
         let compare = self.choice() == ModelArg::Auto && balanced.is_none();
-        let (mut note, mut parts) = (None, None);
-        if compare && let Some(inputs) = auto::second_network(first, second, &p) {
-            let second = Second {
-                inputs,
-                classes,
-                targets: targets.as_ref(),
-                dir: &dir,
-            };
-            let kept = self.second_network(backend, &mut p, out, x, second)?;
-            (out, x, parts) = (kept.outcome, kept.x, kept.parts);
-            note = Some(kept.note);
-        }
-        let second_rows = note.as_ref().is_some_and(|n| n.second_rows);
-        let choice = match compare {
+        let (out, x, choice) = match compare {
             true => {
-                let selected = auto::select(backend, &p, &x, &mut out, targets.as_ref(), note)?;
-                tabular_auto::print_selection(selected.as_ref());
-                selected
+                let second = auto::second_network(first, second, &p).map(|inputs| Second {
+                    inputs,
+                    classes,
+                    targets: targets.as_ref(),
+                    dir: &dir,
+                });
+                self.compare(backend, &mut p, (out, x), second, targets.as_ref())?
             }
-            false => None,
+            false => (out, x, None),
         };
-        let network_kept = choice
-            .as_ref()
-            .is_none_or(|c| c.choice.kept == train::tabular::Kept::Network);
-        if let (Some(mut parts), true) = (parts, network_kept && second_rows) {
-            // The kept network reads the piecewise rows: the job reports and saves them.
-            p.swap_encoded(&mut parts);
-            x = std::mem::take(&mut p.train.x);
-        }
         // The features are read again only by the least-squares reference of a regression.
         let reference = classes == 0 && affordable(train_rows, p.train.n_features);
         if balanced.is_none() && reference {

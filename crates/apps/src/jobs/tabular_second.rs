@@ -1,8 +1,10 @@
-//! `auto`'s second network: trained on periodic inputs (the network's own encoding of the
-//! plain rows) or on the piecewise-linear rows of the table, then compared with the first
-//! network and their mean ([`auto::better_network`]).
+//! `auto`'s comparison: the second network, trained on periodic inputs (the network's own
+//! encoding of the plain rows) or on the piecewise-linear rows of the table, against the
+//! first network and their mean ([`auto::better_network`]), then the linear model
+//! ([`auto::select`]).
 
 use super::tabular::Tabular;
+use super::tabular_auto;
 use anyhow::Result;
 use io::Standardizer;
 use nn::Mlp;
@@ -10,7 +12,8 @@ use std::path::Path;
 use tensor_core::Backend;
 use train::Outcome;
 use train::table::{Encoded, Prepared};
-use train::tabular::auto::{self, NetworkNote, NumericEncoding, SecondNetwork};
+use train::tabular::Kept;
+use train::tabular::auto::{self, NetworkNote, NumericEncoding, SecondNetwork, Selected};
 
 /// What the second network reads and where its run goes.
 pub struct Second<'a> {
@@ -38,7 +41,42 @@ pub struct SecondKept<B: Backend> {
     pub parts: Option<Encoded>,
 }
 
+/// The kept model, the training rows' features in its encoding, and the choice.
+type Compared<B> = (Outcome<Mlp<B>>, Vec<f32>, Option<Selected>);
+
 impl Tabular {
+    /// `auto`'s choice among the network `out` (trained on the plain rows of `p`, whose
+    /// training features are `x`), the second network when there is one, their mean, and
+    /// the linear model; prints it. `p` ends in the encoding of the kept model, whose
+    /// training features are given back.
+    pub(super) fn compare<B: Backend>(
+        &self,
+        backend: &B,
+        p: &mut Prepared,
+        (out, x): (Outcome<Mlp<B>>, Vec<f32>),
+        second: Option<Second<'_>>,
+        targets: Option<&Standardizer>,
+    ) -> Result<Compared<B>> {
+        let (mut out, mut x, mut note, mut parts) = (out, x, None, None);
+        if let Some(second) = second {
+            let kept = self.second_network(backend, p, out, x, second)?;
+            (out, x, parts) = (kept.outcome, kept.x, kept.parts);
+            note = Some(kept.note);
+        }
+        let second_rows = note.as_ref().is_some_and(|n| n.second_rows);
+        let selected = auto::select(backend, p, &x, &mut out, targets, note)?;
+        tabular_auto::print_selection(selected.as_ref());
+        let network_kept = selected
+            .as_ref()
+            .is_none_or(|c| c.choice.kept == Kept::Network);
+        if let (Some(mut parts), true) = (parts, network_kept && second_rows) {
+            // The kept network reads the piecewise rows: the job reports and saves them.
+            p.swap_encoded(&mut parts);
+            x = std::mem::take(&mut p.train.x);
+        }
+        Ok((out, x, selected))
+    }
+
     /// Trains the second network on `s.inputs` beside the first (`first`, trained on the
     /// plain rows of `p`, whose training features are `x`), and keeps the best of the two
     /// and their mean. `p` is as it was on return.
