@@ -362,6 +362,7 @@ impl Job for Tabular {
                     classes,
                     targets: targets.as_ref(),
                     dir: &dir,
+                    third: auto::third_network(inputs, second),
                 });
                 self.compare(backend, &mut p, (out, x), second, targets.as_ref())?
             }

@@ -25,6 +25,8 @@ pub struct Second<'a> {
     pub targets: Option<&'a Standardizer>,
     /// The job's run folder (the second network's is inside).
     pub dir: &'a Path,
+    /// A third network's inputs (piecewise), if `auto` trains one.
+    pub third: Option<NumericEncoding>,
 }
 
 /// The network kept among the two and their mean, with the training rows' plain features
@@ -59,7 +61,11 @@ impl Tabular {
     ) -> Result<Compared<B>> {
         let (mut out, mut x, mut note, mut parts) = (out, x, None, None);
         if let Some(second) = second {
-            let kept = self.second_network(backend, p, out, x, second)?;
+            let third = second.third;
+            let mut kept = self.second_network(backend, p, out, x, &second)?;
+            if let Some(NumericEncoding::Piecewise(bins)) = third {
+                kept = self.third_network(backend, p, kept, bins, &second)?;
+            }
             (out, x, parts) = (kept.outcome, kept.x, kept.parts);
             note = Some(kept.note);
         }
@@ -86,11 +92,11 @@ impl Tabular {
         p: &mut Prepared,
         first: Outcome<Mlp<B>>,
         x: Vec<f32>,
-        s: Second<'_>,
+        s: &Second<'_>,
     ) -> Result<SecondKept<B>> {
-        let dir = s.dir.join(s.inputs.dir());
-        std::fs::create_dir_all(&dir)?;
         let NumericEncoding::Piecewise(bins) = s.inputs else {
+            let dir = s.dir.join(s.inputs.dir());
+            std::fs::create_dir_all(&dir)?;
             let bands = match s.inputs {
                 NumericEncoding::Periodic(n) => n,
                 _ => 0,
@@ -110,19 +116,10 @@ impl Tabular {
                 parts: None,
             });
         };
-        let mut parts = p.piecewise(&x, bins)?;
-        p.swap_encoded(&mut parts);
-        let wide = std::mem::take(&mut p.train.x);
-        let net = self.network::<B>(p.train.n_features, s.classes, 0)?;
-        let trained = self.train(backend, p, (&p.train, wide), &net, s.targets, &dir);
-        let trained = trained.map(|(outcome, wide)| {
-            p.train.x = wide;
-            outcome
-        });
-        p.swap_encoded(&mut parts);
+        let (outcome, parts) = self.piecewise_network(backend, p, &x, bins, s)?;
         let columns = parts.encoding.plain_columns();
         let second = SecondNetwork {
-            outcome: trained?,
+            outcome,
             inputs: s.inputs,
             rows: parts.val.as_ref().map(|v| (v, columns.as_slice())),
         };
@@ -132,6 +129,62 @@ impl Tabular {
             note,
             x,
             parts: Some(parts),
+        })
+    }
+}
+
+impl Tabular {
+    /// A network on the piecewise-linear rows of `p` in `bins` bins, fitted on the plain
+    /// training features `x`; with the table's parts in that encoding (their training
+    /// features included). `p` is as it was on return.
+    fn piecewise_network<B: Backend>(
+        &self,
+        backend: &B,
+        p: &mut Prepared,
+        x: &[f32],
+        bins: usize,
+        s: &Second<'_>,
+    ) -> Result<(Outcome<Mlp<B>>, Encoded)> {
+        let dir = s.dir.join(auto::PIECEWISE_DIR);
+        std::fs::create_dir_all(&dir)?;
+        let mut parts = p.piecewise(x, bins)?;
+        p.swap_encoded(&mut parts);
+        let wide = std::mem::take(&mut p.train.x);
+        let net = self.network::<B>(p.train.n_features, s.classes, 0)?;
+        let trained = self.train(backend, p, (&p.train, wide), &net, s.targets, &dir);
+        let trained = trained.map(|(outcome, wide)| {
+            p.train.x = wide;
+            outcome
+        });
+        p.swap_encoded(&mut parts);
+        Ok((trained?, parts))
+    }
+
+    /// `auto`'s third network, on piecewise-linear rows in `bins` bins, against the network
+    /// kept among two (`kept`).
+    fn third_network<B: Backend>(
+        &self,
+        backend: &B,
+        p: &mut Prepared,
+        kept: SecondKept<B>,
+        bins: usize,
+        s: &Second<'_>,
+    ) -> Result<SecondKept<B>> {
+        let (outcome, parts) = self.piecewise_network(backend, p, &kept.x, bins, s)?;
+        let columns = parts.encoding.plain_columns();
+        let third = SecondNetwork {
+            outcome,
+            inputs: NumericEncoding::Piecewise(bins),
+            rows: parts.val.as_ref().map(|v| (v, columns.as_slice())),
+        };
+        let (outcome, note) =
+            auto::challenge(backend, p, kept.outcome, kept.note, third, s.targets)?;
+        let parts = note.second_rows.then_some(parts).or(kept.parts);
+        Ok(SecondKept {
+            outcome,
+            note,
+            x: kept.x,
+            parts,
         })
     }
 }

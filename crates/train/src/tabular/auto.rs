@@ -34,6 +34,22 @@ pub const PIECEWISE_DIR: &str = "piecewise";
 /// What `auto`'s second network reads when nothing is asked.
 pub const AUTO_SECOND: NumericEncoding = NumericEncoding::Periodic(AUTO_PERIODIC);
 
+/// Bins of a third network, on piecewise-linear inputs, that `auto` trains beside a
+/// periodic second one when nothing is asked (`None`: no third network).
+pub const AUTO_THIRD_BINS: Option<usize> = None;
+
+/// `auto`'s third network, on piecewise-linear inputs: with [`AUTO_THIRD_BINS`] when the
+/// second network is periodic and its inputs were not asked for.
+pub fn third_network(
+    second: NumericEncoding,
+    asked: Option<NumericEncoding>,
+) -> Option<NumericEncoding> {
+    let periodic = matches!(second, NumericEncoding::Periodic(_));
+    AUTO_THIRD_BINS
+        .filter(|_| periodic && asked.is_none())
+        .map(NumericEncoding::Piecewise)
+}
+
 /// How a table network reads the numbers of its encoded rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NumericEncoding {
@@ -241,6 +257,41 @@ pub fn better_network<B: Backend>(
         (second.outcome, note(name, b, true, piecewise))
     } else {
         (plain, note("plain", a, false, false))
+    })
+}
+
+/// The network kept among two (`kept`, chosen as `note` says) against a third one on its
+/// own rows (`third.rows`, piecewise): the third is kept on a better validation score.
+pub fn challenge<B: Backend>(
+    backend: &B,
+    p: &Prepared,
+    kept: Outcome<Mlp<B>>,
+    note: NetworkNote,
+    third: SecondNetwork<'_, B>,
+    targets: Option<&Standardizer>,
+) -> Result<(Outcome<Mlp<B>>, NetworkNote)> {
+    let (Some(v), Some((rows, _))) = (validation(p, targets)?, third.rows) else {
+        return Ok((kept, note));
+    };
+    let score = v
+        .with_rows(rows)
+        .score(&v.with_rows(rows).outputs(backend, &third.outcome.model)?);
+    let name = third.inputs.name();
+    let line = format!(
+        "{}; a third network with {name} inputs {score:.4}",
+        note.line
+    );
+    Ok(if score > note.score {
+        let line = format!("{line}: {name} kept");
+        let note = NetworkNote {
+            line,
+            score,
+            replaced: true,
+            second_rows: true,
+        };
+        (third.outcome, note)
+    } else {
+        (kept, NetworkNote { line, ..note })
     })
 }
 

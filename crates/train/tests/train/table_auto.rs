@@ -167,3 +167,56 @@ fn a_piecewise_second_network_is_scored_on_its_own_rows() {
         note.line
     );
 }
+
+/// A third network on piecewise rows replaces the kept one only on a better score, and the
+/// rule trains one only beside a periodic second network chosen by `auto` itself.
+#[test]
+fn a_third_network_is_kept_only_on_a_better_score() {
+    use NumericEncoding::{Periodic, Piecewise};
+    assert_eq!(
+        auto::third_network(Periodic(3), None),
+        auto::AUTO_THIRD_BINS.map(Piecewise)
+    );
+    assert_eq!(auto::third_network(Periodic(3), Some(Periodic(3))), None);
+    assert_eq!(auto::third_network(Piecewise(8), None), None);
+    let cpu = CpuBackend::new();
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = prepared(dir.path(), 400);
+    let mut parts = p.piecewise(&p.train.x, 4).unwrap();
+    let columns = parts.encoding.plain_columns();
+    let targets = io::Standardizer::fit(&p.train.y, 1).unwrap();
+    for (bar, replaced) in [(f64::NEG_INFINITY, true), (f64::INFINITY, false)] {
+        let kept = brief_network(&cpu, &p, &dir.path().join("plain"));
+        p.swap_encoded(&mut parts);
+        let third = brief_network(&cpu, &p, &dir.path().join("piecewise"));
+        p.swap_encoded(&mut parts);
+        let note = auto::NetworkNote {
+            line: "before".into(),
+            score: bar,
+            replaced: false,
+            second_rows: false,
+        };
+        let third = SecondNetwork {
+            outcome: third,
+            inputs: Piecewise(4),
+            rows: Some((parts.val.as_ref().unwrap(), columns.as_slice())),
+        };
+        let (_, note) = auto::challenge(&cpu, &p, kept, note, third, Some(&targets)).unwrap();
+        assert!(
+            note.line
+                .starts_with("before; a third network with piecewise inputs")
+        );
+        assert_eq!(
+            (note.replaced, note.second_rows),
+            (replaced, replaced),
+            "{}",
+            note.line
+        );
+        assert_eq!(
+            note.line.ends_with("piecewise kept"),
+            replaced,
+            "{}",
+            note.line
+        );
+    }
+}
