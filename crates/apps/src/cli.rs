@@ -226,7 +226,8 @@ pub struct MlpArgs {
     #[command(flatten)]
     pub data: RegressionArgs,
     /// The model: `auto` keeps the best on 20% held-out training rows of the network (its
-    /// best epoch; also with periodic inputs, or the mean of both) and a linear model
+    /// best epoch; also with periodic inputs, the mean of both, or with piecewise-linear
+    /// inputs) and a linear model
     /// (refitted on all rows); `mlp` trains the network alone.
     #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
     pub model: ModelArg,

@@ -5,9 +5,9 @@ use clap::{Args, ValueEnum};
 /// The table models `mlp` can train.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModelArg {
-    /// The networks (best epoch on held-out training rows; plain and periodic inputs, and
-    /// their mean) and a linear model (ridge, or logistic regression for two classes)
-    /// compared on those rows; the best is kept.
+    /// The networks (best epoch on held-out training rows; plain and periodic inputs, their
+    /// mean, and piecewise-linear inputs) and a linear model (ridge, or logistic regression
+    /// for two classes) compared on those rows; the best is kept.
     Auto,
     /// The network alone, trained on every training row.
     Mlp,
@@ -29,8 +29,9 @@ pub enum NumericEncodingArg {
 #[derive(Debug, Clone, Args)]
 pub struct NumberArgs {
     /// How the network reads numbers: `plain`, `periodic` or `piecewise` [default: plain;
-    /// with `--model auto`, these are the second network's inputs (plain: none), by default
-    /// periodic, on tables of at most 100 encoded columns].
+    /// with `--model auto`, the second network's inputs (plain: none, and no third network
+    /// when given); by default periodic, then a third network on piecewise inputs in 32
+    /// bins, on tables of at most 100 encoded columns].
     #[arg(long, value_enum, value_name = "ENCODING")]
     pub numeric_encoding: Option<NumericEncodingArg>,
     /// Periodic encoding of each (standardised) input beside its value: sin and cos at
@@ -40,7 +41,7 @@ pub struct NumberArgs {
     #[arg(long, value_name = "BANDS")]
     pub periodic: Option<usize>,
     /// Bins of each number's piecewise-linear encoding (`--numeric-encoding piecewise`)
-    /// [default: 16].
+    /// [default: 32].
     #[arg(long, value_name = "BINS", value_parser = crate::cli_values::positive_count)]
     pub bins: Option<usize>,
 }

@@ -114,6 +114,25 @@ fn auto_compares_a_second_network_on_piecewise_inputs() {
     assert_success(&run(["predict", r, "--data", rows.to_str().unwrap()]));
 }
 
+/// By default `auto` trains the periodic second network, then a third on piecewise inputs.
+#[test]
+fn auto_trains_a_third_network_on_piecewise_inputs_by_default() {
+    let dir = tmp();
+    let csv = bent_table(dir.path(), 300);
+    let out_dir = dir.path().join("run");
+    let args = ["mlp", "--data", &csv, "--target", "y", "--epochs", "5"];
+    let o = train(&args, &out_dir);
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(out.contains("with periodic inputs"), "{out}");
+    assert!(
+        out.contains("a third network with piecewise inputs"),
+        "{out}"
+    );
+    assert!(out_dir.join("piecewise/config.json").exists());
+    assert!(out_dir.join("periodic/config.json").exists());
+}
+
 #[test]
 fn bad_encodings_and_bins_are_refused_in_one_line() {
     let dir = tmp();

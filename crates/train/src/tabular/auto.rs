@@ -1,7 +1,9 @@
 //! The default table model (`auto`): a network trained on most training rows with the
 //! weights of its best epoch on the rest, a second network on other inputs (periodic or
-//! piecewise-linear: [`AUTO_SECOND`]) and the two networks' mean, and a linear model fitted
-//! on the same rows; the one with the best validation score is kept, with the reason.
+//! piecewise-linear: [`AUTO_SECOND`]) and the two networks' mean, a third network on
+//! piecewise-linear inputs beside a periodic second ([`AUTO_THIRD_BINS`]), and a linear
+//! model fitted on the same rows; the one with the best validation score is kept, with the
+//! reason.
 
 use io::Standardizer;
 use io::table::PlainColumn;
@@ -27,16 +29,19 @@ pub const PERIODIC_DIR: &str = "periodic";
 /// Tables of more encoded columns train no second network (a periodic encoding is 7 times
 /// wider, a piecewise one up to [`AUTO_PIECEWISE_BINS`] times).
 pub const MAX_PERIODIC_INPUTS: usize = 100;
-/// Bins of each number's piecewise-linear encoding when none are asked.
-pub const AUTO_PIECEWISE_BINS: usize = 16;
+/// Bins of each number's piecewise-linear encoding when none are asked (measured on the
+/// 13 development tables with 8, 16 and 32: docs/BENCHMARKS.md, "Piecewise-linear inputs").
+pub const AUTO_PIECEWISE_BINS: usize = 32;
 /// The second network's run folder when it reads piecewise-linear inputs.
 pub const PIECEWISE_DIR: &str = "piecewise";
 /// What `auto`'s second network reads when nothing is asked.
 pub const AUTO_SECOND: NumericEncoding = NumericEncoding::Periodic(AUTO_PERIODIC);
 
 /// Bins of a third network, on piecewise-linear inputs, that `auto` trains beside a
-/// periodic second one when nothing is asked (`None`: no third network).
-pub const AUTO_THIRD_BINS: Option<usize> = None;
+/// periodic second one when nothing is asked (`None`: no third network). Measured on the 13
+/// development tables against a piecewise second network instead of the periodic one, with
+/// 8, 16 and 32 bins: docs/BENCHMARKS.md, "Piecewise-linear inputs".
+pub const AUTO_THIRD_BINS: Option<usize> = Some(AUTO_PIECEWISE_BINS);
 
 /// `auto`'s third network, on piecewise-linear inputs: with [`AUTO_THIRD_BINS`] when the
 /// second network is periodic and its inputs were not asked for.
