@@ -326,6 +326,7 @@ impl Job for Tabular {
         let mut p = prepare_table(a, self.task())?;
         let classes = self.check_target(&p)?;
         if let Some(NumericEncoding::Piecewise(bins)) = first {
+            tabular_auto::refuse_piecewise_beyond_budget(&p, bins)?;
             let mut parts = p.piecewise(&p.train.x, bins)?;
             p.swap_encoded(&mut parts);
         }

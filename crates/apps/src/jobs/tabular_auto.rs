@@ -71,3 +71,19 @@ pub fn numeric_encodings(
         false => (encoding, None),
     })
 }
+
+/// Refuses, in one line, a network on the rows piecewise-linear in `bins` bins when they
+/// would not fit in the memory budget.
+pub fn refuse_piecewise_beyond_budget(p: &train::table::Prepared, bins: usize) -> Result<()> {
+    let Some((budget, source)) = train::budget::budget()? else {
+        return Ok(());
+    };
+    if p.piecewise_fits(bins, Some(budget)) {
+        return Ok(());
+    }
+    let need = train::budget::bytes(p.piecewise_bytes(bins) as f64);
+    let budget = train::budget::bytes(budget);
+    bail!(
+        "the rows piecewise-linear in {bins} bins would take about {need} more, beyond the memory budget of {budget} ({source}); use fewer --bins or --numeric-encoding plain"
+    )
+}

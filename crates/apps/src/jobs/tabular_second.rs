@@ -43,6 +43,19 @@ pub struct SecondKept<B: Backend> {
     pub parts: Option<Encoded>,
 }
 
+/// Whether the table's parts piecewise-linear in `bins` bins fit in the memory budget; a
+/// note when they do not (`auto` trains no network on them).
+fn fits_piecewise(p: &Prepared, bins: usize) -> Result<bool> {
+    let budget = train::budget::budget()?.map(|(bytes, _)| bytes);
+    let fits = p.piecewise_fits(bins, budget);
+    if !fits {
+        println!(
+            "note: model auto: the rows piecewise-linear in {bins} bins would not fit in memory; no network on them"
+        );
+    }
+    Ok(fits)
+}
+
 /// The kept model, the training rows' features in its encoding, and the choice.
 type Compared<B> = (Outcome<Mlp<B>>, Vec<f32>, Option<Selected>);
 
@@ -60,10 +73,18 @@ impl Tabular {
         targets: Option<&Standardizer>,
     ) -> Result<Compared<B>> {
         let (mut out, mut x, mut note, mut parts) = (out, x, None, None);
+        let second = match second {
+            Some(Second {
+                inputs: NumericEncoding::Piecewise(bins),
+                ..
+            }) if !fits_piecewise(p, bins)? => None,
+            second => second,
+        };
         if let Some(second) = second {
-            let third = second.third;
             let mut kept = self.second_network(backend, p, out, x, &second)?;
-            if let Some(NumericEncoding::Piecewise(bins)) = third {
+            if let Some(NumericEncoding::Piecewise(bins)) = second.third
+                && fits_piecewise(p, bins)?
+            {
                 kept = self.third_network(backend, p, kept, bins, &second)?;
             }
             (out, x, parts) = (kept.outcome, kept.x, kept.parts);

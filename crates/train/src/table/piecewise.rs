@@ -5,7 +5,7 @@
 use super::{Prepared, SchemaReport};
 use crate::Result;
 use io::Dataset;
-use io::table::Preprocessor;
+use io::table::{ColumnEncoder, Preprocessor};
 
 /// A table's encoding and its encoded parts, to swap with a [`Prepared`]'s.
 #[derive(Debug, Clone)]
@@ -47,6 +47,25 @@ impl Prepared {
             schema: self.schema.reencoded(&self.encoding, &encoding),
             encoding,
         })
+    }
+
+    /// Bytes the parts of `self` would take piecewise-linear in `bins` bins, at most (every
+    /// number column in `bins` bins): features and targets of every part.
+    pub fn piecewise_bytes(&self, bins: usize) -> usize {
+        let numbers = self.encoding.columns.iter();
+        let numbers = numbers.filter(|c| matches!(c, ColumnEncoder::Number { .. }));
+        let width = self.encoding.width() + numbers.count() * bins.saturating_sub(1);
+        let rows = self.train.rows + self.val.as_ref().map_or(0, |v| v.rows) + self.test.rows;
+        4 * rows * (width + 1)
+    }
+
+    /// Whether the parts piecewise-linear in `bins` bins fit in `budget` bytes (`None`:
+    /// unknown, they do) beside the program, the table as read, its parts as they are and
+    /// the training rows' features (wherever they are held now).
+    pub fn piecewise_fits(&self, bins: usize, budget: Option<f64>) -> bool {
+        let train_x = 4 * self.train.rows * self.train.n_features;
+        let held = self.held_bytes() + train_x + self.piecewise_bytes(bins);
+        budget.is_none_or(|b| held as f64 + crate::budget::PROGRAM_BYTES <= b)
     }
 
     /// Swaps the encoding, the encoded rows and the schema with `other`'s; the targets,

@@ -131,6 +131,13 @@ fn a_piecewise_second_network_is_scored_on_its_own_rows() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = prepared(dir.path(), 400);
     let plain = brief_network(&cpu, &p, &dir.path().join("plain"));
+    // 400 rows of 2 numbers in at most 4 bins each, and a target: 4 bytes a value.
+    assert_eq!(p.piecewise_bytes(4), 4 * 400 * (2 * 4 + 1));
+    assert!(p.piecewise_fits(4, None) && p.piecewise_fits(4, Some(1e9)));
+    assert!(
+        !p.piecewise_fits(4, Some(1e6)),
+        "the program alone takes more"
+    );
     let mut parts = p.piecewise(&p.train.x, 4).unwrap();
     assert_eq!(
         parts.train.feature_names,
