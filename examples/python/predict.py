@@ -243,6 +243,22 @@ def date_parts(cell):
     return {"year": day.year, "month": day.month, "weekday": day.weekday(), "hour": hour}
 
 
+def piecewise(z, edges):
+    """The bins of standardised values `z` between `edges`: each bin's share of the way
+    from its lower to its upper edge, clipped to [0, 1] (the first bin not below, the last
+    not above)."""
+    last = len(edges) - 2
+    out = []
+    for t in range(last + 1):
+        e = (z - edges[t]) / (edges[t + 1] - edges[t])
+        if t > 0:
+            e = np.maximum(e, 0.0)
+        if t < last:
+            e = np.minimum(e, 1.0)
+        out.append(e)
+    return out
+
+
 def encode(preprocessing, cells):
     """The network's features for raw rows: `cells` maps a column name to its text cells."""
     out = []
@@ -255,7 +271,11 @@ def encode(preprocessing, cells):
             v = [number(t, c.get("format")) for t in col]
             gap = np.array([x is None for x in v])
             x = np.array([s["fill"] if x is None else x for x in v])
-            out.append((x - s["mean"]) / s["std"])
+            z = (x - s["mean"]) / s["std"]
+            if "piecewise" in c:
+                out.extend(piecewise(z, c["piecewise"]["edges"]))
+            else:
+                out.append(z)
             if c["indicator"]:
                 out.append(gap.astype(float))
         elif kind == "yes_no":

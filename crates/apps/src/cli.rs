@@ -1,6 +1,6 @@
 //! Command-line definitions (clap derive).
 
-pub use crate::cli_model::ModelArg;
+pub use crate::cli_model::{ModelArg, NumberArgs, NumericEncodingArg};
 use crate::cli_values;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -226,7 +226,8 @@ pub struct MlpArgs {
     #[command(flatten)]
     pub data: RegressionArgs,
     /// The model: `auto` keeps the best on 20% held-out training rows of the network (its
-    /// best epoch; also with periodic inputs, or the mean of both) and a linear model
+    /// best epoch; also with periodic inputs, the mean of both, or with piecewise-linear
+    /// inputs) and a linear model
     /// (refitted on all rows); `mlp` trains the network alone.
     #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
     pub model: ModelArg,
@@ -245,11 +246,9 @@ pub struct MlpArgs {
     /// Decoupled weight decay (AdamW); 0 trains with plain Adam.
     #[arg(long, default_value_t = 2.0)]
     pub weight_decay: f32,
-    /// Periodic encoding of each (standardised) input beside its value: sin and cos at
-    /// BANDS frequencies pi, 2 pi, 4 pi, ... (0: the inputs alone) [default: 0; `auto`
-    /// also trains a second network with 3 bands on tables of at most 100 encoded columns].
-    #[arg(long, value_name = "BANDS")]
-    pub periodic: Option<usize>,
+    /// How the network reads numbers.
+    #[command(flatten)]
+    pub numbers: NumberArgs,
 }
 
 /// Options of `approx`.

@@ -1,14 +1,47 @@
-//! The table models `mlp --model` selects.
+//! The table models `mlp --model` selects, and how their networks read numbers.
 
-use clap::ValueEnum;
+use clap::{Args, ValueEnum};
 
 /// The table models `mlp` can train.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModelArg {
-    /// The networks (best epoch on held-out training rows; plain and periodic inputs, and
-    /// their mean) and a linear model (ridge, or logistic regression of two or more classes)
-    /// compared on those rows; the best is kept.
+    /// The networks (best epoch on held-out training rows; plain and periodic inputs, their
+    /// mean, and piecewise-linear inputs) and a linear model (ridge, or logistic regression
+    /// of two or more classes) compared on those rows; the best is kept.
     Auto,
     /// The network alone, trained on every training row.
     Mlp,
+}
+
+/// How a table network reads the numbers of its encoded rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NumericEncodingArg {
+    /// Standardised, as they are.
+    Plain,
+    /// Beside sines and cosines of each number (`--periodic` bands, 3 by default).
+    Periodic,
+    /// Piecewise-linear in `--bins` bins at the training quantiles (in the model's
+    /// encoding, which `predict` and `export` apply).
+    Piecewise,
+}
+
+/// `mlp`'s options on how the network reads numbers.
+#[derive(Debug, Clone, Args)]
+pub struct NumberArgs {
+    /// How the network reads numbers: `plain`, `periodic` or `piecewise` [default: plain;
+    /// with `--model auto`, the second network's inputs (plain: none, and no third network
+    /// when given); by default periodic, then a third network on piecewise inputs in 32
+    /// bins, on tables of at most 100 encoded columns].
+    #[arg(long, value_enum, value_name = "ENCODING")]
+    pub numeric_encoding: Option<NumericEncodingArg>,
+    /// Periodic encoding of each (standardised) input beside its value: sin and cos at
+    /// BANDS frequencies pi, 2 pi, 4 pi, ... (0: the inputs alone) [default: 0, or 3 with
+    /// `--numeric-encoding periodic`; with `--model auto`, the network's inputs: no
+    /// second network].
+    #[arg(long, value_name = "BANDS")]
+    pub periodic: Option<usize>,
+    /// Bins of each number's piecewise-linear encoding (`--numeric-encoding piecewise`)
+    /// [default: 32].
+    #[arg(long, value_name = "BINS", value_parser = crate::cli_values::positive_count)]
+    pub bins: Option<usize>,
 }

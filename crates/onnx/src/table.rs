@@ -5,7 +5,9 @@
 //!
 //! - a number: `float32`, NaN (or an infinity) for a missing cell; the graph fills it with
 //!   the training median, adds the `<name>_missing` indicator where training had gaps, and
-//!   standardises;
+//!   standardises; a piecewise-linear column ([`io::table::Piecewise`]) then becomes its
+//!   bins, `(z - b_{t-1}) / (b_t - b_{t-1})` clipped to `[0, 1]` (the first bin only above,
+//!   the last only below);
 //! - yes/no: `string`, the words as written (`yes`, `No`, `TRUE`, `f`, `1`, ... in any case,
 //!   [`io::table::YES_WORDS`] and [`io::table::NO_WORDS`]); any other text is a missing cell;
 //! - a category: `string`, the level as written; a level the model does not know reads as
@@ -21,7 +23,7 @@
 //! does.
 
 use io::table::{
-    ColumnEncoder, DateField, MISSING_TOKENS, NO_WORDS, Preprocessor, Scaling, YES_WORDS,
+    ColumnEncoder, DateField, MISSING_TOKENS, NO_WORDS, Piecewise, Preprocessor, Scaling, YES_WORDS,
 };
 
 use crate::graph::{Attr, Graph, ML_DOMAIN};
@@ -60,8 +62,11 @@ pub(crate) fn encode(g: &mut Graph, p: &Preprocessor) -> Result<String> {
         let mut column = Column { g, k, x };
         match encoder {
             ColumnEncoder::Number {
-                scaling, indicator, ..
-            } => pieces.extend(column.number(scaling, *indicator)),
+                scaling,
+                indicator,
+                piecewise,
+                ..
+            } => pieces.extend(column.number(scaling, *indicator, piecewise.as_ref())),
             ColumnEncoder::YesNo {
                 fill, indicator, ..
             } => pieces.extend(column.yes_no(*fill, *indicator)),
@@ -186,14 +191,43 @@ impl Column<'_> {
             .node_in(ML_DOMAIN, "CategoryMapper", &[&self.x.clone()], &attrs)
     }
 
-    fn number(&mut self, s: &Scaling, indicator: bool) -> Vec<String> {
+    fn number(&mut self, s: &Scaling, indicator: bool, bins: Option<&Piecewise>) -> Vec<String> {
         let missing = self.not_finite();
         let x = self.x.clone();
-        let mut out = vec![self.fill_and_scale(&x, &missing, s, "")];
+        let z = self.fill_and_scale(&x, &missing, s, "");
+        let mut out = vec![match bins {
+            Some(p) => self.piecewise(&z, p),
+            None => z,
+        }];
         if indicator {
             out.push(self.indicator(&missing));
         }
         out
+    }
+
+    /// The bins of the standardised `[N, 1]` value `z`, `[N, bins]`: `(z - low) / width`
+    /// against each bin's lower edge and width, then `Max` with 0 and `Min` with 1 (an
+    /// infinity for the first bin's lower and the last bin's upper side), as
+    /// [`Piecewise::write`] computes them.
+    fn piecewise(&mut self, z: &str, p: &Piecewise) -> String {
+        let bins = p.bins();
+        let low: Vec<f32> = p.edges[..bins].to_vec();
+        let mut floor = vec![0.0; bins];
+        let mut ceiling = vec![1.0; bins];
+        if bins > 0 {
+            floor[0] = f32::NEG_INFINITY;
+            ceiling[bins - 1] = f32::INFINITY;
+        }
+        let mut vector = |what: &str, values: &[f32]| {
+            let name = format!("column{}_bin_{what}", self.k);
+            self.g.constant(&name, &[bins], values)
+        };
+        let (low, width) = (vector("low", &low), vector("width", &p.widths()));
+        let (floor, ceiling) = (vector("floor", &floor), vector("ceiling", &ceiling));
+        let shifted = self.g.node("Sub", &[z, &low], &[]);
+        let share = self.g.node("Div", &[&shifted, &width], &[]);
+        let above = self.g.node("Max", &[&share, &floor], &[]);
+        self.g.node("Min", &[&above, &ceiling], &[])
     }
 
     fn yes_no(&mut self, fill: f32, indicator: bool) -> Vec<String> {

@@ -12,6 +12,7 @@ pub mod regression_report;
 pub mod tabular;
 pub mod tabular_auto;
 pub mod tabular_out;
+mod tabular_second;
 pub mod xor;
 
 use anyhow::Result;

@@ -5,7 +5,10 @@ use super::matrix;
 use super::regression_report::print_regression;
 use super::tabular_auto;
 use super::tabular_out::{prepare_table, print_coefficients};
-use crate::cli::{ActivationArg, ClassWeightArg, MlpArgs, ModelArg, RegressionArgs, TaskArg};
+use super::tabular_second::Second;
+use crate::cli::{
+    ActivationArg, ClassWeightArg, MlpArgs, ModelArg, NumberArgs, RegressionArgs, TaskArg,
+};
 use crate::device::Job;
 use crate::report::run_dir;
 use crate::session::Run;
@@ -18,7 +21,7 @@ use tensor_core::Tensor;
 use train::metrics::Coefficients;
 use train::metrics::lstsq::affordable;
 use train::table::{Prepared, balance, network_targets};
-use train::tabular::auto;
+use train::tabular::auto::{self, NumericEncoding};
 use train::tabular::report::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
 use train::tabular::report::{
     TabularMetrics, TestFigures, TrainingFigures, write_table_predictions,
@@ -44,8 +47,8 @@ pub enum Model {
         weight_decay: f32,
         /// The network alone, or the better of it and a linear model.
         choice: ModelArg,
-        /// Periodic encoding bands of each input (`None`: the default).
-        periodic: Option<usize>,
+        /// How the network reads numbers (with `auto`, the second network).
+        numbers: NumberArgs,
     },
 }
 
@@ -68,7 +71,7 @@ impl Tabular {
                 activation: args.activation,
                 weight_decay: args.weight_decay,
                 choice: args.model,
-                periodic: args.periodic,
+                numbers: args.numbers,
             },
         }
     }
@@ -87,6 +90,14 @@ impl Tabular {
             Model::Linear => Some(false),
             Model::Logistic => Some(true),
             Model::Mlp { task, .. } => task.map(|t| t == TaskArg::Classification),
+        }
+    }
+
+    /// How `mlp` reads numbers, as asked.
+    fn numbers(&self) -> Option<&NumberArgs> {
+        match &self.model {
+            Model::Mlp { numbers, .. } => Some(numbers),
+            _ => None,
         }
     }
 
@@ -132,7 +143,7 @@ fn hidden_activation(a: ActivationArg) -> Activation {
 }
 
 /// The network a tabular job trains, from its options and the target.
-struct Network {
+pub(super) struct Network {
     architecture: nn::MlpConfig,
     hidden: Vec<usize>,
     activation: Activation,
@@ -165,7 +176,7 @@ impl Tabular {
     }
 
     /// The network for `inputs` features and `classes` classes (0: regression).
-    fn network<B: Backend>(
+    pub(super) fn network<B: Backend>(
         &self,
         inputs: usize,
         classes: usize,
@@ -246,7 +257,7 @@ impl Tabular {
     /// training tensor, without a copy on the CPU), validating on the prepared validation
     /// rows; gives `x` back with the outcome.
     #[allow(clippy::too_many_arguments)]
-    fn train<B: Backend>(
+    pub(super) fn train<B: Backend>(
         &self,
         backend: &B,
         p: &Prepared,
@@ -313,8 +324,14 @@ impl Job for Tabular {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         self.check_args()?;
         let a = &tabular_auto::data_options(self.choice(), &self.data);
+        let (first, second) = tabular_auto::numeric_encodings(self.choice(), self.numbers())?;
         let mut p = prepare_table(a, self.task())?;
         let classes = self.check_target(&p)?;
+        if let Some(NumericEncoding::Piecewise(bins)) = first {
+            tabular_auto::refuse_piecewise_beyond_budget(&p, bins)?;
+            let mut parts = p.piecewise(&p.train.x, bins)?;
+            p.swap_encoded(&mut parts);
+        }
         // The training rows' features move into the training tensor and back: one copy.
         let (balanced, x) = match a.class_weight {
             Some(ClassWeightArg::Balanced) => {
@@ -332,34 +349,27 @@ impl Job for Tabular {
         let targets = (classes == 0)
             .then(|| Standardizer::fit(&train.y, 1))
             .transpose()?;
-        let periodic = match self.model {
-            Model::Mlp { periodic, .. } => periodic,
-            _ => None,
+        let bands = match first {
+            Some(NumericEncoding::Periodic(n)) => n,
+            _ => 0,
         };
-        let net = self.network::<B>(train.n_features, classes, periodic.unwrap_or(0))?;
+        let net = self.network::<B>(train.n_features, classes, bands)?;
         let dir = run_dir::prepare(&a.train, self.job())?;
         let train_rows = p.train.rows;
-        let (mut out, mut x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
+        let (out, x) = self.train(backend, &p, (train, x), &net, targets.as_ref(), &dir)?;
         let compare = self.choice() == ModelArg::Auto && balanced.is_none();
-        let mut note = None;
-        if compare && auto::second_network(periodic, &p) {
-            let alt = self.network::<B>(train.n_features, classes, auto::AUTO_PERIODIC)?;
-            let alt_dir = dir.join(auto::PERIODIC_DIR);
-            std::fs::create_dir_all(&alt_dir)?;
-            let (alt_out, back) =
-                self.train(backend, &p, (train, x), &alt, targets.as_ref(), &alt_dir)?;
-            x = back;
-            let (kept, line) = auto::better_network(backend, &p, out, alt_out, targets.as_ref())?;
-            out = kept;
-            note = Some(line);
-        }
-        let choice = match compare {
+        let (out, x, choice) = match compare {
             true => {
-                let selected = auto::select(backend, &p, &x, &mut out, targets.as_ref(), note)?;
-                tabular_auto::print_selection(selected.as_ref());
-                selected
+                let second = auto::second_network(first, second, &p).map(|inputs| Second {
+                    inputs,
+                    classes,
+                    targets: targets.as_ref(),
+                    dir: &dir,
+                    third: auto::third_network(inputs, second),
+                });
+                self.compare(backend, &mut p, (out, x), second, targets.as_ref())?
             }
-            false => None,
+            false => (out, x, None),
         };
         // The features are read again only by the least-squares reference of a regression.
         let reference = classes == 0 && affordable(train_rows, p.train.n_features);

@@ -32,4 +32,5 @@ mod tables_onnx;
 mod tabular;
 mod tabular_auto;
 mod tabular_parquet;
+mod tabular_piecewise;
 mod words;

@@ -19,6 +19,7 @@ use super::cells::DateTime;
 use super::infer::{ColumnInfo, ColumnKind};
 use super::numbers::NumberFormat;
 pub use super::parts::{DateField, Scaling};
+use super::piecewise::Piecewise;
 use super::text::{Cell, ColumnRef, Table, TextColumn};
 use crate::dataset::Standardizer;
 use crate::error::{Error, Result};
@@ -57,6 +58,10 @@ pub enum ColumnEncoder {
         /// How the column writes its numbers (absent in the file: plain).
         #[serde(default, skip_serializing_if = "NumberFormat::is_plain")]
         format: NumberFormat,
+        /// The piecewise-linear encoding of the standardised value, in its place (absent
+        /// in the file: the standardised value itself).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piecewise: Option<Piecewise>,
     },
     /// Yes/no as 1/0.
     YesNo {
@@ -110,6 +115,15 @@ impl ColumnEncoder {
         };
         match self {
             ColumnEncoder::Number {
+                column,
+                indicator,
+                piecewise: Some(p),
+                ..
+            } => {
+                names.extend((1..=p.bins()).map(|t| format!("{column}_bin{t}")));
+                with_indicator(&mut names, column, *indicator);
+            }
+            ColumnEncoder::Number {
                 column, indicator, ..
             }
             | ColumnEncoder::YesNo {
@@ -157,13 +171,19 @@ impl ColumnEncoder {
         let ind = |i: bool| if i { " + missing indicator" } else { "" };
         match self {
             ColumnEncoder::Number {
-                indicator, format, ..
+                indicator,
+                format,
+                piecewise,
+                ..
             } => {
                 let written = match format.is_plain() {
                     true => String::new(),
                     false => format!(", {}", format.describe()),
                 };
-                format!("median, standardised{}{written}", ind(*indicator))
+                let bins = piecewise.as_ref().map_or(String::new(), |p| {
+                    format!(", piecewise-linear in {} bins", p.bins())
+                });
+                format!("median, standardised{bins}{}{written}", ind(*indicator))
             }
             ColumnEncoder::YesNo { indicator, .. } => format!("1/0{}", ind(*indicator)),
             ColumnEncoder::Category {
@@ -239,6 +259,7 @@ impl ColumnEncoder {
                     scaling: Scaling::fit(&mut values, rows),
                     indicator,
                     format,
+                    piecewise: None,
                 }
             }
         }
@@ -253,17 +274,23 @@ impl ColumnEncoder {
                 scaling,
                 indicator,
                 format,
+                piecewise,
                 ..
             } => {
                 let plain = format.is_plain();
+                let bins = piecewise.as_ref().map_or(1, Piecewise::bins);
                 for (row, cell) in rows {
                     let v = match plain {
                         true => cell.number_f32(),
                         false => read_number(format, cell),
                     };
-                    row[offset] = scaling.apply(v);
+                    let z = scaling.apply(v);
+                    match piecewise {
+                        Some(p) => p.write(z, &mut row[offset..offset + bins]),
+                        None => row[offset] = z,
+                    }
                     if *indicator {
-                        row[offset + 1] = f32::from(u8::from(v.is_none()));
+                        row[offset + bins] = f32::from(u8::from(v.is_none()));
                     }
                 }
             }
@@ -402,6 +429,7 @@ impl Preprocessor {
                     scaling,
                     indicator: false,
                     format,
+                    piecewise: None,
                     ..
                 } if format.is_plain() => {
                     mean.push(scaling.mean);

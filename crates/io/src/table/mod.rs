@@ -33,6 +33,7 @@ mod notes;
 mod numbers;
 mod parquet;
 mod parts;
+mod piecewise;
 mod place;
 pub(crate) mod read;
 mod sniff;
@@ -52,6 +53,7 @@ pub use json::{is_dataset_json, read_json_table};
 pub use notes::ReadNote;
 pub use numbers::NumberFormat;
 pub use parquet::{load_parquet, read_parquet};
+pub use piecewise::{Piecewise, PlainColumn};
 pub use place::RowPlace;
 pub use read::{
     DELIMITERS, TableEstimate, estimate_text_table, load_table, read_bytes, read_table,

@@ -21,4 +21,5 @@ mod table_encoding;
 mod table_files;
 mod table_parquet;
 mod table_parquet_kinds;
+mod table_piecewise;
 mod table_typing;

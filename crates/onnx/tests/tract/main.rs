@@ -18,6 +18,7 @@ mod custom_model;
 mod hashgrid;
 mod runtime;
 mod table;
+mod table_piecewise;
 
 /// Runs ONNX bytes in tract on `x` (`rows x features`): as one `coordinates` matrix for an
 /// image model, else as one `[rows, 1]` input per column; returns the values and shape of

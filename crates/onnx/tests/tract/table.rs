@@ -55,13 +55,27 @@ rooms,note,listed,colour,garden,size
 ";
 
 pub(super) fn fitted(target: &str, classes: bool) -> (FittedModel<CpuBackend>, Table) {
+    fitted_with(target, classes, None)
+}
+
+/// [`fitted`], its numbers piecewise-linear in at most `bins` bins when given.
+pub(super) fn fitted_with(
+    target: &str,
+    classes: bool,
+    bins: Option<usize>,
+) -> (FittedModel<CpuBackend>, Table) {
     let table = read_table(training_csv(target).as_bytes(), "train.csv", None).unwrap();
     let schema = infer_schema(&table, Some(target), &TypeOverrides::default()).unwrap();
     let options = EncodeOptions {
         min_count: 2,
         ..EncodeOptions::default()
     };
-    let p = Preprocessor::fit(&table, &schema, &options).unwrap();
+    let mut p = Preprocessor::fit(&table, &schema, &options).unwrap();
+    if let Some(bins) = bins {
+        p = p
+            .with_piecewise(&p.transform(&table).unwrap(), bins)
+            .unwrap();
+    }
     let kinds: Vec<&str> = p
         .columns
         .iter()
@@ -98,7 +112,7 @@ pub(super) fn fitted(target: &str, classes: bool) -> (FittedModel<CpuBackend>, T
 /// The graph's inputs for the rows of `table`, in the model's column order, as the module
 /// docs of `onnx::table` ask: numbers as float (NaN when not a number), dates as float64
 /// seconds (NaN when not a date), text as it is.
-fn inputs_for(model: &FittedModel<CpuBackend>, table: &Table) -> Vec<Tensor> {
+pub(super) fn inputs_for(model: &FittedModel<CpuBackend>, table: &Table) -> Vec<Tensor> {
     let p = model.info().preprocessing.as_ref().unwrap();
     let rows = table.rows();
     p.columns
@@ -136,7 +150,7 @@ fn inputs_for(model: &FittedModel<CpuBackend>, table: &Table) -> Vec<Tensor> {
 }
 
 /// Runs the exported graph in tract on `inputs`; returns every output.
-fn run(bytes: &[u8], inputs: Vec<Tensor>) -> TVec<TValue> {
+pub(super) fn run(bytes: &[u8], inputs: Vec<Tensor>) -> TVec<TValue> {
     let mut model = tract_onnx::onnx()
         .model_for_read(&mut &bytes[..])
         .expect("tract reads the file");
@@ -154,7 +168,7 @@ fn run(bytes: &[u8], inputs: Vec<Tensor>) -> TVec<TValue> {
         .expect("tract runs the graph")
 }
 
-fn assert_close(name: &str, got: &[f32], want: &[f32]) {
+pub(super) fn assert_close(name: &str, got: &[f32], want: &[f32]) {
     assert_eq!(got.len(), want.len(), "{name}: lengths");
     for (i, (a, b)) in got.iter().zip(want).enumerate() {
         let tol = 1e-5 * b.abs().max(1.0);

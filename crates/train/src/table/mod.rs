@@ -2,6 +2,7 @@
 //! file order, split into training, validation and test rows, encoded on the training rows,
 //! with the targets as numbers or class indices ([`prepare`]).
 
+mod piecewise;
 mod read;
 mod schema;
 mod targets;
@@ -16,6 +17,7 @@ use io::table::{
     infer_schema, regression_targets,
 };
 
+pub use piecewise::Encoded;
 pub use read::{
     RawData, drop_incomplete_rows, drop_missing_targets, is_parquet, read_any, split_rows,
     split_rows_by_class, target_name,

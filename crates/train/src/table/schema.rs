@@ -71,6 +71,32 @@ impl SchemaReport {
     }
 }
 
+impl SchemaReport {
+    /// The same columns, described by `old`, with `encoding`'s descriptions and outputs
+    /// (the notes kept).
+    pub fn reencoded(&self, old: &Preprocessor, encoding: &Preprocessor) -> Self {
+        let mut out = self.clone();
+        let find = |p: &'_ Preprocessor, name: &str| {
+            p.columns
+                .iter()
+                .find(|e| e.column() == name)
+                .map(|e| e.describe())
+        };
+        for column in &mut out.columns {
+            let Some(e) = encoding.columns.iter().find(|e| e.column() == column.name) else {
+                continue;
+            };
+            if let Some(before) = find(old, &column.name) {
+                let note = column.encoding.strip_prefix(&before).unwrap_or("");
+                column.encoding = format!("{}{note}", e.describe());
+                column.outputs = e.output_names();
+            }
+        }
+        out.encoded_width = encoding.width();
+        out
+    }
+}
+
 fn note(text: &str) -> String {
     if text.is_empty() {
         String::new()

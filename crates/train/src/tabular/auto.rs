@@ -1,13 +1,16 @@
 //! The default table model (`auto`): a network trained on most training rows with the
-//! weights of its best epoch on the rest, a second network on periodic inputs and the two
-//! networks' mean, and a linear model fitted on the same rows; the one with the best
-//! validation score is kept, with the reason.
+//! weights of its best epoch on the rest, a second network on other inputs (periodic or
+//! piecewise-linear: [`AUTO_SECOND`]) and the two networks' mean, a third network on
+//! piecewise-linear inputs beside a periodic second ([`AUTO_THIRD_BINS`]), and a linear
+//! model fitted on the same rows; the one with the best validation score is kept, with the
+//! reason.
 
 use io::Standardizer;
+use io::table::PlainColumn;
 use nn::{EarlyStopping, Mlp};
 use tensor_core::{Backend, Tensor};
 
-use super::blend::blend;
+use super::blend::{blend, widen};
 use super::{Choice, Kept, choose, fit_linear, linear_network, score};
 use crate::error::{Error, Result};
 use crate::outcome::Outcome;
@@ -26,8 +29,66 @@ pub const BEST_EPOCH_PATIENCE: u64 = 30;
 pub const AUTO_PERIODIC: usize = 3;
 /// The second network's run folder, inside the job's.
 pub const PERIODIC_DIR: &str = "periodic";
-/// Tables of more encoded columns train no second network (its encoding is 7 times wider).
+/// Tables of more encoded columns train no second network (a periodic encoding is 7 times
+/// wider, a piecewise one up to [`AUTO_PIECEWISE_BINS`] times).
 pub const MAX_PERIODIC_INPUTS: usize = 100;
+/// Bins of each number's piecewise-linear encoding when none are asked (measured on the
+/// 13 development tables with 8, 16 and 32: docs/BENCHMARKS.md, "Piecewise-linear inputs").
+pub const AUTO_PIECEWISE_BINS: usize = 32;
+/// The second network's run folder when it reads piecewise-linear inputs.
+pub const PIECEWISE_DIR: &str = "piecewise";
+/// What `auto`'s second network reads when nothing is asked.
+pub const AUTO_SECOND: NumericEncoding = NumericEncoding::Periodic(AUTO_PERIODIC);
+
+/// Bins of a third network, on piecewise-linear inputs, that `auto` trains beside a
+/// periodic second one when nothing is asked (`None`: no third network). Measured on the 13
+/// development tables against a piecewise second network instead of the periodic one, with
+/// 8, 16 and 32 bins: docs/BENCHMARKS.md, "Piecewise-linear inputs".
+pub const AUTO_THIRD_BINS: Option<usize> = Some(AUTO_PIECEWISE_BINS);
+
+/// `auto`'s third network, on piecewise-linear inputs: with [`AUTO_THIRD_BINS`] when the
+/// second network is periodic and its inputs were not asked for.
+pub fn third_network(
+    second: NumericEncoding,
+    asked: Option<NumericEncoding>,
+) -> Option<NumericEncoding> {
+    let periodic = matches!(second, NumericEncoding::Periodic(_));
+    AUTO_THIRD_BINS
+        .filter(|_| periodic && asked.is_none())
+        .map(NumericEncoding::Piecewise)
+}
+
+/// How a table network reads the numbers of its encoded rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumericEncoding {
+    /// As they are (standardised).
+    Plain,
+    /// Beside the sines and cosines of this many frequency bands (the network's own
+    /// positional encoding).
+    Periodic(usize),
+    /// Each number piecewise-linear in at most this many bins fitted on the training rows
+    /// (the table encoding's, [`io::table::Piecewise`]).
+    Piecewise(usize),
+}
+
+impl NumericEncoding {
+    /// The inputs' name in a report line: `plain`, `periodic`, `piecewise`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NumericEncoding::Plain => "plain",
+            NumericEncoding::Periodic(_) => "periodic",
+            NumericEncoding::Piecewise(_) => "piecewise",
+        }
+    }
+
+    /// The second network's run folder, inside the job's.
+    pub fn dir(self) -> &'static str {
+        match self {
+            NumericEncoding::Piecewise(_) => PIECEWISE_DIR,
+            _ => PERIODIC_DIR,
+        }
+    }
+}
 
 /// The validation share `auto` trains with: the one asked for, else [`AUTO_VAL_FRACTION`]
 /// (a table too small for [`MIN_VAL_ROWS`] of them keeps its network without comparison:
@@ -47,11 +108,19 @@ pub fn early_stopping(auto: bool, patience: Option<u64>, p: &Prepared) -> Option
     }
 }
 
-/// Whether `auto` trains a second network, with periodic inputs: no encoding asked for
-/// (`periodic`), enough validation rows, and at most [`MAX_PERIODIC_INPUTS`] encoded columns.
-pub fn second_network(periodic: Option<usize>, p: &Prepared) -> bool {
+/// What `auto`'s second network reads, if it trains one: `asked` (the second network's
+/// inputs asked for), else [`AUTO_SECOND`]; none when the first network's inputs were
+/// asked for (`first`), plain inputs are asked for the second, there are fewer than
+/// [`MIN_VAL_ROWS`] validation rows, or more than [`MAX_PERIODIC_INPUTS`] encoded columns.
+pub fn second_network(
+    first: Option<NumericEncoding>,
+    asked: Option<NumericEncoding>,
+    p: &Prepared,
+) -> Option<NumericEncoding> {
     let val_rows = p.val.as_ref().map_or(0, |v| v.rows);
-    periodic.is_none() && val_rows >= MIN_VAL_ROWS && p.train.n_features <= MAX_PERIODIC_INPUTS
+    let second = asked.unwrap_or(AUTO_SECOND);
+    let fits = val_rows >= MIN_VAL_ROWS && p.train.n_features <= MAX_PERIODIC_INPUTS;
+    (first.is_none() && second != NumericEncoding::Plain && fits).then_some(second)
 }
 
 /// The kept model and whether it differs from the network in the run's checkpoint.
@@ -63,14 +132,31 @@ pub struct Selected {
     pub resave: bool,
 }
 
-/// How the network was chosen among two: a line for the report, and whether the kept one
-/// is not the network in the run's checkpoint.
+/// How the network was chosen among two: a line for the report, the kept one's score, and
+/// whether it is not the network in the run's checkpoint or reads the second network's
+/// encoded rows.
 #[derive(Debug, Clone)]
 pub struct NetworkNote {
     /// The validation scores compared and the one kept.
     pub line: String,
+    /// The kept network's validation score.
+    pub score: f64,
     /// The kept network is not the run's checkpoint.
     pub replaced: bool,
+    /// The kept network reads the rows of the second network's encoding (piecewise), not
+    /// the plain network's.
+    pub second_rows: bool,
+}
+
+/// `auto`'s second network, with what it reads.
+pub struct SecondNetwork<'a, B: Backend> {
+    /// The trained network.
+    pub outcome: Outcome<Mlp<B>>,
+    /// Its inputs.
+    pub inputs: NumericEncoding,
+    /// Where it reads its own encoding's rows (piecewise): its validation rows, and how
+    /// each plain input is read from them ([`io::table::Preprocessor::plain_columns`]).
+    pub rows: Option<(&'a io::Dataset, &'a [PlainColumn])>,
 }
 
 /// The validation rows scored: the rows, their targets in the network's units, the output
@@ -82,7 +168,20 @@ struct Validation<'p> {
     classes: usize,
 }
 
-impl Validation<'_> {
+impl<'p> Validation<'p> {
+    /// The same targets on `rows`: the validation rows in another encoding.
+    fn with_rows<'q>(&self, rows: &'q io::Dataset) -> Validation<'q>
+    where
+        'p: 'q,
+    {
+        Validation {
+            rows,
+            truth: self.truth.clone(),
+            width: self.width,
+            classes: self.classes,
+        }
+    }
+
     /// The validation score of raw network outputs.
     fn score(&self, outputs: &[f32]) -> f64 {
         score(outputs, self.width, &self.truth, self.classes)
@@ -128,39 +227,97 @@ fn linear_targets(y: &[f32], targets: Option<&Standardizer>) -> Result<Vec<f32>>
 }
 
 /// The best on the validation rows of the network on plain inputs (`plain`, whose
-/// checkpoint is the run's), the one with periodic inputs, and their mean (one network,
-/// [`blend`]); with a line saying which.
+/// checkpoint is the run's), the second network, and their mean (one network, [`blend`],
+/// on the second network's rows: the plain network [`widen`]ed to read them where they
+/// differ); with a line saying which.
 pub fn better_network<B: Backend>(
     backend: &B,
     p: &Prepared,
     mut plain: Outcome<Mlp<B>>,
-    periodic: Outcome<Mlp<B>>,
+    second: SecondNetwork<'_, B>,
     targets: Option<&Standardizer>,
 ) -> Result<(Outcome<Mlp<B>>, NetworkNote)> {
-    let note = |line: String, replaced| NetworkNote { line, replaced };
     let Some(v) = validation(p, targets)? else {
-        return Ok((plain, note("no validation rows: plain kept".into(), false)));
+        let line = "no validation rows: plain kept".into();
+        let note = |score| NetworkNote {
+            line,
+            score,
+            replaced: false,
+            second_rows: false,
+        };
+        return Ok((plain, note(f64::NAN)));
     };
     let oa = v.outputs(backend, &plain.model)?;
-    let ob = v.outputs(backend, &periodic.model)?;
+    let ob = match second.rows {
+        Some((rows, _)) => v.with_rows(rows).outputs(backend, &second.outcome.model)?,
+        None => v.outputs(backend, &second.outcome.model)?,
+    };
     let mean: Vec<f32> = oa.iter().zip(&ob).map(|(a, b)| 0.5 * (a + b)).collect();
     let (a, b, m) = (v.score(&oa), v.score(&ob), v.score(&mean));
+    let name = second.inputs.name();
     let line =
-        format!("network on plain inputs {a:.4}, with periodic inputs {b:.4}, their mean {m:.4}");
+        format!("network on plain inputs {a:.4}, with {name} inputs {b:.4}, their mean {m:.4}");
+    let piecewise = second.rows.is_some();
+    let note = |what: &str, score, replaced, second_rows| NetworkNote {
+        line: format!("{line}: {what} kept"),
+        score,
+        replaced,
+        second_rows,
+    };
     Ok(if m > a && m >= b {
-        plain.model = blend(backend, &plain.model, &periodic.model, 0)?;
-        (plain, note(format!("{line}: the mean kept"), true))
+        let first = match second.rows {
+            Some((rows, columns)) => widen(backend, &plain.model, columns, rows.n_features)?,
+            None => plain.model,
+        };
+        plain.model = blend(backend, &first, &second.outcome.model, 0)?;
+        (plain, note("the mean", m, true, piecewise))
     } else if b > a {
-        (periodic, note(format!("{line}: periodic kept"), true))
+        (second.outcome, note(name, b, true, piecewise))
     } else {
-        (plain, note(format!("{line}: plain kept"), false))
+        (plain, note("plain", a, false, false))
+    })
+}
+
+/// The network kept among two (`kept`, chosen as `note` says) against a third one on its
+/// own rows (`third.rows`, piecewise): the third is kept on a better validation score.
+pub fn challenge<B: Backend>(
+    backend: &B,
+    p: &Prepared,
+    kept: Outcome<Mlp<B>>,
+    note: NetworkNote,
+    third: SecondNetwork<'_, B>,
+    targets: Option<&Standardizer>,
+) -> Result<(Outcome<Mlp<B>>, NetworkNote)> {
+    let (Some(v), Some((rows, _))) = (validation(p, targets)?, third.rows) else {
+        return Ok((kept, note));
+    };
+    let score = v
+        .with_rows(rows)
+        .score(&v.with_rows(rows).outputs(backend, &third.outcome.model)?);
+    let name = third.inputs.name();
+    let line = format!(
+        "{}; a third network with {name} inputs {score:.4}",
+        note.line
+    );
+    Ok(if score > note.score {
+        let line = format!("{line}: {name} kept");
+        let note = NetworkNote {
+            line,
+            score,
+            replaced: true,
+            second_rows: true,
+        };
+        (third.outcome, note)
+    } else {
+        (kept, NetworkNote { line, ..note })
     })
 }
 
 /// The network's and a linear model's validation scores compared; when the linear model
 /// wins, it is refitted on the training and validation rows and replaces the network in
-/// `out`. `train_x`: the training rows' features; `note`: how the network was chosen among
-/// two. `None` when there are fewer than [`MIN_VAL_ROWS`] validation rows to compare.
+/// `out`. `train_x`: the training rows' features (those of `p`, whose validation rows the
+/// linear model is scored on); `note`: how the network was chosen among two, with its
+/// score (the network may read another encoding of the rows). `None` when there are fewer than [`MIN_VAL_ROWS`] validation rows to compare.
 pub fn select<B: Backend>(
     backend: &B,
     p: &Prepared,
@@ -173,7 +330,10 @@ pub fn select<B: Backend>(
         return Ok(None);
     };
     let classes = v.classes;
-    let network = v.score(&v.outputs(backend, &out.model)?);
+    let network = match note.as_ref().filter(|n| n.score.is_finite()) {
+        Some(n) => n.score,
+        None => v.score(&v.outputs(backend, &out.model)?),
+    };
     let cols = p.train.n_features;
     let y = linear_targets(&p.train.y, targets)?;
     let linear = fit_linear(train_x, &y, p.train.rows, cols, classes).map(|fit| {

@@ -1,10 +1,13 @@
 //! The mean of two networks of the same widths, one on plain inputs and one with a
-//! positional (periodic) encoding that keeps the input, as ONE [`Mlp`]: the encoding of the
-//! second, hidden layers side by side (block-diagonal weights; the first network reads only
-//! the raw-input part of the encoding, which comes first), and an output layer that averages
-//! the two. So the blend is saved, predicted and exported like any network.
+//! positional (periodic) encoding that keeps the input, or with no encoding and the same
+//! inputs, as ONE [`Mlp`]: the encoding of the second, hidden layers side by side
+//! (block-diagonal weights; the first network reads only the raw-input part of the
+//! encoding, which comes first), and an output layer that averages the two. So the blend is
+//! saved, predicted and exported like any network. A network on plain rows reads
+//! piecewise-linear rows unchanged once its first layer is rewritten for them ([`widen`]).
 
 use crate::{Error, Result};
+use io::table::PlainColumn;
 use nn::{EncodingConfig, Mlp, NamedArray};
 use tensor_core::Backend;
 
@@ -57,10 +60,11 @@ pub fn blend<B: Backend>(
     let (ca, cb) = (plain.config(), periodic.config());
     let keeps_input = matches!(
         cb.encoding,
-        EncodingConfig::Positional {
-            include_input: true,
-            ..
-        }
+        EncodingConfig::None
+            | EncodingConfig::Positional {
+                include_input: true,
+                ..
+            }
     );
     if ca.encoding != EncodingConfig::None
         || !keeps_input
@@ -70,7 +74,7 @@ pub fn blend<B: Backend>(
         || ca.hidden.is_empty()
     {
         return Err(Error::Refused(
-            "a blend needs a plain and a periodic network of the same widths".into(),
+            "a blend needs a plain network and a periodic or plain one of the same widths".into(),
         ));
     }
     let mut config = cb.clone();
@@ -115,6 +119,60 @@ pub fn blend<B: Backend>(
     Ok(net)
 }
 
+/// `net` (no encoding) rewritten to read rows of a piecewise-linear encoding: input `i`
+/// of `net` is `columns[i]` of those rows ([`io::table::Preprocessor::plain_columns`]), so
+/// its first layer's row `i` spreads over the bins with their widths and its offset moves
+/// into the bias. The outputs are the same up to rounding.
+pub fn widen<B: Backend>(
+    backend: &B,
+    net: &Mlp<B>,
+    columns: &[PlainColumn],
+    width: usize,
+) -> Result<Mlp<B>> {
+    let config = net.config();
+    if config.encoding != EncodingConfig::None || config.input != columns.len() {
+        return Err(Error::Refused(format!(
+            "a network of {} plain inputs cannot read {} columns",
+            config.input,
+            columns.len()
+        )));
+    }
+    if columns
+        .iter()
+        .flat_map(|c| &c.terms)
+        .any(|&(j, _)| j >= width)
+    {
+        return Err(Error::Refused(format!(
+            "a plain column reads beyond {width} encoded columns"
+        )));
+    }
+    let mut config = config.clone();
+    config.input = width;
+    let mut out = Mlp::from_config(backend, &config, 0)?;
+    let mut state = net.export_state()?;
+    let mut dense = state
+        .iter_mut()
+        .filter(|a| a.name.ends_with("weight") || a.name.ends_with("bias"));
+    let (Some(w), Some(b)) = (dense.next(), dense.next()) else {
+        return Err(Error::Refused("a network without a dense layer".into()));
+    };
+    let units = w.shape[1];
+    let mut wide = vec![0f32; width * units];
+    for (row, column) in w.data.chunks_exact(units).zip(columns) {
+        for (bias, &v) in b.data.iter_mut().zip(row) {
+            *bias += column.offset * v;
+        }
+        for &(j, k) in &column.terms {
+            let target = &mut wide[j * units..(j + 1) * units];
+            target.iter_mut().zip(row).for_each(|(t, &v)| *t += k * v);
+        }
+    }
+    w.data = wide;
+    w.shape[0] = width;
+    out.import_state(&state)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +208,62 @@ mod tests {
             assert!((f64::from(*y) - mean).abs() < 1e-5, "{y} against {mean}");
         }
         assert!(blend(&cpu, &b, &a, 0).is_err());
+    }
+
+    /// A plain network rewritten for piecewise rows gives, on them, its outputs on the
+    /// plain rows they stand for; it then blends with a network on those rows.
+    #[test]
+    fn a_widened_network_reads_the_rows_its_inputs_are_made_of() {
+        let cpu = CpuBackend::new();
+        let columns = [
+            PlainColumn {
+                offset: 0.5,
+                terms: vec![(0, 2.0), (1, 1.0)],
+            },
+            PlainColumn {
+                offset: 0.0,
+                terms: vec![(2, 1.0)],
+            },
+            PlainColumn {
+                offset: -1.0,
+                terms: vec![(3, 3.0)],
+            },
+        ];
+        let net = |input, seed| {
+            Mlp::builder()
+                .input(input)
+                .hidden(&[6], Activation::Relu)
+                .output(2, Activation::Identity)
+                .build(&cpu, seed)
+                .unwrap()
+        };
+        let plain = net(3, 4);
+        let rows: Vec<f32> = (0..20).map(|i| ((i * 5) % 9) as f32 / 4.0 - 1.0).collect();
+        let narrow: Vec<f32> = rows
+            .chunks(4)
+            .flat_map(|r| {
+                columns
+                    .iter()
+                    .map(|c| c.offset + c.terms.iter().map(|&(j, k)| k * r[j]).sum::<f32>())
+            })
+            .collect();
+        let predict = |m: &Mlp<CpuBackend>, x: &[f32], w| {
+            let x = Tensor::from_slice(&cpu, x, [5, w]).unwrap();
+            m.predict(&x).unwrap().to_vec().unwrap()
+        };
+        let want = predict(&plain, &narrow, 3);
+        let wide = widen(&cpu, &plain, &columns, 4).unwrap();
+        for (a, b) in predict(&wide, &rows, 4).iter().zip(&want) {
+            assert!((a - b).abs() < 1e-5, "{a} against {b}");
+        }
+        let other = net(4, 5);
+        let both = blend(&cpu, &wide, &other, 0).unwrap();
+        let alone = predict(&other, &rows, 4);
+        let mean = alone.iter().zip(&want).map(|(a, b)| 0.5 * (a + b));
+        for (a, b) in predict(&both, &rows, 4).iter().zip(mean) {
+            assert!((a - b).abs() < 1e-5, "{a} against {b}");
+        }
+        assert!(widen(&cpu, &plain, &columns, 3).is_err());
+        assert!(widen(&cpu, &other, &columns, 4).is_err());
     }
 }

@@ -1,13 +1,14 @@
 //! The default table model's choice: on a table that is linear, a briefly trained network
 //! loses to the linear model, which is refitted on the training and validation rows and
-//! predicts the test rows as the closed form does; too few validation rows make no choice.
+//! predicts the test rows as the closed form does; too few validation rows make no choice; a
+//! second network on piecewise-linear rows is scored, and blended, on its own rows.
 
 use nn::{Activation, Loss, Mlp, TrainLength};
 use tensor_core::Tensor;
 use tensor_cpu::CpuBackend;
 use train::table::{Prepared, TableOptions, prepare};
 use train::tabular::Kept;
-use train::tabular::auto::{self, MIN_VAL_ROWS};
+use train::tabular::auto::{self, MIN_VAL_ROWS, NumericEncoding, SecondNetwork};
 use train::{Run, Settings};
 
 /// `rows` rows of y = 3 a - 2 b + 1 (a, b spread over [-1, 1] without counting the rows).
@@ -65,8 +66,16 @@ fn a_linear_table_keeps_the_linear_model_refitted_on_every_training_row() {
     let dir = tempfile::tempdir().unwrap();
     let p = prepared(dir.path(), 400);
     assert!(p.val.as_ref().unwrap().rows >= MIN_VAL_ROWS);
-    assert!(auto::second_network(None, &p));
-    assert!(!auto::second_network(Some(2), &p));
+    assert_eq!(
+        auto::second_network(None, None, &p),
+        Some(auto::AUTO_SECOND)
+    );
+    let piecewise = Some(NumericEncoding::Piecewise(8));
+    assert_eq!(auto::second_network(None, piecewise, &p), piecewise);
+    let plain = Some(NumericEncoding::Plain);
+    assert_eq!(auto::second_network(None, plain, &p), None);
+    let periodic = Some(NumericEncoding::Periodic(2));
+    assert_eq!(auto::second_network(periodic, None, &p), None);
     assert!(auto::early_stopping(true, None, &p).is_some());
     assert!(auto::early_stopping(false, None, &p).is_none());
 
@@ -110,7 +119,7 @@ fn too_few_validation_rows_make_no_choice() {
     // 100 rows: 75 for training, 15 of them for validation (fewer than MIN_VAL_ROWS).
     let p = prepared(dir.path(), 100);
     assert!(p.val.as_ref().unwrap().rows < MIN_VAL_ROWS);
-    assert!(!auto::second_network(None, &p));
+    assert_eq!(auto::second_network(None, None, &p), None);
     let mut out = brief_network(&cpu, &p, &dir.path().join("run"), (1, Loss::Mse));
     let selected = auto::select(&cpu, &p, &p.train.x, &mut out, None, None).unwrap();
     assert!(selected.is_none());
@@ -174,4 +183,109 @@ fn three_linear_classes_keep_a_multinomial_model() {
         "{right} of {}",
         p.test.rows
     );
+}
+
+/// The second network reads the piecewise rows: its score, and the kept network's (the
+/// mean of both, when kept, reads those rows too), are those of its outputs on them.
+#[test]
+fn a_piecewise_second_network_is_scored_on_its_own_rows() {
+    let cpu = CpuBackend::new();
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = prepared(dir.path(), 400);
+    let plain = brief_network(&cpu, &p, &dir.path().join("plain"), (1, Loss::Mse));
+    // 400 rows of 2 numbers in at most 4 bins each, and a target: 4 bytes a value.
+    assert_eq!(p.piecewise_bytes(4), 4 * 400 * (2 * 4 + 1));
+    assert!(p.piecewise_fits(4, None) && p.piecewise_fits(4, Some(1e9)));
+    assert!(
+        !p.piecewise_fits(4, Some(1e6)),
+        "the program alone takes more"
+    );
+    let mut parts = p.piecewise(&p.train.x, 4).unwrap();
+    assert_eq!(
+        parts.train.feature_names,
+        [
+            "a_bin1", "a_bin2", "a_bin3", "a_bin4", "b_bin1", "b_bin2", "b_bin3", "b_bin4"
+        ]
+    );
+    p.swap_encoded(&mut parts);
+    let second = brief_network(&cpu, &p, &dir.path().join("piecewise"), (1, Loss::Mse));
+    p.swap_encoded(&mut parts);
+    let columns = parts.encoding.plain_columns();
+    let val = parts.val.as_ref().unwrap();
+    let second = SecondNetwork {
+        outcome: second,
+        inputs: NumericEncoding::Piecewise(4),
+        rows: Some((val, columns.as_slice())),
+    };
+    let targets = io::Standardizer::fit(&p.train.y, 1).unwrap();
+    let (kept, note) = auto::better_network(&cpu, &p, plain, second, Some(&targets)).unwrap();
+    assert!(note.line.contains("with piecewise inputs"), "{}", note.line);
+    let rows = if note.second_rows {
+        val
+    } else {
+        p.val.as_ref().unwrap()
+    };
+    let x = Tensor::from_slice(&cpu, &rows.x, [rows.rows, rows.n_features]).unwrap();
+    let outputs = kept.model.predict(&x).unwrap().to_vec().unwrap();
+    let truth = targets.transform(&rows.y).unwrap();
+    let score = train::tabular::score(&outputs, 1, &truth, 0);
+    assert!(
+        (score - note.score).abs() < 1e-4,
+        "{score} against {}: {}",
+        note.score,
+        note.line
+    );
+}
+
+/// A third network on piecewise rows replaces the kept one only on a better score, and the
+/// rule trains one only beside a periodic second network chosen by `auto` itself.
+#[test]
+fn a_third_network_is_kept_only_on_a_better_score() {
+    use NumericEncoding::{Periodic, Piecewise};
+    assert_eq!(
+        auto::third_network(Periodic(3), None),
+        auto::AUTO_THIRD_BINS.map(Piecewise)
+    );
+    assert_eq!(auto::third_network(Periodic(3), Some(Periodic(3))), None);
+    assert_eq!(auto::third_network(Piecewise(8), None), None);
+    let cpu = CpuBackend::new();
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = prepared(dir.path(), 400);
+    let mut parts = p.piecewise(&p.train.x, 4).unwrap();
+    let columns = parts.encoding.plain_columns();
+    let targets = io::Standardizer::fit(&p.train.y, 1).unwrap();
+    for (bar, replaced) in [(f64::NEG_INFINITY, true), (f64::INFINITY, false)] {
+        let kept = brief_network(&cpu, &p, &dir.path().join("plain"), (1, Loss::Mse));
+        p.swap_encoded(&mut parts);
+        let third = brief_network(&cpu, &p, &dir.path().join("piecewise"), (1, Loss::Mse));
+        p.swap_encoded(&mut parts);
+        let note = auto::NetworkNote {
+            line: "before".into(),
+            score: bar,
+            replaced: false,
+            second_rows: false,
+        };
+        let third = SecondNetwork {
+            outcome: third,
+            inputs: Piecewise(4),
+            rows: Some((parts.val.as_ref().unwrap(), columns.as_slice())),
+        };
+        let (_, note) = auto::challenge(&cpu, &p, kept, note, third, Some(&targets)).unwrap();
+        assert!(
+            note.line
+                .starts_with("before; a third network with piecewise inputs")
+        );
+        assert_eq!(
+            (note.replaced, note.second_rows),
+            (replaced, replaced),
+            "{}",
+            note.line
+        );
+        assert_eq!(
+            note.line.ends_with("piecewise kept"),
+            replaced,
+            "{}",
+            note.line
+        );
+    }
 }

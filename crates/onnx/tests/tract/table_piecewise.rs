@@ -1,0 +1,93 @@
+//! Models whose numbers are piecewise-linear ([`io::table::Piecewise`]): the exported
+//! graph takes the raw columns and gives what `predict` gives on the same rows, including
+//! values beyond the training range and missing cells.
+
+use super::table::{assert_close, fitted_with, inputs_for, run};
+use io::fitted::{FittedModel, ModelInfo};
+use io::table::ColumnEncoder;
+use nn::{Activation, Mlp};
+use tensor_cpu::CpuBackend;
+
+#[test]
+fn a_piecewise_regression_gives_the_values_of_predict() {
+    let (model, new) = fitted_with("price", false, Some(8));
+    let p = model.info().preprocessing.as_ref().unwrap();
+    let bins: Vec<usize> = p
+        .columns
+        .iter()
+        .filter_map(|c| match c {
+            ColumnEncoder::Number {
+                piecewise: Some(b), ..
+            } => Some(b.bins()),
+            _ => None,
+        })
+        .collect();
+    // size (90 values and gaps) in 8 bins, rooms (1 to 6) in fewer.
+    assert_eq!(bins.len(), 2, "{bins:?}");
+    assert!(bins[0] == 8 && bins[1] < 8, "{bins:?}");
+    let ours = model.predict_table(&new).unwrap();
+    let out = run(&onnx::export(&model).unwrap(), inputs_for(&model, &new));
+    let got: Vec<f32> = out[0]
+        .to_array_view::<f32>()
+        .unwrap()
+        .iter()
+        .copied()
+        .collect();
+    assert_close("prediction", &got, &ours.values);
+}
+
+#[test]
+fn a_piecewise_classifier_gives_the_probabilities_of_predict() {
+    let (model, new) = fitted_with("price_band", true, Some(4));
+    let ours = model.predict_table(&new).unwrap();
+    let out = run(&onnx::export(&model).unwrap(), inputs_for(&model, &new));
+    let got: Vec<f32> = out[1]
+        .to_array_view::<f32>()
+        .unwrap()
+        .iter()
+        .copied()
+        .collect();
+    assert_close("probabilities", &got, &ours.values);
+}
+
+/// A network passing its inputs through: the graph's output is the encoded row, bin by
+/// bin, as `transform` writes it up to float rounding (beyond the range: below 0 in the first bin, above 1 in
+/// the last).
+#[test]
+fn the_bins_equal_the_preprocessors_own() {
+    let (model, new) = fitted_with("price", false, Some(8));
+    let p = model.info().preprocessing.clone().unwrap();
+    let width = p.width();
+    let mut network = Mlp::builder()
+        .input(width)
+        .output(width, Activation::Identity)
+        .build(&CpuBackend::new(), 1)
+        .unwrap();
+    let mut state = network.export_state().unwrap();
+    for a in &mut state {
+        a.data.iter_mut().for_each(|v| *v = 0.0);
+        if a.name.ends_with("weight") {
+            (0..width).for_each(|i| a.data[i * width + i] = 1.0);
+        }
+    }
+    network.import_state(&state).unwrap();
+    let names = p.output_names();
+    let info = ModelInfo::regression(&names, &names).with_preprocessing(p.clone());
+    let identity = FittedModel::new(network, info).unwrap();
+    let out = run(
+        &onnx::export(&identity).unwrap(),
+        inputs_for(&identity, &new),
+    );
+    let got: Vec<f32> = out[0]
+        .to_array_view::<f32>()
+        .unwrap()
+        .iter()
+        .copied()
+        .collect();
+    let want = p.transform(&new).unwrap();
+    assert_close("encoded rows", &got, &want);
+    let first = names.iter().position(|n| n == "size_bin1").unwrap();
+    let last = names.iter().position(|n| n == "size_bin8").unwrap();
+    let column = |k: usize| want.iter().skip(k).step_by(width).copied();
+    assert!(column(first).any(|v| v < 0.0) && column(last).any(|v| v > 1.0));
+}
