@@ -7,7 +7,8 @@ use super::tabular_auto;
 use super::tabular_out::{prepare_table, print_coefficients};
 use super::tabular_second::Second;
 use crate::cli::{
-    ActivationArg, ClassWeightArg, MlpArgs, ModelArg, NumberArgs, RegressionArgs, TaskArg,
+    ActivationArg, ClassWeightArg, MlpArgs, ModelArg, NumberArgs, NumericEncodingArg,
+    RegressionArgs, TaskArg,
 };
 use crate::device::Job;
 use crate::report::run_dir;
@@ -225,6 +226,7 @@ impl Tabular {
     /// The job's entries of `config.json`: the data read and the options.
     fn record(&self, p: &Prepared, net: &Network, classes: usize) -> Result<Map<String, Value>> {
         let a = &self.data;
+        let numbers = self.numbers();
         let rows = TableRows::of(p);
         let data = TableData {
             file: train::record::DataFile::read(&a.data)?,
@@ -249,6 +251,13 @@ impl Tabular {
             categorical: &a.categorical,
             numeric: &a.numeric,
             ignore: &a.ignore,
+            numeric_encoding: numbers.and_then(|n| n.numeric_encoding).map(|e| match e {
+                NumericEncodingArg::Plain => "plain",
+                NumericEncodingArg::Periodic => "periodic",
+                NumericEncodingArg::Piecewise => "piecewise",
+            }),
+            periodic: numbers.and_then(|n| n.periodic),
+            bins: numbers.and_then(|n| n.bins),
         };
         Ok(train::record::entries(&TableRecord { data, options })?)
     }

@@ -49,6 +49,9 @@ fn a_piecewise_network_is_saved_predicted_and_exported_with_its_bins() {
         "4",
     ];
     assert_success(&train(&args, &out_dir));
+    let options = &json(&out_dir.join("config.json"))["options"];
+    assert_eq!(options["numeric_encoding"], "piecewise", "{options}");
+    assert_eq!(options["bins"], 4, "{options}");
     let schema = json(&out_dir.join("schema.json"));
     let a = &schema["columns"][0];
     assert_eq!(

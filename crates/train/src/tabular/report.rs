@@ -87,6 +87,15 @@ pub struct TableRecordOptions<'a> {
     pub numeric: &'a [String],
     /// Columns left out on request.
     pub ignore: &'a [String],
+    /// How the networks read numbers, as asked (`plain`, `periodic`, `piecewise`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numeric_encoding: Option<&'static str>,
+    /// Periodic bands of the network's inputs, as asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub periodic: Option<usize>,
+    /// Bins of the piecewise-linear encoding, as asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bins: Option<usize>,
 }
 
 /// The checkpoint's job data of a table model.
