@@ -210,11 +210,13 @@ fn regression_of_a_raw_table_in_user_units() {
     assert_close("prediction", &got, &ours.values);
 }
 
-/// The preprocessing alone: a network that passes its inputs through (identity weights)
-/// makes the graph's output the encoded row, compared value by value with `transform`.
-#[test]
-fn encoded_columns_equal_the_preprocessors_own_output() {
-    let (model, new) = fitted("price", false);
+/// The preprocessing of `model` alone, on `new`: the graph of a network that passes its
+/// inputs through (identity weights) outputs the encoded rows. Returns the graph's rows, the
+/// preprocessor's own, and the encoded columns' names.
+pub fn encoded_by_graph(
+    model: &FittedModel<CpuBackend>,
+    new: &io::table::Table,
+) -> (Vec<f32>, Vec<f32>, Vec<String>) {
     let p = model.info().preprocessing.clone().unwrap();
     let width = p.width();
     let mut network = Mlp::builder()
@@ -235,7 +237,7 @@ fn encoded_columns_equal_the_preprocessors_own_output() {
     let identity = FittedModel::new(network, info).unwrap();
     let out = run(
         &onnx::export(&identity).unwrap(),
-        inputs_for(&identity, &new),
+        inputs_for(&identity, new),
     );
     let got: Vec<f32> = out[0]
         .to_array_view::<f32>()
@@ -243,7 +245,16 @@ fn encoded_columns_equal_the_preprocessors_own_output() {
         .iter()
         .copied()
         .collect();
-    let want = p.transform(&new).unwrap();
+    (got, p.transform(new).unwrap(), names)
+}
+
+/// The preprocessing alone: a network that passes its inputs through (identity weights)
+/// makes the graph's output the encoded row, compared value by value with `transform`.
+#[test]
+fn encoded_columns_equal_the_preprocessors_own_output() {
+    let (model, new) = fitted("price", false);
+    let (got, want, names) = encoded_by_graph(&model, &new);
+    let width = names.len();
     assert_eq!(got.len(), want.len());
     for (i, (a, b)) in got.iter().zip(&want).enumerate() {
         assert!(

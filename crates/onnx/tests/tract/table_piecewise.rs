@@ -2,11 +2,8 @@
 //! graph takes the raw columns and gives what `predict` gives on the same rows, including
 //! values beyond the training range and missing cells.
 
-use super::table::{assert_close, fitted_with, inputs_for, run};
-use io::fitted::{FittedModel, ModelInfo};
+use super::table::{assert_close, encoded_by_graph, fitted_with, inputs_for, run};
 use io::table::ColumnEncoder;
-use nn::{Activation, Mlp};
-use tensor_cpu::CpuBackend;
 
 #[test]
 fn a_piecewise_regression_gives_the_values_of_predict() {
@@ -56,35 +53,8 @@ fn a_piecewise_classifier_gives_the_probabilities_of_predict() {
 #[test]
 fn the_bins_equal_the_preprocessors_own() {
     let (model, new) = fitted_with("price", false, Some(8));
-    let p = model.info().preprocessing.clone().unwrap();
-    let width = p.width();
-    let mut network = Mlp::builder()
-        .input(width)
-        .output(width, Activation::Identity)
-        .build(&CpuBackend::new(), 1)
-        .unwrap();
-    let mut state = network.export_state().unwrap();
-    for a in &mut state {
-        a.data.iter_mut().for_each(|v| *v = 0.0);
-        if a.name.ends_with("weight") {
-            (0..width).for_each(|i| a.data[i * width + i] = 1.0);
-        }
-    }
-    network.import_state(&state).unwrap();
-    let names = p.output_names();
-    let info = ModelInfo::regression(&names, &names).with_preprocessing(p.clone());
-    let identity = FittedModel::new(network, info).unwrap();
-    let out = run(
-        &onnx::export(&identity).unwrap(),
-        inputs_for(&identity, &new),
-    );
-    let got: Vec<f32> = out[0]
-        .to_array_view::<f32>()
-        .unwrap()
-        .iter()
-        .copied()
-        .collect();
-    let want = p.transform(&new).unwrap();
+    let (got, want, names) = encoded_by_graph(&model, &new);
+    let width = names.len();
     assert_close("encoded rows", &got, &want);
     let first = names.iter().position(|n| n == "size_bin1").unwrap();
     let last = names.iter().position(|n| n == "size_bin8").unwrap();
