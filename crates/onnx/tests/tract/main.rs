@@ -62,6 +62,16 @@ fn run_tract_all(bytes: &[u8], x: &[f32], features: usize) -> TVec<TValue> {
 }
 
 /// The `label` output of a graph, as strings.
+/// The values of a float output, in order.
+fn floats(value: &TValue) -> Vec<f32> {
+    value
+        .to_array_view::<f32>()
+        .unwrap()
+        .iter()
+        .copied()
+        .collect()
+}
+
 fn graph_labels(label: &TValue) -> Vec<String> {
     label
         .to_array_view::<String>()

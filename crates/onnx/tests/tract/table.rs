@@ -3,7 +3,7 @@
 //! run in tract on raw rows, against `FittedModel::predict_table` on the same rows, with
 //! unknown levels, missing cells of every kind and the columns in another order.
 
-use super::{graph_labels, predicted_labels};
+use super::{floats, graph_labels, predicted_labels};
 use io::fitted::{FittedModel, ModelInfo};
 use io::table::{
     ColumnEncoder, DateTime, EncodeOptions, Preprocessor, Table, TypeOverrides, infer_schema,
@@ -201,12 +201,7 @@ fn regression_of_a_raw_table_in_user_units() {
     let bytes = onnx::export(&model).unwrap();
     let out = run(&bytes, inputs_for(&model, &new));
     assert_eq!(out.len(), 1, "a regression has no label output");
-    let got: Vec<f32> = out[0]
-        .to_array_view::<f32>()
-        .unwrap()
-        .iter()
-        .copied()
-        .collect();
+    let got: Vec<f32> = floats(&out[0]);
     assert_close("prediction", &got, &ours.values);
 }
 
@@ -239,12 +234,7 @@ pub fn encoded_by_graph(
         &onnx::export(&identity).unwrap(),
         inputs_for(&identity, new),
     );
-    let got: Vec<f32> = out[0]
-        .to_array_view::<f32>()
-        .unwrap()
-        .iter()
-        .copied()
-        .collect();
+    let got: Vec<f32> = floats(&out[0]);
     (got, p.transform(new).unwrap(), names)
 }
 
@@ -391,12 +381,7 @@ fn classifier_of_a_numeric_table_gives_the_word_labels_of_predict() {
     let (labels, want) = (graph_labels(&out[0]), predicted_labels(&ours));
     assert!(want.iter().all(|w| w.starts_with("sp_")), "{want:?}");
     assert_eq!(labels, want);
-    let got: Vec<f32> = out[1]
-        .to_array_view::<f32>()
-        .unwrap()
-        .iter()
-        .copied()
-        .collect();
+    let got: Vec<f32> = floats(&out[1]);
     assert_close("probabilities", &got, &ours.values);
     let meta = proto
         .metadata_props

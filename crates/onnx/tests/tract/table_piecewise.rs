@@ -2,6 +2,7 @@
 //! graph takes the raw columns and gives what `predict` gives on the same rows, including
 //! values beyond the training range and missing cells.
 
+use super::floats;
 use super::table::{assert_close, encoded_by_graph, fitted_with, inputs_for, run};
 use io::table::ColumnEncoder;
 
@@ -24,12 +25,7 @@ fn a_piecewise_regression_gives_the_values_of_predict() {
     assert!(bins[0] == 8 && bins[1] < 8, "{bins:?}");
     let ours = model.predict_table(&new).unwrap();
     let out = run(&onnx::export(&model).unwrap(), inputs_for(&model, &new));
-    let got: Vec<f32> = out[0]
-        .to_array_view::<f32>()
-        .unwrap()
-        .iter()
-        .copied()
-        .collect();
+    let got: Vec<f32> = floats(&out[0]);
     assert_close("prediction", &got, &ours.values);
 }
 
@@ -38,12 +34,7 @@ fn a_piecewise_classifier_gives_the_probabilities_of_predict() {
     let (model, new) = fitted_with("price_band", true, Some(4));
     let ours = model.predict_table(&new).unwrap();
     let out = run(&onnx::export(&model).unwrap(), inputs_for(&model, &new));
-    let got: Vec<f32> = out[1]
-        .to_array_view::<f32>()
-        .unwrap()
-        .iter()
-        .copied()
-        .collect();
+    let got: Vec<f32> = floats(&out[1]);
     assert_close("probabilities", &got, &ours.values);
 }
 
