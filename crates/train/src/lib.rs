@@ -48,6 +48,7 @@
 
 #![warn(missing_docs)]
 
+pub mod approx;
 pub mod budget;
 mod builder;
 pub mod checkpoint;
@@ -63,6 +64,7 @@ pub mod monitor;
 pub mod outcome;
 mod plan;
 pub mod plot;
+pub mod predict;
 pub mod progress;
 pub mod record;
 pub mod report;
