@@ -49,6 +49,7 @@
 #![warn(missing_docs)]
 
 pub mod approx;
+pub mod bench;
 pub mod budget;
 mod builder;
 pub mod checkpoint;
@@ -74,6 +75,7 @@ mod settings;
 pub mod table;
 pub mod tabular;
 pub mod timing;
+pub mod xor;
 
 pub use checkpoint::{Loaded, RunMeta, RunModel};
 pub use data::{DataSummary, RunData};
