@@ -39,6 +39,9 @@ fn train_advice(e: &train::Error) -> Option<String> {
         },
         Error::Diverged(d) => format!(" (--lr {}); try --lr {}", d.lr(), d.lr() / 10.0),
         Error::FolderInUse { .. } => " (--out DIR)".into(),
+        Error::FolderHoldsRun { .. } => "; continue it with --resume, start afresh over it \
+            with --force, or choose another --out"
+            .into(),
         Error::NeedsValidationRows => {
             "; hold some out with --val-fraction, or leave --patience out".into()
         }

@@ -47,6 +47,22 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A run folder could not be cleared of the temporary files of killed runs.
+    #[error("cannot clear {}", dir.display())]
+    Clear {
+        /// The folder.
+        dir: PathBuf,
+        /// The cause.
+        #[source]
+        source: Box<io::Error>,
+    },
+    /// A run folder that holds another run's checkpoint, which the run was not asked to
+    /// continue or replace.
+    #[error("{} already holds a run's checkpoint", dir.display())]
+    FolderHoldsRun {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// A file could not be written.
     #[error("cannot write {}", path.display())]
     Write {

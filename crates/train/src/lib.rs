@@ -71,6 +71,7 @@ pub mod record;
 pub mod report;
 mod resume;
 mod run;
+pub mod run_dir;
 mod settings;
 pub mod table;
 pub mod tabular;
