@@ -46,5 +46,6 @@ pub fn write_metrics(dir: &Path, metrics: &impl serde::Serialize) -> Result<()> 
             metrics.insert("interrupted_at_step".into(), Value::from(step));
         }
     }
-    super::output::write_json(&dir.join("metrics.json"), &metrics)
+    let path = dir.join(train::outcome::METRICS_FILE);
+    Ok(train::outcome::write_metrics(&path, &metrics)?)
 }

@@ -22,6 +22,7 @@
 //! # Ok(()) }
 //! ```
 
+mod codec;
 pub mod defaults;
 mod draw;
 mod draw_progress;
@@ -35,6 +36,7 @@ mod record;
 mod render;
 mod target;
 
+pub use codec::{EncodeOptions, EncodedPixels, decode_pixels, encode_pixels};
 pub use draw_progress::{DrawProgress, duration};
 pub use fit::{JOB, fit_image};
 pub use options::{GridOptions, ImageArch, ImageBatch, ImageFitOptions, ImageOption};
