@@ -12,6 +12,8 @@ pub fn flag_advice(e: &anyhow::Error) -> Option<String> {
             train_advice(e)
         } else if let Some(e) = cause.downcast_ref::<io::Error>() {
             io_advice(e)
+        } else if let Some(e) = cause.downcast_ref::<train::predict::PredictError>() {
+            predict_advice(e)
         } else {
             cause
                 .downcast_ref::<train::Diverged>()
@@ -37,6 +39,9 @@ fn train_advice(e: &train::Error) -> Option<String> {
         },
         Error::Diverged(d) => format!(" (--lr {}); try --lr {}", d.lr(), d.lr() / 10.0),
         Error::FolderInUse { .. } => " (--out DIR)".into(),
+        Error::FolderHoldsRun { .. } => "; continue it with --resume, start afresh over it \
+            with --force, or choose another --out"
+            .into(),
         Error::NeedsValidationRows => {
             "; hold some out with --val-fraction, or leave --patience out".into()
         }
@@ -45,6 +50,10 @@ fn train_advice(e: &train::Error) -> Option<String> {
         }
         Error::NoTestRows { .. } => "; use --test-fraction 0.2, or --test-data FILE".into(),
         Error::NonFiniteWeights { .. } => " (--lr)".into(),
+        Error::TooFewSamples { .. } => " (--samples)".into(),
+        Error::WholeRenderOverBudget { side, .. } => {
+            format!(" (--size {side}, or write a .png without --reference)")
+        }
         Error::OverBudget { advice, .. } => memory_advice(advice),
         Error::ImageOptionOutOfRange { option, .. } => format!(" ({})", image_flag(*option)),
         Error::BadGrid(_) => " (--levels, --features, --log2-table-size, --base-resolution, \
@@ -52,6 +61,24 @@ fn train_advice(e: &train::Error) -> Option<String> {
             .into(),
         Error::Io(e) => return io_advice(e),
         _ => return None,
+    })
+}
+
+/// Advice for a refusal of `predict`.
+fn predict_advice(e: &train::predict::PredictError) -> Option<String> {
+    use train::predict::PredictError;
+    Some(match e {
+        PredictError::ImageModel { .. } => "; draw it with `iron-learn image render` or \
+            export it with `iron-learn export`"
+            .into(),
+        PredictError::KeepFromJson
+        | PredictError::KeepUnknown { .. }
+        | PredictError::KeptTwice(_)
+        | PredictError::KeepClashes { .. } => " (--keep)".into(),
+        PredictError::PointsNeedOneInput { .. } => " (--x); use --data".into(),
+        PredictError::NotFinite(_) => " (--x)".into(),
+        PredictError::Train(e) => return train_advice(e),
+        PredictError::Io(e) => return io_advice(e),
     })
 }
 

@@ -264,7 +264,7 @@ pub struct ApproxArgs {
     #[arg(long, default_value = "-3:3", allow_hyphen_values = true)]
     pub range: String,
     /// Number of sample points.
-    #[arg(long, default_value_t = 2000, value_parser = cli_values::positive_count)]
+    #[arg(long, default_value_t = train::approx::DEFAULT_SAMPLES, value_parser = cli_values::positive_count)]
     pub samples: usize,
     /// Learn the sign of the function (a classifier) instead of its value.
     #[arg(long)]

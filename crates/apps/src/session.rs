@@ -131,14 +131,21 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         }
         let out = run.train::<B, M>(backend, train, val)?;
         train::plot::draw_loss(&dir, &out.history, &out.loss_units)?;
-        if out.report.stop_reason == nn::StopReason::Interrupted {
-            crate::signals::note_stopped_at(out.report.steps);
-            eprintln!(
-                "stopped at step {}; continue with --resume --out {}",
-                out.report.steps,
-                dir.display()
-            );
-        }
+        let _ = note_if_stopped(out.report.stop_reason, out.report.steps, &dir);
         Ok(out)
     }
+}
+
+/// For a run stopped by a signal: records the step it stopped at (for `metrics.json`),
+/// says how to continue it, and returns true.
+pub fn note_if_stopped(reason: nn::StopReason, steps: u64, dir: &std::path::Path) -> bool {
+    let stopped = reason == nn::StopReason::Interrupted;
+    if stopped {
+        crate::signals::note_stopped_at(steps);
+        eprintln!(
+            "stopped at step {steps}; continue with --resume --out {}",
+            dir.display()
+        );
+    }
+    stopped
 }

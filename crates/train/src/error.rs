@@ -47,6 +47,22 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A run folder could not be cleared of the temporary files of killed runs.
+    #[error("cannot clear {}", dir.display())]
+    Clear {
+        /// The folder.
+        dir: PathBuf,
+        /// The cause.
+        #[source]
+        source: Box<io::Error>,
+    },
+    /// A run folder that holds another run's checkpoint, which the run was not asked to
+    /// continue or replace.
+    #[error("{} already holds a run's checkpoint", dir.display())]
+    FolderHoldsRun {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// A file could not be written.
     #[error("cannot write {}", path.display())]
     Write {
@@ -175,6 +191,39 @@ pub enum Error {
         index: usize,
         /// Its value.
         value: f32,
+    },
+    /// A function of `x` that cannot be read.
+    #[error(transparent)]
+    Function(#[from] io::expr::ParseError),
+    /// A function fit asked for fewer sample points than it takes.
+    #[error("a function fit needs at least {least} sample points, got {given}")]
+    TooFewSamples {
+        /// The samples asked for.
+        given: usize,
+        /// The fewest a fit takes.
+        least: usize,
+    },
+    /// A render that must be drawn whole (to score it, or in a format not written in
+    /// bands) beyond the memory budget.
+    #[error(
+        "drawing {width}x{height} whole for {} needs about {need}, more than the memory budget \
+         of {budget}; a longest side of {side} or less fits, or a PNG unscored (drawn in bands \
+         in a few MB)",
+        if *scored { "scoring against a reference" } else { "this format" }
+    )]
+    WholeRenderOverBudget {
+        /// The render's width.
+        width: usize,
+        /// Its height.
+        height: usize,
+        /// The memory it needs, in words ("1.2 GB").
+        need: String,
+        /// The budget, with where it comes from.
+        budget: String,
+        /// The longest side that fits.
+        side: u64,
+        /// Whether it is drawn whole to be scored (else for its format).
+        scored: bool,
     },
     /// A chart or picture could not be drawn.
     #[error("{0}")]

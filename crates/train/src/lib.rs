@@ -48,6 +48,8 @@
 
 #![warn(missing_docs)]
 
+pub mod approx;
+pub mod bench;
 pub mod budget;
 mod builder;
 pub mod checkpoint;
@@ -63,15 +65,18 @@ pub mod monitor;
 pub mod outcome;
 mod plan;
 pub mod plot;
+pub mod predict;
 pub mod progress;
 pub mod record;
 pub mod report;
 mod resume;
 mod run;
+pub mod run_dir;
 mod settings;
 pub mod table;
 pub mod tabular;
 pub mod timing;
+pub mod xor;
 
 pub use checkpoint::{Loaded, RunMeta, RunModel};
 pub use data::{DataSummary, RunData};

@@ -125,6 +125,20 @@ pub fn count(n: u64, noun: &str) -> String {
     }
 }
 
+/// The file of a run's figures, in its folder.
+pub const METRICS_FILE: &str = "metrics.json";
+
+/// Writes a run's figures (`metrics.json`) to `path`: pretty-printed JSON, fields in the
+/// order of their struct, and a final newline.
+pub fn write_metrics<T: Serialize + ?Sized>(
+    path: &std::path::Path,
+    metrics: &T,
+) -> crate::Result<()> {
+    let text = serde_json::to_string_pretty(metrics)
+        .map_err(|e| crate::Error::json(format!("cannot encode {}", path.display()), e))?;
+    crate::record::write_file(path, (text + "\n").as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -90,6 +90,18 @@ impl Settings {
         }
     }
 
+    /// A job's default learning rate, length, batch and schedule, the rest as
+    /// [`Settings::default`].
+    pub fn from_defaults(d: &crate::defaults::Defaults) -> Self {
+        Settings {
+            lr: d.lr,
+            length: d.length,
+            batch: d.batch,
+            schedule: d.schedule,
+            ..Settings::default()
+        }
+    }
+
     /// These settings with batches of `rows` rows.
     pub fn batch(self, rows: usize) -> Self {
         Settings {

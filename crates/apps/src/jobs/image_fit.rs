@@ -77,13 +77,7 @@ impl Job for ImageFit {
         options.stop = Some(crate::signals::watch());
         let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
         let fit = fit_image(backend, &options, &mut reporter)?;
-        if fit.stop_reason == nn::StopReason::Interrupted {
-            let steps = fit.metrics.run.steps;
-            crate::signals::note_stopped_at(steps);
-            eprintln!(
-                "stopped at step {steps}; continue with --resume --out {}",
-                fit.dir.display()
-            );
+        if crate::session::note_if_stopped(fit.stop_reason, fit.metrics.run.steps, &fit.dir) {
             // The signal's name and step join the figures.
             run_dir::write_metrics(&fit.dir, &fit.metrics)?;
         }

@@ -1,19 +1,13 @@
-//! `iron-learn xor`: the smallest network that needs a hidden layer.
+//! `iron-learn xor`: the smallest network that needs a hidden layer. The training is the
+//! library's ([`train::xor::train_xor`]); this converts the flags and prints the truth table.
 
-use super::matrix;
 use crate::cli::XorArgs;
 use crate::device::Job;
 use crate::report::run_dir;
-use crate::session::Run;
 use anyhow::Result;
-use nn::{Activation, Data, Loss, Mlp};
-use serde::Serialize;
-use serde_json::Map;
 use tensor_core::Backend;
-use train::LossUnits;
-
-const INPUTS: [f32; 8] = [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0];
-const TARGETS: [f32; 4] = [0.0, 1.0, 1.0, 0.0];
+use train::progress::StderrReporter;
+use train::xor::{JOB, XorOptions, train_xor};
 
 /// Trains XOR and prints the truth table.
 pub struct Xor(pub XorArgs);
@@ -24,78 +18,30 @@ impl Job for Xor {
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let hidden = crate::hidden::hidden_arg(&args.hidden)?;
-        let dir = run_dir::prepare(&args.train, "xor")?;
-        let architecture = Mlp::<B>::builder()
-            .input(2)
-            .hidden(hidden.widths(), Activation::Tanh)
-            .output(1, Activation::Identity)
-            .config(args.train.seed)?;
-        let x = matrix(backend, &INPUTS, 4, 2)?;
-        let y = matrix(backend, &TARGETS, 4, 1)?;
-        let run = Run {
-            job: "xor",
-            dir: dir.clone(),
-            args: &args.train,
-            defaults: crate::defaults::XOR,
-            architecture,
-            loss: Loss::BceWithLogits,
-            extra: serde_json::Value::Object(Map::new()),
-            info: io::ModelInfo::classification(&["a", "b"], "xor", vec![0.0, 1.0]),
-            early_stopping: None,
-            pool: 1,
-            output_bias: None,
-            record: train::record::entries(&XorRecord {
-                options: XorOptions {
-                    hidden: hidden.to_string(),
-                    activation: "tanh",
-                },
-            })?,
-            loss_units: LossUnits::plain(Loss::BceWithLogits),
-            weight_decay: 0.0,
-            held_beside: 0.0,
+        let options = XorOptions {
+            hidden,
+            settings: crate::session::settings(&args.train, &crate::defaults::XOR),
+            stop: Some(crate::signals::watch()),
+            ..XorOptions::new(run_dir::prepare(&args.train, JOB)?)
         };
-        let out = run.train(backend, Data::new(&x, &y), None)?;
-        let probs = out.model.predict(&x)?.sigmoid()?.to_vec()?;
+        let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
+        let xor = train_xor(backend, &options, &mut reporter)?;
+        let stopped =
+            crate::session::note_if_stopped(xor.stop_reason, xor.metrics.run.steps, &xor.dir);
         println!("  a  b | target | prediction");
-        let mut max_error = 0f32;
-        for (i, p) in probs.iter().enumerate() {
-            let (a, b) = (INPUTS[2 * i], INPUTS[2 * i + 1]);
-            println!("  {a}  {b} |   {}    |   {p:.3}", TARGETS[i]);
-            max_error = max_error.max((p - TARGETS[i]).abs());
+        for (a, b, target, p) in xor.rows() {
+            println!("  {a}  {b} |   {target}    |   {p:.3}");
         }
         println!(
-            "trained {}; largest error {max_error:.3}; results in {}",
-            out.summary(),
-            dir.display()
+            "trained {}; largest error {:.3}; results in {}",
+            xor.summary,
+            xor.metrics.max_error,
+            xor.dir.display()
         );
-        let run = out.metrics(out.model.num_params());
-        let metrics = XorMetrics {
-            predictions: probs,
-            max_error,
-            run,
-        };
-        run_dir::write_metrics(&dir, &metrics)
+        if stopped {
+            // The signal's name and step join the figures.
+            run_dir::write_metrics(&xor.dir, &xor.metrics)?;
+        }
+        Ok(())
     }
-}
-
-/// The entries of `config.json` of an XOR run.
-#[derive(Serialize)]
-struct XorRecord {
-    options: XorOptions,
-}
-
-/// The network options of an XOR run.
-#[derive(Serialize)]
-struct XorOptions {
-    hidden: String,
-    activation: &'static str,
-}
-
-/// `metrics.json` of an XOR run: the four predicted probabilities and the largest error.
-#[derive(Serialize)]
-struct XorMetrics {
-    predictions: Vec<f32>,
-    max_error: f32,
-    #[serde(flatten)]
-    run: train::RunMetrics,
 }

@@ -1,4 +1,3 @@
-//! What a run leaves behind: its record, history, metrics, charts and its output folder.
+//! What a run leaves behind: its output folder and its metrics.
 
-pub mod output;
 pub mod run_dir;

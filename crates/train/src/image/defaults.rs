@@ -55,7 +55,7 @@ pub const RECONSTRUCTION_FILE: &str = "reconstruction.png";
 /// The original and the reconstruction side by side, in the run folder.
 pub const COMPARISON_FILE: &str = "comparison.png";
 /// The fit's figures, in the run folder.
-pub const METRICS_FILE: &str = "metrics.json";
+pub const METRICS_FILE: &str = crate::outcome::METRICS_FILE;
 
 /// The network of a fit when none is asked for, photo or line art: the hash grid. Measured on
 /// 2 shared cores (default steps, seed 42), it fits line art to 45-49 dB in a few seconds

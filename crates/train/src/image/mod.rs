@@ -8,6 +8,8 @@
 //!   memory, [`memory`]), trains a [`Run`](crate::Run) in the run folder (checkpoints,
 //!   resume, stop flag), draws and scores the reconstruction, and returns an
 //!   [`ImageFitOutcome`]: the fitted model, its figures and the files written.
+//! - [`render_image`]: a fitted image redrawn at any size into a file ([`RenderOptions`]),
+//!   optionally scored against a reference picture ([`RenderOutcome`]).
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -20,6 +22,7 @@
 //! # Ok(()) }
 //! ```
 
+mod codec;
 pub mod defaults;
 mod draw;
 mod draw_progress;
@@ -30,12 +33,18 @@ mod outcome;
 mod plan;
 mod recon;
 mod record;
+mod render;
 mod target;
 
+pub use codec::{EncodeOptions, EncodedPixels, decode_pixels, encode_pixels};
 pub use draw_progress::{DrawProgress, duration};
 pub use fit::{JOB, fit_image};
 pub use options::{GridOptions, ImageArch, ImageBatch, ImageFitOptions, ImageOption};
 pub use outcome::{ImageFitMetrics, ImageFitOutcome};
 pub use plan::{Plan, coordinate_network, hash_grid_config};
 pub use recon::{MIN_CAPPED_SIDE, capped_side};
+pub use render::{
+    MAX_RENDER_SIZE, RenderOptions, RenderOutcome, RenderScores, check_render_options,
+    load_within_budget, render_image,
+};
 pub use target::check_options;

@@ -2,7 +2,7 @@
 //! files it wrote.
 
 use crate::metrics::PictureScores;
-use crate::{Error, Result, RunMetrics};
+use crate::{Result, RunMetrics};
 use io::FittedModel;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -32,9 +32,7 @@ pub struct ImageFitMetrics {
 impl ImageFitMetrics {
     /// Writes them as pretty-printed JSON to `path`.
     pub fn write(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| Error::json(format!("cannot encode {}", path.display()), e))?;
-        crate::record::write_file(path, (text + "\n").as_bytes())
+        crate::outcome::write_metrics(path, self)
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod custom_model;
 mod image;
+mod jobs;
 mod runs;
 mod table;
 mod table_auto;
