@@ -42,7 +42,7 @@ pub fn capped_note(
     format!(
         "note: drawing the whole {w}x{h} reconstruction would take about {}, longer than the \
          fit ({}): drawn at {}x{} and scored against the picture shrunk to that size \
-         (`iron-learn image render RUN --size {}` draws it whole)",
+         (a render of the saved model at size {} draws it whole)",
         duration(whole),
         duration(seconds),
         drawn.0,
@@ -72,6 +72,6 @@ mod tests {
             note.contains("30000x20000") && note.contains("24000x16000"),
             "{note}"
         );
-        assert!(note.contains("--size 30000"), "{note}");
+        assert!(note.contains("at size 30000") && !note.contains("--"), "{note}");
     }
 }

@@ -170,7 +170,7 @@ fn options_out_of_range_are_refused() {
 }
 
 /// A SIREN fit of far more pixels than it trained on draws its reconstruction at a capped
-/// size, saying so in one note with the command that draws it whole.
+/// size, saying so in one note with the size that draws it whole.
 #[test]
 fn a_huge_siren_reconstruction_is_capped_and_said() {
     let tmp = tempfile::tempdir().unwrap();
@@ -192,7 +192,7 @@ fn a_huge_siren_reconstruction_is_capped_and_said() {
         .collect();
     assert_eq!(capped.len(), 1, "{:?}", notes.0);
     assert!(
-        capped[0].contains("1500x1500") && capped[0].contains("--size 1500"),
+        capped[0].contains("1500x1500") && capped[0].contains("at size 1500"),
         "{}",
         capped[0]
     );
