@@ -61,29 +61,32 @@ pub fn schedule(arg: ScheduleArg) -> train::Schedule {
     }
 }
 
+/// The library's training choices for the common training flags.
+pub fn choices(t: &TrainArgs) -> train::TrainChoices {
+    train::TrainChoices {
+        lr: t.lr,
+        length: match (t.epochs, t.steps) {
+            (Some(e), _) => Some(TrainLength::Epochs(e as u64)),
+            (_, Some(s)) => Some(TrainLength::Steps(s as u64)),
+            _ => None,
+        },
+        batch: t.batch.map(|b| match b {
+            BatchArg::Full => train::BatchChoice::Full,
+            BatchArg::Size(n) => train::BatchChoice::Rows(n),
+        }),
+        schedule: t.schedule.map(schedule),
+        seed: t.seed,
+        checkpoint_every: t.checkpoint_every as u64,
+        log_every: t.log_every,
+        resume: t.resume,
+        force: t.force,
+        stop: None,
+    }
+}
+
 /// The run's settings: the options given, the job's defaults for the others.
 pub fn settings(args: &TrainArgs, defaults: &Defaults) -> train::Settings {
-    let length = match (args.epochs, args.steps) {
-        (Some(e), _) => TrainLength::Epochs(e as u64),
-        (_, Some(s)) => TrainLength::Steps(s as u64),
-        _ => defaults.length,
-    };
-    let batch = match args.batch {
-        Some(BatchArg::Full) => None,
-        Some(BatchArg::Size(n)) => Some(n),
-        None => defaults.batch,
-    };
-    train::Settings {
-        lr: args.lr.unwrap_or(defaults.lr),
-        length,
-        batch,
-        schedule: args.schedule.map_or(defaults.schedule, schedule),
-        seed: args.seed,
-        checkpoint_every: args.checkpoint_every as u64,
-        log_every: args.log_every.filter(|&n| n > 0),
-        resume: args.resume,
-        force: args.force,
-    }
+    choices(args).settings(defaults)
 }
 
 impl Run<'_, MlpConfig> {

@@ -176,6 +176,9 @@ pub enum Error {
         /// Its value.
         value: f32,
     },
+    /// A table job's options or table refused ([`crate::tabular::job`]).
+    #[error(transparent)]
+    Table(#[from] crate::tabular::job::TableRefusal),
     /// A chart or picture could not be drawn.
     #[error("{0}")]
     Draw(String),

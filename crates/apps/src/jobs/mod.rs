@@ -10,9 +10,7 @@ pub mod image_render;
 pub mod predict;
 pub mod regression_report;
 pub mod tabular;
-pub mod tabular_auto;
-pub mod tabular_out;
-mod tabular_second;
+pub mod tabular_print;
 pub mod xor;
 
 use anyhow::Result;
