@@ -78,12 +78,14 @@ fn table_advice(refusal: &train::tabular::job::TableRefusal) -> String {
         TableRefusal::TestFraction(_) => " (--test-fraction)",
         TableRefusal::ValFraction(_) => " (--val-fraction)",
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
-        TableRefusal::ResumeAuto => "; --resume continues one network's training: add --model mlp",
+        TableRefusal::ResumeAuto => {
+            "; add --model mlp to resume (the default, auto, compares several models and keeps one)"
+        }
         TableRefusal::Numbers(NumberConflict::PeriodicWithOtherEncoding) => {
-            ": --periodic sets periodic inputs; leave it out or use --numeric-encoding periodic"
+            " (--periodic); leave it out or use --numeric-encoding periodic"
         }
         TableRefusal::Numbers(NumberConflict::BinsWithoutPiecewise) => {
-            ": --bins applies to --numeric-encoding piecewise"
+            " (--bins applies to --numeric-encoding piecewise)"
         }
         TableRefusal::NotBinary { .. } => "; use `mlp --task classification` for more classes",
         TableRefusal::ClassWeightOfRegression { .. } => " (--class-weight)",

@@ -36,7 +36,7 @@ pub enum TableRefusal {
     #[error("the weight decay must be 0 or more, got {0}")]
     WeightDecay(f32),
     /// A resume of `auto`, which trains several candidates.
-    #[error("a resume continues one network's training, and auto compares several models")]
+    #[error("resuming continues one network's training, and auto trains several")]
     ResumeAuto,
     /// Options on the numbers' encoding that contradict each other.
     #[error("{0}")]

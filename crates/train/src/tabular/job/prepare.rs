@@ -12,7 +12,7 @@ use io::Dataset;
 
 /// A table job ready to train: its options as it trains with them, and its table.
 pub struct TableJob {
-    /// The options, `auto`'s validation share filled in.
+    /// The options, as asked.
     pub(super) options: TableJobOptions,
     /// The table's parts (the training features taken out: `x`).
     pub(super) p: Prepared,
@@ -31,14 +31,11 @@ impl TableJob {
     /// refuses a target that the model cannot learn, and balances the classes where asked.
     pub fn prepare(options: &TableJobOptions, reporter: &mut dyn TableReporter) -> Result<Self> {
         options.check()?;
-        let mut options = options.clone();
+        let options = options.clone();
         let choice = match &options.model {
             TableModel::Network(n) => n.choice,
             _ => ModelChoice::Network,
         };
-        if choice == ModelChoice::Auto {
-            options.data.val_fraction = Some(validation_fraction(options.data.val_fraction));
-        }
         let inputs = numeric_encodings(choice, options.numbers())?;
         let started = std::time::Instant::now();
         let mut p = crate::table::prepare(&table_options(&options)?, options.classify())?;
@@ -99,12 +96,16 @@ impl TableJob {
 fn table_options(options: &TableJobOptions) -> Result<TableOptions> {
     let d = &options.data;
     let patience = d.patience.map_or(0.0, |_| PATIENCE_VAL_FRACTION);
+    let val_fraction = match options.auto() {
+        true => validation_fraction(d.val_fraction),
+        false => d.val_fraction.unwrap_or(patience),
+    };
     Ok(TableOptions {
         data: d.data.clone(),
         target: d.target.clone(),
         test_data: d.test_data.clone(),
         test_fraction: d.test_fraction,
-        val_fraction: d.val_fraction.unwrap_or(patience),
+        val_fraction,
         drop_missing: d.drop_missing,
         overrides: d.overrides.clone(),
         seed: options.training.seed,
