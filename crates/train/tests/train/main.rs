@@ -7,5 +7,6 @@ mod image;
 mod runs;
 mod table;
 mod table_auto;
+mod table_job;
 mod table_split;
 mod table_typing;
