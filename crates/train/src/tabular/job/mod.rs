@@ -2,7 +2,7 @@
 //! what a program calls with its own options.
 //!
 //! - [`TableJobOptions`]: plain data (no command-line parser); what it leaves unset takes
-//!   the defaults of [`options`], [`crate::defaults`] and [`auto`](crate::tabular::auto).
+//!   the defaults of this module, [`crate::defaults`] and [`auto`](crate::tabular::auto).
 //! - [`TableJob::prepare`]: checks the options, reads, types, splits and encodes the table
 //!   and refuses a target the model cannot learn, before any run folder is touched.
 //! - [`TableJob::train`]: trains the model in a run folder (the network, or `auto`'s

@@ -71,7 +71,7 @@ impl EncodingAsked {
     }
 }
 
-/// How the networks read numbers, as asked ([`super::encodings`] resolves them).
+/// How the networks read numbers, as asked ([`numeric_encodings`](super::numeric_encodings) resolves them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct NumberOptions {
     /// The encoding (with `auto`, the second network's inputs).

@@ -171,18 +171,8 @@ fn report<B: Backend>(
     let coefficients = coefficients
         .as_deref()
         .and_then(|state| Coefficients::of_linear(state, &p.train.feature_names, targets));
-    let mut files = vec![schema, dir.join(TEST_PREDICTIONS_FILE)];
-    write_table_predictions(&files[1], &fitted, &p.test_table, Some(&p.target))?;
-    let unlabeled = match &p.unlabeled {
-        Some(rows) => {
-            let path = dir.join(PREDICTIONS_FILE);
-            write_table_predictions(&path, &fitted, rows, None)?;
-            files.push(path.clone());
-            let rows = rows.rows();
-            Some(Unlabeled { rows, path })
-        }
-        None => None,
-    };
+    let mut files = vec![schema];
+    let unlabeled = write_predictions(p, &fitted, dir, &mut files)?;
     let metrics = TabularMetrics::new(p, training, test, coefficients, choice);
     let metrics_file = dir.join(METRICS_FILE);
     let text = pretty(&metrics, &metrics_file)? + "\n";
@@ -200,6 +190,27 @@ fn report<B: Backend>(
         dir: dir.to_path_buf(),
         files,
     })
+}
+
+/// Writes the test rows' predictions, and those of the rows given without targets (which
+/// it returns); adds the files to `files`.
+fn write_predictions<B: Backend>(
+    p: &Prepared,
+    fitted: &FittedModel<B>,
+    dir: &Path,
+    files: &mut Vec<PathBuf>,
+) -> Result<Option<Unlabeled>> {
+    let test = dir.join(TEST_PREDICTIONS_FILE);
+    write_table_predictions(&test, fitted, &p.test_table, Some(&p.target))?;
+    files.push(test);
+    let Some(rows) = &p.unlabeled else {
+        return Ok(None);
+    };
+    let path = dir.join(PREDICTIONS_FILE);
+    write_table_predictions(&path, fitted, rows, None)?;
+    files.push(path.clone());
+    let rows = rows.rows();
+    Ok(Some(Unlabeled { rows, path }))
 }
 
 /// `value` as pretty-printed JSON (through a JSON value: its keys in the order that gives).
