@@ -79,7 +79,7 @@ fn table_advice(refusal: &train::tabular::job::TableRefusal) -> String {
         TableRefusal::ValFraction(_) => " (--val-fraction)",
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
         TableRefusal::ResumeAuto => {
-            "; add --model mlp to resume (the default, auto, compares several models and keeps one)"
+            " (--resume); add --model mlp (the default, auto, compares several models and keeps one)"
         }
         TableRefusal::Numbers(NumberConflict::PeriodicWithOtherEncoding) => {
             " (--periodic); leave it out or use --numeric-encoding periodic"
