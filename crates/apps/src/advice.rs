@@ -59,6 +59,7 @@ fn train_advice(e: &train::Error) -> Option<String> {
         Error::BadGrid(_) => " (--levels, --features, --log2-table-size, --base-resolution, \
             --finest-resolution)"
             .into(),
+        Error::Table(refusal) => table_advice(refusal),
         Error::Io(e) => return io_advice(e),
         _ => return None,
     })
@@ -95,6 +96,31 @@ fn memory_advice(advice: &train::budget::MemoryAdvice) -> String {
         MemoryAdvice::FewerRows | MemoryAdvice::FewerRowsOrColumns => String::new(),
         MemoryAdvice::SmallerImage(side) => format!(": --size {side}"),
     }
+}
+
+/// The options that act on a table job's refusal.
+fn table_advice(refusal: &train::tabular::job::TableRefusal) -> String {
+    use train::tabular::job::{NumberConflict, TableRefusal};
+    match refusal {
+        TableRefusal::TestFraction(_) => " (--test-fraction)",
+        TableRefusal::ValFraction(_) => " (--val-fraction)",
+        TableRefusal::WeightDecay(_) => " (--weight-decay)",
+        TableRefusal::ResumeAuto => {
+            " (--resume); add --model mlp (the default, auto, compares several models and keeps one)"
+        }
+        TableRefusal::Numbers(NumberConflict::PeriodicWithOtherEncoding) => {
+            " (--periodic); leave it out or use --numeric-encoding periodic"
+        }
+        TableRefusal::Numbers(NumberConflict::BinsWithoutPiecewise) => {
+            " (--bins applies to --numeric-encoding piecewise)"
+        }
+        TableRefusal::NotBinary { .. } => "; use `mlp --task classification` for more classes",
+        TableRefusal::ClassWeightOfRegression { .. } => " (--class-weight)",
+        TableRefusal::PiecewiseOverBudget { .. } => {
+            "; use fewer --bins or --numeric-encoding plain"
+        }
+    }
+    .into()
 }
 
 /// The flag of an image fit's option.

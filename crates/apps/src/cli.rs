@@ -161,7 +161,7 @@ pub struct RegressionArgs {
     #[arg(long, value_name = "FILE")]
     pub test_data: Option<PathBuf>,
     /// Share of rows held out for testing when the file has no test part.
-    #[arg(long, default_value_t = 0.2)]
+    #[arg(long, default_value_t = train::tabular::job::DEFAULT_TEST_FRACTION)]
     pub test_fraction: f32,
     /// Share of the training rows held out for validation (the loss curve and early
     /// stopping); the test rows are never used in training [default: 0.1 with --patience,
@@ -244,7 +244,7 @@ pub struct MlpArgs {
     #[arg(long, value_enum, default_value_t = ActivationArg::Relu)]
     pub activation: ActivationArg,
     /// Decoupled weight decay (AdamW); 0 trains with plain Adam.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = train::tabular::job::DEFAULT_WEIGHT_DECAY)]
     pub weight_decay: f32,
     /// How the network reads numbers.
     #[command(flatten)]

@@ -10,7 +10,6 @@ mod defaults;
 mod device;
 mod hidden;
 mod jobs;
-use train::budget as memory_budget;
 mod report;
 mod session;
 mod signals;

@@ -225,6 +225,9 @@ pub enum Error {
         /// Whether it is drawn whole to be scored (else for its format).
         scored: bool,
     },
+    /// A table job's options or table refused ([`crate::tabular::job`]).
+    #[error(transparent)]
+    Table(#[from] crate::tabular::job::TableRefusal),
     /// A chart or picture could not be drawn.
     #[error("{0}")]
     Draw(String),

@@ -88,4 +88,4 @@ pub use plan::TrainingSize;
 pub use report::{Lines, Reading, Reporter, Silent};
 pub use resume::check_task as check_resumed_task;
 pub use run::{MemoryCheck, Run};
-pub use settings::{Schedule, Settings};
+pub use settings::{BatchChoice, Schedule, Settings, TrainChoices};

@@ -1,8 +1,11 @@
 //! A run's training settings: learning rate and schedule, length, batch, seed, checkpoint
 //! interval, and whether it continues from its checkpoint.
 
+use crate::defaults::Defaults;
 use nn::{LrSchedule, TrainLength};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// How the learning rate moves over a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,5 +116,60 @@ impl Settings {
     /// These settings, continuing from the run folder's checkpoint when `resume` is true.
     pub fn resume(self, resume: bool) -> Self {
         Settings { resume, ..self }
+    }
+}
+
+/// Mini-batches of a run, when not the job's default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchChoice {
+    /// Every training row in every step.
+    Full,
+    /// This many rows a step.
+    Rows(usize),
+}
+
+/// The training choices a user may leave to the job (`None`: the job's default).
+#[derive(Debug, Clone, Default)]
+pub struct TrainChoices {
+    /// Learning rate.
+    pub lr: Option<f32>,
+    /// Length.
+    pub length: Option<TrainLength>,
+    /// Rows per step.
+    pub batch: Option<BatchChoice>,
+    /// Learning-rate schedule.
+    pub schedule: Option<Schedule>,
+    /// Seed of the splits, the initial weights and the batch order.
+    pub seed: u64,
+    /// Steps between checkpoints (0: only at the end).
+    pub checkpoint_every: u64,
+    /// Report progress at least every this many steps.
+    pub log_every: Option<u64>,
+    /// Continue from the run folder's checkpoint.
+    pub resume: bool,
+    /// Start afresh over a checkpoint, or resume on other data.
+    pub force: bool,
+    /// A flag that, once set, stops the run at the next step (it checkpoints).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl TrainChoices {
+    /// The run's settings: the choices made, `defaults` for the others.
+    pub fn settings(&self, defaults: &Defaults) -> Settings {
+        Settings {
+            lr: self.lr.unwrap_or(defaults.lr),
+            length: self.length.unwrap_or(defaults.length),
+            batch: match self.batch {
+                Some(BatchChoice::Rows(n)) => Some(n),
+                Some(BatchChoice::Full) => None,
+                None => defaults.batch,
+            },
+            schedule: self.schedule.unwrap_or(defaults.schedule),
+            seed: self.seed,
+            checkpoint_every: self.checkpoint_every,
+            log_every: self.log_every.filter(|&n| n > 0),
+            resume: self.resume,
+            force: self.force,
+        }
     }
 }

@@ -10,20 +10,5 @@ pub mod image_render;
 pub mod predict;
 pub mod regression_report;
 pub mod tabular;
-pub mod tabular_auto;
-pub mod tabular_out;
-mod tabular_second;
+pub mod tabular_print;
 pub mod xor;
-
-use anyhow::Result;
-use tensor_core::{Backend, Tensor};
-
-/// Uploads a row-major host matrix.
-pub fn matrix<B: Backend>(
-    backend: &B,
-    data: &[f32],
-    rows: usize,
-    cols: usize,
-) -> Result<Tensor<B>> {
-    Ok(Tensor::from_slice(backend, data, [rows, cols])?)
-}

@@ -2,7 +2,7 @@
 //! from its own flags or settings; whatever it leaves at `None` takes the defaults of
 //! [`defaults`](super::defaults).
 
-use crate::{Schedule, Settings};
+use crate::{BatchChoice, Schedule, Settings, TrainChoices};
 use nn::{HiddenLayers, TrainLength};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -175,20 +175,25 @@ impl ImageFitOptions {
 
     /// The run's settings: the options given, `defaults` for the others.
     pub fn settings(&self, defaults: &crate::defaults::Defaults) -> Settings {
-        Settings {
-            lr: self.lr.unwrap_or(defaults.lr),
-            length: self.length.unwrap_or(defaults.length),
-            batch: match self.batch {
-                Some(ImageBatch::Pixels(n)) => Some(n),
-                Some(ImageBatch::Full) => None,
-                None => defaults.batch,
-            },
-            schedule: self.schedule.unwrap_or(defaults.schedule),
+        self.choices().settings(defaults)
+    }
+
+    /// The training choices among these options.
+    pub fn choices(&self) -> TrainChoices {
+        TrainChoices {
+            lr: self.lr,
+            length: self.length,
+            batch: self.batch.map(|b| match b {
+                ImageBatch::Pixels(n) => BatchChoice::Rows(n),
+                ImageBatch::Full => BatchChoice::Full,
+            }),
+            schedule: self.schedule,
             seed: self.seed,
             checkpoint_every: self.checkpoint_every,
-            log_every: self.log_every.filter(|&n| n > 0),
+            log_every: self.log_every,
             resume: self.resume,
             force: self.force,
+            stop: self.stop.clone(),
         }
     }
 

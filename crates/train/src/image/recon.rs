@@ -72,6 +72,9 @@ mod tests {
             note.contains("30000x20000") && note.contains("24000x16000"),
             "{note}"
         );
-        assert!(note.contains("at size 30000") && !note.contains("--"), "{note}");
+        assert!(
+            note.contains("at size 30000") && !note.contains("--"),
+            "{note}"
+        );
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod auto;
 pub mod blend;
+pub mod job;
 pub mod linear;
 pub mod multinomial;
 pub mod report;

@@ -8,5 +8,6 @@ mod jobs;
 mod runs;
 mod table;
 mod table_auto;
+mod table_job;
 mod table_split;
 mod table_typing;

@@ -1,0 +1,76 @@
+//! Why a table job refuses its options or its table, in its own terms: the `iron-learn`
+//! tool names the options that act on each ([`TableRefusal`]).
+
+/// Two options on how the networks read numbers that contradict each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberConflict {
+    /// Periodic bands with another encoding asked.
+    PeriodicWithOtherEncoding,
+    /// Bins with an encoding other than piecewise-linear.
+    BinsWithoutPiecewise,
+}
+
+impl std::fmt::Display for NumberConflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NumberConflict::PeriodicWithOtherEncoding => {
+                "periodic bands ask for periodic inputs, and another encoding is asked"
+            }
+            NumberConflict::BinsWithoutPiecewise => {
+                "bins apply to the piecewise-linear encoding alone"
+            }
+        })
+    }
+}
+
+/// A table job's refusal of its options or its table.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TableRefusal {
+    /// The test share out of `[0, 1)`.
+    #[error("the test fraction must be in [0, 1), got {0}")]
+    TestFraction(f32),
+    /// The validation share out of `[0, 1)`.
+    #[error("the validation fraction must be in [0, 1), got {0}")]
+    ValFraction(f32),
+    /// A negative or non-finite weight decay.
+    #[error("the weight decay must be 0 or more, got {0}")]
+    WeightDecay(f32),
+    /// A resume of `auto`, which trains several candidates.
+    #[error("resuming continues one network's training, and auto trains several")]
+    ResumeAuto,
+    /// Options on the numbers' encoding that contradict each other.
+    #[error("{0}")]
+    Numbers(NumberConflict),
+    /// A logistic regression on a target without exactly two classes.
+    #[error(
+        "a logistic regression is binary but the column `{column}` has {classes} distinct values ({shown})"
+    )]
+    NotBinary {
+        /// The target column.
+        column: String,
+        /// Its distinct values.
+        classes: usize,
+        /// The first few, comma-separated.
+        shown: String,
+    },
+    /// Class weights asked of a regression.
+    #[error("class weights apply to classes, but `{column}` is a regression target")]
+    ClassWeightOfRegression {
+        /// The target column.
+        column: String,
+    },
+    /// The piecewise-linear rows would not fit in the memory budget.
+    #[error(
+        "the rows piecewise-linear in {bins} bins would take about {need} more, beyond the memory budget of {budget} ({budget_from})"
+    )]
+    PiecewiseOverBudget {
+        /// The bins asked.
+        bins: usize,
+        /// What they would take, in words.
+        need: String,
+        /// The budget, in words.
+        budget: String,
+        /// Where the budget comes from.
+        budget_from: String,
+    },
+}

@@ -1,0 +1,101 @@
+//! A table job as a library call: what `iron-learn linreg`, `logreg` and `mlp` run, and
+//! what a program calls with its own options.
+//!
+//! - [`TableJobOptions`]: plain data (no command-line parser); what it leaves unset takes
+//!   the defaults of this module, [`crate::defaults`] and [`auto`](crate::tabular::auto).
+//! - [`TableJob::prepare`]: checks the options, reads, types, splits and encodes the table
+//!   and refuses a target the model cannot learn, before any run folder is touched.
+//! - [`TableJob::train`]: trains the model in a run folder (the network, or `auto`'s
+//!   candidates: the network, a second network on periodic or piecewise-linear inputs,
+//!   their mean, a third on piecewise-linear inputs, a linear model), scores the kept one
+//!   on the test rows and writes `schema.json`, the predictions and `metrics.json`; returns
+//!   a [`TableJobOutcome`]: the model kept and why, the figures and the files written.
+//!
+//! What the job has to say on the way (the table as read, notes) reaches a
+//! [`TableReporter`]; the library prints nothing.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use train::tabular::job::{NetworkOptions, TableJob, TableJobOptions, TableModel};
+//! let cpu = tensor_cpu::CpuBackend::new();
+//! let options = TableJobOptions::new("houses.csv", TableModel::Network(NetworkOptions::default()));
+//! let mut reporter = train::tabular::job::Quiet(train::Silent);
+//! let job = TableJob::prepare(&options, &mut reporter)?;
+//! let outcome = job.train(&cpu, "runs/houses".as_ref(), &mut reporter)?;
+//! println!("{}", outcome.summary);
+//! # Ok(()) }
+//! ```
+
+mod compare;
+mod encodings;
+mod error;
+mod network;
+mod options;
+mod outcome;
+mod prepare;
+
+pub use encodings::{Inputs, numeric_encodings};
+pub use error::{NumberConflict, TableRefusal};
+pub use options::{
+    DEFAULT_TEST_FRACTION, DEFAULT_WEIGHT_DECAY, EncodingAsked, ModelChoice, NetworkOptions,
+    NumberOptions, PATIENCE_VAL_FRACTION, TableDataOptions, TableJobOptions, TableModel, TableTask,
+};
+pub use outcome::{Selection, TableJobOutcome, Unlabeled};
+pub use prepare::TableJob;
+
+use crate::Reporter;
+use crate::table::Prepared;
+use std::path::Path;
+
+/// What a table job has to say as it goes, besides its runs' progress.
+#[derive(Clone, Copy)]
+pub enum TableNote<'a> {
+    /// The table was read, typed, split and encoded in `seconds`.
+    Read {
+        /// The table's parts, schema and notes.
+        prepared: &'a Prepared,
+        /// The time it took.
+        seconds: f64,
+    },
+    /// Each class's training rows were repeated to `most`, `rows` in all.
+    Balanced {
+        /// The rows of the most common class.
+        most: usize,
+        /// The training rows now.
+        rows: usize,
+    },
+    /// `auto` trains no network on the rows piecewise-linear in `bins` bins: they would
+    /// not fit in memory.
+    PiecewiseSkipped {
+        /// The bins.
+        bins: usize,
+    },
+    /// A run in `dir` was stopped by the stop flag at `step`; it can be resumed.
+    Stopped {
+        /// The run folder.
+        dir: &'a Path,
+        /// The last step taken.
+        step: u64,
+    },
+}
+
+/// Hears what a table job has to say: its runs' progress and its notes.
+pub trait TableReporter {
+    /// Where each training run reports its progress.
+    fn runs(&mut self) -> &mut dyn Reporter;
+
+    /// A note, as it happens.
+    fn note(&mut self, note: TableNote<'_>);
+}
+
+/// A [`TableReporter`] that passes the runs' progress to a [`Reporter`] and drops the
+/// notes.
+pub struct Quiet<R: Reporter>(pub R);
+
+impl<R: Reporter> TableReporter for Quiet<R> {
+    fn runs(&mut self) -> &mut dyn Reporter {
+        &mut self.0
+    }
+
+    fn note(&mut self, _note: TableNote<'_>) {}
+}

@@ -1,0 +1,195 @@
+//! The networks a table job trains: their shape from the options and the target, their
+//! record, and their training run in a folder.
+
+use super::options::{TableJobOptions, TableModel};
+use super::{TableNote, TableReporter};
+use crate::error::Error;
+use crate::record::DataFile;
+use crate::table::{Prepared, network_targets};
+use crate::tabular::auto;
+use crate::tabular::report::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
+use crate::{LossUnits, Outcome, Result};
+use io::{Dataset, Standardizer};
+use nn::{Activation, Data, HiddenLayers, Loss, Mlp};
+use serde_json::{Map, Value};
+use std::path::Path;
+use tensor_core::{Backend, Tensor};
+
+/// The network a table job trains, from its options and the target.
+pub(super) struct Network {
+    pub(super) architecture: nn::MlpConfig,
+    pub(super) hidden: Vec<usize>,
+    activation: Activation,
+    weight_decay: f32,
+    pub(super) out_dim: usize,
+    loss: Loss,
+}
+
+/// What trains a table job's networks: its options, the device and who hears of it.
+pub(super) struct Trainer<'a, B: Backend> {
+    pub(super) options: &'a TableJobOptions,
+    pub(super) backend: &'a B,
+    pub(super) reporter: &'a mut dyn TableReporter,
+}
+
+/// A row-major host matrix on the device.
+fn matrix<B: Backend>(backend: &B, data: &[f32], rows: usize, cols: usize) -> Result<Tensor<B>> {
+    Ok(Tensor::from_slice(backend, data, [rows, cols])?)
+}
+
+impl<B: Backend> Trainer<'_, B> {
+    /// The network for `inputs` features and `classes` classes (0: regression), with
+    /// `periodic` encoding bands.
+    pub(super) fn network(
+        &self,
+        inputs: usize,
+        classes: usize,
+        periodic: usize,
+    ) -> Result<Network> {
+        let out_dim = match classes {
+            0 | 2 => 1,
+            k => k,
+        };
+        let (hidden, activation, weight_decay) = match &self.options.model {
+            TableModel::Network(n) => (n.hidden.0.clone(), n.activation, n.weight_decay),
+            _ => (Vec::new(), Activation::Identity, 0.0),
+        };
+        let loss = match out_dim {
+            _ if classes == 0 => Loss::Mse,
+            1 => Loss::BceWithLogits,
+            _ => Loss::SoftmaxCrossEntropy,
+        };
+        let mut builder = Mlp::<B>::builder().input(inputs);
+        if periodic > 0 {
+            builder = builder.positional_encoding(periodic, true);
+        }
+        let architecture = builder
+            .hidden(&hidden, activation)
+            .output(out_dim, Activation::Identity)
+            .config(self.options.training.seed)?;
+        Ok(Network {
+            architecture,
+            hidden,
+            activation,
+            weight_decay,
+            out_dim,
+            loss,
+        })
+    }
+
+    /// The job's entries of `config.json`: the data read and the options.
+    fn record(&self, p: &Prepared, net: &Network, classes: usize) -> Result<Map<String, Value>> {
+        let a = &self.options.data;
+        let numbers = self.options.numbers();
+        let data = TableData {
+            file: DataFile::read(&a.data)?,
+            rows: TableRows::of(p),
+            target: &p.target,
+        };
+        let options = TableRecordOptions {
+            test_fraction: a.test_fraction,
+            test_data: &a.test_data,
+            val_fraction: a.val_fraction,
+            drop_missing: a.drop_missing,
+            patience_epochs: a.patience,
+            task: if classes > 0 {
+                "classification"
+            } else {
+                "regression"
+            },
+            class_weight: a.balanced.then_some("balanced"),
+            hidden: HiddenLayers(net.hidden.clone()).to_string(),
+            activation: format!("{:?}", net.activation).to_lowercase(),
+            weight_decay: net.weight_decay,
+            categorical: &a.overrides.categorical,
+            numeric: &a.overrides.numeric,
+            ignore: &a.overrides.ignore,
+            numeric_encoding: numbers.and_then(|n| n.encoding).map(|e| e.name()),
+            periodic: numbers.and_then(|n| n.periodic),
+            bins: numbers.and_then(|n| n.bins),
+        };
+        crate::record::entries(&TableRecord { data, options })
+    }
+
+    /// Trains the network in `dir` on the rows of `train` whose features are `x` (taken
+    /// over by the training tensor, without a copy on the CPU), validating on the prepared
+    /// validation rows; gives `x` back with the outcome.
+    pub(super) fn train(
+        &mut self,
+        p: &Prepared,
+        (train, x): (&Dataset, Vec<f32>),
+        net: &Network,
+        targets: Option<&Standardizer>,
+        dir: &Path,
+    ) -> Result<(Outcome<Mlp<B>>, Vec<f32>)> {
+        let backend = self.backend;
+        let classes = p.labels.as_ref().map_or(0, Vec::len);
+        let matrices = |d: &Dataset| -> Result<_> {
+            let y = network_targets(&d.y, classes, targets)?;
+            Ok((
+                matrix(backend, &d.x, d.rows, d.n_features)?,
+                matrix(backend, &y, d.rows, net.out_dim)?,
+            ))
+        };
+        let xt = Tensor::from_vec(backend, x, [train.rows, train.n_features])?;
+        let y = network_targets(&train.y, classes, targets)?;
+        let yt = matrix(backend, &y, train.rows, net.out_dim)?;
+        let validation = p.val.as_ref().map(matrices).transpose()?;
+        let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
+        let out = self.run(p, net, targets, dir, train)?;
+        let out = out.train::<B, Mlp<B>>(backend, Data::new(&xt, &yt), val_data)?;
+        crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
+        if out.report.stop_reason == nn::StopReason::Interrupted {
+            let step = out.report.steps;
+            self.reporter.note(TableNote::Stopped { dir, step });
+        }
+        Ok((out, xt.into_vec()?))
+    }
+
+    /// The training run of `net` in `dir` on `train`, before its data.
+    fn run(
+        &mut self,
+        p: &Prepared,
+        net: &Network,
+        targets: Option<&Standardizer>,
+        dir: &Path,
+        train: &Dataset,
+    ) -> Result<crate::Run<'_>> {
+        let (options, job) = (self.options, self.options.job());
+        let classes = p.labels.as_ref().map_or(0, Vec::len);
+        let defaults = match net.hidden.is_empty() {
+            true => crate::defaults::LINEAR,
+            false => crate::defaults::mlp(train.rows),
+        };
+        let extra = TableExtra {
+            targets,
+            classes: &p.labels,
+            feature_names: &train.feature_names,
+            target_name: &p.target,
+        };
+        let extra = serde_json::to_value(extra)
+            .map_err(|e| Error::json("cannot encode the table model's data", e))?;
+        let patience = options.data.patience;
+        let loss_units = match targets {
+            Some(t) => LossUnits::target_mse(t.std[0]),
+            None => LossUnits::plain(net.loss),
+        };
+        let settings = options.training.settings(&defaults);
+        let architecture = net.architecture.clone();
+        let mut run = crate::Run::new(job, dir, architecture, net.loss, settings)
+            .extra(extra)
+            .info(p.model_info(targets))
+            .early_stopping(auto::early_stopping(options.auto(), patience, p))
+            .pool(1)
+            .output_bias(None)
+            .record(self.record(p, net, classes)?)
+            .loss_units(loss_units)
+            .weight_decay(net.weight_decay)
+            .reporter(self.reporter.runs())
+            .memory_check(crate::budget::mlp_check(job, p.held_bytes() as f64));
+        if let Some(flag) = &options.training.stop {
+            run = run.stop_flag(flag.clone());
+        }
+        Ok(run)
+    }
+}

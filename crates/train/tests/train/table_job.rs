@@ -1,0 +1,157 @@
+//! A table job as a library call: the table read and reported, `auto`'s choice made and
+//! said, the files written, and refusals typed in the library's own terms.
+
+use nn::TrainLength;
+use std::path::{Path, PathBuf};
+use tensor_cpu::CpuBackend;
+use train::tabular::Kept;
+use train::tabular::job::{
+    ModelChoice, NetworkOptions, Selection, TableJob, TableJobOptions, TableModel, TableNote,
+    TableRefusal, TableReporter,
+};
+use train::{Error, Reporter, Silent};
+
+/// `rows` rows of y = 3 a - 2 b + 1 beside a column `side` of three classes.
+fn table(dir: &Path, rows: usize) -> PathBuf {
+    let mut text = String::from("a,b,side,y\n");
+    for i in 0..rows {
+        let a = ((i * 37) % 101) as f32 / 50.0 - 1.0;
+        let b = ((i * 59) % 103) as f32 / 51.0 - 1.0;
+        let side = ["low", "mid", "high"][i % 3];
+        text += &format!("{a},{b},{side},{}\n", 3.0 * a - 2.0 * b + 1.0);
+    }
+    let path = dir.join("table.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The notes a job gives, by kind.
+#[derive(Default)]
+struct Notes {
+    kinds: Vec<&'static str>,
+    silent: Silent,
+}
+
+impl TableReporter for Notes {
+    fn runs(&mut self) -> &mut dyn Reporter {
+        &mut self.silent
+    }
+
+    fn note(&mut self, note: TableNote<'_>) {
+        self.kinds.push(match note {
+            TableNote::Read { .. } => "read",
+            TableNote::Balanced { .. } => "balanced",
+            TableNote::PiecewiseSkipped { .. } => "piecewise skipped",
+            TableNote::Stopped { .. } => "stopped",
+        });
+    }
+}
+
+/// `model` on the table in `data`, briefly trained.
+fn options(data: &Path, model: TableModel) -> TableJobOptions {
+    let mut o = TableJobOptions::new(data, model);
+    o.data.target = Some("y".into());
+    o.training.length = Some(TrainLength::Epochs(5));
+    o
+}
+
+fn network(choice: ModelChoice) -> TableModel {
+    TableModel::Network(NetworkOptions {
+        choice,
+        hidden: nn::HiddenLayers(vec![8]),
+        ..NetworkOptions::default()
+    })
+}
+
+#[test]
+fn auto_keeps_the_linear_model_of_a_linear_table_and_writes_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = options(&table(dir.path(), 400), network(ModelChoice::Auto));
+    let mut notes = Notes::default();
+    let job = TableJob::prepare(&o, &mut notes).unwrap();
+    assert_eq!((job.job(), notes.kinds.as_slice()), ("mlp", &["read"][..]));
+    let run = dir.path().join("run");
+    let out = job.train(&CpuBackend::new(), &run, &mut notes).unwrap();
+    let Selection::Chosen(choice) = &out.selection else {
+        panic!("auto compares on 64 validation rows")
+    };
+    assert_eq!(choice.kept, Kept::Linear, "{}", choice.reason);
+    // 400 rows: 80 test, 320 training of which a fifth held out.
+    let m = &out.metrics;
+    assert_eq!(
+        (m.train_rows, m.validation_rows, m.test_rows),
+        (256, 64, 80)
+    );
+    assert!(out.metrics.coefficients.is_some());
+    for name in ["schema.json", "test_predictions.csv", "metrics.json"] {
+        assert!(out.files.contains(&run.join(name)), "{name}");
+        assert!(run.join(name).is_file(), "{name}");
+    }
+    assert!(run.join("periodic").join("model.safetensors").is_file());
+    let record = std::fs::read_to_string(run.join("config.json")).unwrap();
+    assert!(
+        record.contains("\"val_fraction\": null"),
+        "as asked: {record}"
+    );
+}
+
+#[test]
+fn too_few_rows_keep_the_network_and_balanced_classes_are_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = table(dir.path(), 60);
+    let cpu = CpuBackend::new();
+    let mut notes = Notes::default();
+    let o = options(&data, network(ModelChoice::Auto));
+    let job = TableJob::prepare(&o, &mut notes).unwrap();
+    let out = job
+        .train(&cpu, &dir.path().join("small"), &mut notes)
+        .unwrap();
+    assert!(matches!(out.selection, Selection::TooFewRows));
+    let mut o = options(&data, network(ModelChoice::Network));
+    o.data.target = Some("side".into());
+    o.data.balanced = true;
+    let mut notes = Notes::default();
+    let job = TableJob::prepare(&o, &mut notes).unwrap();
+    assert_eq!(notes.kinds, ["read", "balanced"]);
+    let out = job
+        .train(&cpu, &dir.path().join("side"), &mut notes)
+        .unwrap();
+    assert!(matches!(out.selection, Selection::Alone));
+    assert_eq!(out.labels.as_ref().map(Vec::len), Some(3));
+}
+
+/// The refusal of `o`, which must be a table job's.
+fn refusal(o: &TableJobOptions) -> TableRefusal {
+    match TableJob::prepare(o, &mut Notes::default()) {
+        Err(Error::Table(r)) => {
+            assert!(!r.to_string().contains("--"), "no flag named: {r}");
+            r
+        }
+        Err(e) => panic!("not a table refusal: {e}"),
+        Ok(_) => panic!("accepted"),
+    }
+}
+
+#[test]
+fn refusals_are_typed_and_name_no_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = table(dir.path(), 60);
+    let mut o = options(&data, TableModel::Linear);
+    o.data.test_fraction = 1.0;
+    assert_eq!(refusal(&o), TableRefusal::TestFraction(1.0));
+    let mut o = options(&data, network(ModelChoice::Auto));
+    o.training.resume = true;
+    assert_eq!(refusal(&o), TableRefusal::ResumeAuto);
+    let mut o = options(&data, TableModel::Logistic);
+    o.data.target = Some("side".into());
+    assert!(matches!(
+        refusal(&o),
+        TableRefusal::NotBinary { classes: 3, .. }
+    ));
+    let mut o = options(&data, network(ModelChoice::Network));
+    o.data.balanced = true;
+    assert!(matches!(
+        refusal(&o),
+        TableRefusal::ClassWeightOfRegression { .. }
+    ));
+}
