@@ -105,6 +105,7 @@ fn table_advice(refusal: &train::tabular::job::TableRefusal) -> String {
         TableRefusal::TestFraction(_) => " (--test-fraction)",
         TableRefusal::ValFraction(_) => " (--val-fraction)",
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
+        TableRefusal::ResumedForOtherTask { .. } => " (drop --task, or pass another --out)",
         TableRefusal::ResumeAuto => {
             " (--resume); add --model mlp (the default, auto, compares several models and keeps one)"
         }

@@ -140,8 +140,8 @@ pub struct XorArgs {
     #[command(flatten)]
     pub train: TrainArgs,
     /// Hidden layers: widths such as 4 or 8,8, or WIDTHxDEPTH such as 8x2.
-    #[arg(long, default_value = "4")]
-    pub hidden: String,
+    #[arg(long)]
+    pub hidden: Option<String>,
 }
 
 /// Options of `linreg` and `logreg`.
@@ -164,12 +164,11 @@ pub struct RegressionArgs {
     #[arg(long, default_value_t = train::tabular::job::DEFAULT_TEST_FRACTION)]
     pub test_fraction: f32,
     /// Share of the training rows held out for validation (the loss curve and early
-    /// stopping); the test rows are never used in training [default: 0.1 with --patience,
-    /// else 0: every training row is trained on].
+    /// stopping); the test rows are never used in training.
     #[arg(long)]
     pub val_fraction: Option<f32>,
     /// Stop when the validation loss has not improved for N epochs, and keep the weights of
-    /// the best epoch [default: no early stopping; `mlp --model auto`: 30].
+    /// the best epoch.
     #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
     pub patience: Option<u64>,
     /// Drop rows with a missing cell instead of imputing it.
@@ -225,12 +224,10 @@ pub struct MlpArgs {
     /// Data, target and split options.
     #[command(flatten)]
     pub data: RegressionArgs,
-    /// The model: `auto` keeps the best on 20% held-out training rows of the network (its
-    /// best epoch; also with periodic inputs, the mean of both, or with piecewise-linear
-    /// inputs) and a linear model
-    /// (refitted on all rows); `mlp` trains the network alone.
-    #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
-    pub model: ModelArg,
+    /// The model: `auto` keeps the best, on held-out training rows, of the networks and a
+    /// linear model; `mlp` trains the network alone.
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
     /// Regression or classification [default: classification when the target holds words
     /// or exactly two distinct numbers, regression otherwise].
     #[arg(long, value_enum)]
@@ -241,8 +238,8 @@ pub struct MlpArgs {
     #[arg(long, default_value = crate::defaults::MLP_HIDDEN)]
     pub hidden: String,
     /// Hidden activation.
-    #[arg(long, value_enum, default_value_t = ActivationArg::Relu)]
-    pub activation: ActivationArg,
+    #[arg(long, value_enum)]
+    pub activation: Option<ActivationArg>,
     /// Decoupled weight decay (AdamW); 0 trains with plain Adam.
     #[arg(long, default_value_t = train::tabular::job::DEFAULT_WEIGHT_DECAY)]
     pub weight_decay: f32,
@@ -270,8 +267,8 @@ pub struct ApproxArgs {
     #[arg(long)]
     pub classify: bool,
     /// Hidden layers: widths such as 64,64,64, or WIDTHxDEPTH such as 64x3.
-    #[arg(long, default_value = "64x3")]
-    pub hidden: String,
+    #[arg(long)]
+    pub hidden: Option<String>,
 }
 
 /// Image jobs.

@@ -15,10 +15,11 @@ mod session;
 mod signals;
 mod stdout_errors;
 
-use cli::{BenchCommand, Cli, Command, ImageCommand};
-use jobs::tabular::{Model, Tabular};
+use cli::{BenchCommand, Cli, Command, ImageCommand, RegressionArgs};
+use jobs::tabular::{Tabular, network};
 use std::io::Write;
 use std::process::ExitCode;
+use train::tabular::job::TableModel;
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
@@ -26,32 +27,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let (d, t) = (a.train.device, a.train.tf32);
             device::dispatch(d, t, jobs::xor::Xor(a))
         }
-        Command::Linreg(a) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(
-                d,
-                t,
-                Tabular {
-                    data: a,
-                    model: Model::Linear,
-                },
-            )
-        }
-        Command::Logreg(a) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(
-                d,
-                t,
-                Tabular {
-                    data: a,
-                    model: Model::Logistic,
-                },
-            )
-        }
+        Command::Linreg(a) => table(a, TableModel::Linear),
+        Command::Logreg(a) => table(a, TableModel::Logistic),
         Command::Mlp(a) => {
-            check_resumed_task(&a)?;
-            let (d, t) = (a.data.train.device, a.data.train.tf32);
-            device::dispatch(d, t, Tabular::mlp(a))
+            let model = network(&a)?;
+            table(a.data, model)
         }
         Command::Approx(a) => {
             let (d, t) = (a.train.device, a.train.tf32);
@@ -75,18 +55,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// Refuses `mlp --resume --task T` on a run trained for the other task before the data is
-/// read (whose classes or targets would be refused for a reason that hides this one).
-fn check_resumed_task(a: &cli::MlpArgs) -> anyhow::Result<()> {
-    let (Some(task), Some(out), true) = (a.task, &a.data.train.out, a.data.train.resume) else {
-        return Ok(());
-    };
-    let name = match task {
-        cli::TaskArg::Regression => "regression",
-        cli::TaskArg::Classification => "classification",
-    };
-    train::check_resumed_task(out, name)
-        .map_err(|e| anyhow::anyhow!("{e} (drop --task, or pass another --out)"))
+/// A table job of `model` on the data the flags name.
+fn table(data: RegressionArgs, model: TableModel) -> anyhow::Result<()> {
+    let (d, t) = (data.train.device, data.train.tf32);
+    device::dispatch(d, t, Tabular { data, model })
 }
 
 /// Restores the default SIGPIPE action, so that `iron-learn ... | head` ends quietly

@@ -129,13 +129,13 @@ pub enum BatchChoice {
 }
 
 /// The training choices a user may leave to the job (`None`: the job's default).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TrainChoices {
     /// Learning rate.
     pub lr: Option<f32>,
     /// Length.
     pub length: Option<TrainLength>,
-    /// Rows per step.
+    /// Rows (of an image fit: pixels) per step.
     pub batch: Option<BatchChoice>,
     /// Learning-rate schedule.
     pub schedule: Option<Schedule>,
@@ -151,6 +151,26 @@ pub struct TrainChoices {
     pub force: bool,
     /// A flag that, once set, stops the run at the next step (it checkpoints).
     pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for TrainChoices {
+    /// Every choice left to the job; the seed and checkpoint interval of
+    /// [`Settings::default`], a fresh start.
+    fn default() -> Self {
+        let settings = Settings::default();
+        TrainChoices {
+            lr: None,
+            length: None,
+            batch: None,
+            schedule: None,
+            seed: settings.seed,
+            checkpoint_every: settings.checkpoint_every,
+            log_every: None,
+            resume: false,
+            force: false,
+            stop: None,
+        }
+    }
 }
 
 impl TrainChoices {

@@ -15,15 +15,19 @@ use train::progress::StderrReporter;
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
 
-/// The library's options for these flags, the fit written into `out`.
+/// The library's options for these flags, the fit written into `out`; what they leave
+/// out takes [`ApproxOptions::new`]'s defaults.
 pub fn options(args: &ApproxArgs, out: PathBuf) -> Result<ApproxOptions> {
-    Ok(ApproxOptions {
+    let mut options = ApproxOptions {
         samples: args.samples,
         classify: args.classify,
-        hidden: crate::hidden::hidden_arg(&args.hidden)?,
         settings: crate::session::settings(&args.train, &crate::defaults::APPROX),
         ..ApproxOptions::new(&args.function, parse_range(&args.range)?, out)
-    })
+    };
+    if let Some(hidden) = &args.hidden {
+        options.hidden = crate::hidden::hidden_arg(hidden)?;
+    }
+    Ok(options)
 }
 
 impl Job for Approx {

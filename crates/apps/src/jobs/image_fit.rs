@@ -2,15 +2,14 @@
 //! ([`train::image::fit_image`]); this converts the flags into its options and prints what
 //! it returns.
 
-use crate::cli::{ArchArg, BatchArg, ImageFitArgs};
+use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
 use crate::hidden::hidden_arg;
 use crate::report::run_dir;
 use anyhow::Result;
-use nn::TrainLength;
 use std::path::PathBuf;
 use tensor_core::Backend;
-use train::image::{GridOptions, ImageArch, ImageBatch, ImageFitOptions, fit_image};
+use train::image::{GridOptions, ImageArch, ImageFitOptions, fit_image};
 use train::progress::StderrReporter;
 
 /// Fits an image.
@@ -28,12 +27,6 @@ fn arch(arch: ArchArg) -> ImageArch {
 
 /// The library's options for these flags, the fit written into `out`.
 pub fn options(args: &ImageFitArgs, out: PathBuf) -> Result<ImageFitOptions> {
-    let train = &args.train;
-    let length = match (train.epochs, train.steps) {
-        (Some(e), _) => Some(TrainLength::Epochs(e as u64)),
-        (_, Some(s)) => Some(TrainLength::Steps(s as u64)),
-        _ => None,
-    };
     Ok(ImageFitOptions {
         size: args.size,
         arch: args.arch.map(arch),
@@ -49,19 +42,7 @@ pub fn options(args: &ImageFitArgs, out: PathBuf) -> Result<ImageFitOptions> {
         color: args.color,
         threshold: args.threshold,
         supersample: args.supersample,
-        lr: train.lr,
-        length,
-        batch: train.batch.map(|b| match b {
-            BatchArg::Full => ImageBatch::Full,
-            BatchArg::Size(n) => ImageBatch::Pixels(n),
-        }),
-        schedule: train.schedule.map(crate::session::schedule),
-        seed: train.seed,
-        checkpoint_every: train.checkpoint_every as u64,
-        log_every: train.log_every,
-        resume: train.resume,
-        force: train.force,
-        stop: None,
+        training: crate::session::choices(&args.train),
         ..ImageFitOptions::new(args.image.clone(), out)
     })
 }
@@ -74,7 +55,7 @@ impl Job for ImageFit {
         let mut options = options(args, PathBuf::new())?;
         train::image::check_options(&options)?;
         options.out = run_dir::prepare(&args.train, train::image::JOB)?;
-        options.stop = Some(crate::signals::watch());
+        options.training.stop = Some(crate::signals::watch());
         let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
         let fit = fit_image(backend, &options, &mut reporter)?;
         if crate::session::note_if_stopped(fit.stop_reason, fit.metrics.run.steps, &fit.dir) {

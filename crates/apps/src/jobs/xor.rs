@@ -3,6 +3,7 @@
 
 use crate::cli::XorArgs;
 use crate::device::Job;
+use crate::hidden::hidden_arg;
 use crate::report::run_dir;
 use anyhow::Result;
 use tensor_core::Backend;
@@ -17,13 +18,15 @@ impl Job for Xor {
 
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let hidden = crate::hidden::hidden_arg(&args.hidden)?;
-        let options = XorOptions {
-            hidden,
+        let hidden = args.hidden.as_deref().map(hidden_arg).transpose()?;
+        let mut options = XorOptions {
             settings: crate::session::settings(&args.train, &crate::defaults::XOR),
             stop: Some(crate::signals::watch()),
             ..XorOptions::new(run_dir::prepare(&args.train, JOB)?)
         };
+        if let Some(hidden) = hidden {
+            options.hidden = hidden;
+        }
         let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
         let xor = train_xor(backend, &options, &mut reporter)?;
         let stopped =

@@ -139,7 +139,10 @@ fn a_fitted_image_is_rendered_at_another_size() {
     let fit = ImageFitOptions {
         size: Some(16),
         hidden: Some(HiddenLayers(vec![8])),
-        length: Some(TrainLength::Steps(3)),
+        training: train::TrainChoices {
+            length: Some(TrainLength::Steps(3)),
+            ..train::TrainChoices::default()
+        },
         ..ImageFitOptions::new(None, &run)
     };
     fit_image(&cpu, &fit, &mut Silent).unwrap();
