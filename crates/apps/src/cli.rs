@@ -74,7 +74,7 @@ pub struct TrainArgs {
     pub tf32: bool,
     /// Seed for initialisation, data splits and mini-batch order (negative seeds wrap to 64
     /// bits, as in PyTorch).
-    #[arg(short, long, default_value_t = 42, value_parser = cli_values::seed)]
+    #[arg(short, long, default_value_t = train::Settings::default().seed, value_parser = cli_values::seed)]
     pub seed: u64,
     /// Output folder for the record, metrics, plots and the checkpoint [default: runs/<job>-<time>].
     #[arg(short, long)]
@@ -102,7 +102,7 @@ pub struct TrainArgs {
     #[arg(long, value_enum)]
     pub schedule: Option<ScheduleArg>,
     /// Write a checkpoint every N steps (0: only at the end).
-    #[arg(long, default_value_t = 500, value_parser = cli_values::count)]
+    #[arg(long, default_value_t = train::Settings::default().checkpoint_every as usize, value_parser = cli_values::count)]
     pub checkpoint_every: usize,
     /// No progress output.
     #[arg(short, long)]
@@ -298,6 +298,9 @@ pub enum ArchArg {
     Hashgrid,
 }
 
+/// The hash grid's defaults.
+const GRID: train::image::GridOptions = train::image::GridOptions::DEFAULT;
+
 /// Options of `image fit`.
 #[derive(Debug, Clone, Args)]
 pub struct ImageFitArgs {
@@ -306,32 +309,29 @@ pub struct ImageFitArgs {
     pub train: TrainArgs,
     /// Image file (PNG, JPEG, WebP, ...) [default: the bundled drawing].
     pub image: Option<PathBuf>,
-    /// Resize so that the longer side is N pixels, keeping the aspect ratio [default: 200 for
-    /// the bundled drawing, else the image's own size].
+    /// Resize so that the longer side is N pixels, keeping the aspect ratio.
     #[arg(long, value_parser = cli_values::positive_u32)]
     pub size: Option<u32>,
     /// Network family: hashgrid, the fastest fit and the highest PSNR at the image's own
     /// size, for photos and line art alike; siren, fourier and relu for comparison (siren is
     /// many times slower and scores lower, and no network adds detail when a fit is drawn
-    /// larger) [default: hashgrid].
+    /// larger).
     #[arg(long, value_enum)]
     pub arch: Option<ArchArg>,
-    /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256 [default:
-    /// 64x2 for hashgrid, 128x3 otherwise].
+    /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256.
     #[arg(long)]
     pub hidden: Option<String>,
     /// Hash grid: resolution levels (1 to 32).
-    #[arg(long, default_value_t = 16, help_heading = "Hash grid")]
+    #[arg(long, default_value_t = GRID.levels, help_heading = "Hash grid")]
     pub levels: usize,
     /// Hash grid: features per level (1 to 8).
-    #[arg(long, default_value_t = 2, help_heading = "Hash grid")]
+    #[arg(long, default_value_t = GRID.features, help_heading = "Hash grid")]
     pub features: usize,
-    /// Hash grid: log2 of the most table entries per level (1 to 24) [default: 19; 20 for
-    /// images over 100 megapixels where the memory budget holds it].
+    /// Hash grid: log2 of the most table entries per level (1 to 24).
     #[arg(long, help_heading = "Hash grid")]
     pub log2_table_size: Option<u32>,
     /// Hash grid: cells per axis of the coarsest level.
-    #[arg(long, default_value_t = 16, help_heading = "Hash grid")]
+    #[arg(long, default_value_t = GRID.base_resolution, help_heading = "Hash grid")]
     pub base_resolution: u32,
     /// Hash grid: cells per axis of the finest level [default: the image's longer side, at
     /// least the base resolution].
@@ -346,7 +346,7 @@ pub struct ImageFitArgs {
     /// Area supervision for redrawing larger: each pixel is matched by the mean of N x N
     /// samples inside it, through a sigmoid output (N from 1 to 4; 2 is a good choice for
     /// line drawings that are to be rendered at a higher resolution; costs N^2 per step).
-    #[arg(long, default_value_t = 1, value_parser = cli_values::positive_u32)]
+    #[arg(long, default_value_t = train::image::DEFAULT_SUPERSAMPLE, value_parser = cli_values::positive_u32)]
     pub supersample: u32,
     /// Fit a black-and-white version: pixels darker than this gray level (0..1) become
     /// black (best for line drawings that are to be redrawn larger).

@@ -7,8 +7,9 @@ use std::fmt::Display;
 pub use train::defaults::*;
 use train::image::ImageArch;
 use train::image::defaults::{
-    DEFAULT_BATCH, HASH_GRID_BASE_PIXELS, HASH_GRID_BASE_STEPS, IMAGE_BASE_PIXELS,
-    IMAGE_BASE_STEPS, IMAGE_MAX_STEPS,
+    DEFAULT_ARCH, DEFAULT_BATCH, DEFAULT_LOG2_TABLE_SIZE, DEFAULT_SIZE, HASH_GRID_BASE_PIXELS,
+    HASH_GRID_BASE_STEPS, IMAGE_BASE_PIXELS, IMAGE_BASE_STEPS, IMAGE_MAX_STEPS, LARGE_IMAGE_PIXELS,
+    default_hidden,
 };
 use train::tabular::auto::{AUTO_VAL_FRACTION, BEST_EPOCH_PATIENCE};
 use train::tabular::job::{NetworkOptions, PATIENCE_VAL_FRACTION};
@@ -94,7 +95,7 @@ pub fn describe(cmd: Command) -> Command {
         )
     })
     .mut_subcommand("image", |c| {
-        c.mut_subcommand("fit", |f| image_help.apply(f))
+        c.mut_subcommand("fit", |f| image_fit(image_help.apply(f)))
     })
 }
 
@@ -104,6 +105,27 @@ fn shown(cmd: Command, arg: &str, value: impl Display) -> Command {
         let help = a.get_help().map(ToString::to_string).unwrap_or_default();
         a.help(format!("{help} [default: {value}]"))
     })
+}
+
+/// The defaults of `image fit`'s picture and network.
+fn image_fit(cmd: Command) -> Command {
+    let layers = |arch| nn::HiddenLayers(default_hidden(arch));
+    let (grid, other) = (layers(ImageArch::HashGrid), layers(ImageArch::Siren));
+    let large = LARGE_IMAGE_PIXELS / 1_000_000;
+    let log2 = DEFAULT_LOG2_TABLE_SIZE;
+    let table = format!(
+        "{log2}; {} for images over {large} megapixels where the memory budget holds it",
+        log2 + 1
+    );
+    let size = format!("{DEFAULT_SIZE} for the bundled drawing, else the image's own size");
+    let cmd = shown(cmd, "size", size);
+    let cmd = shown(cmd, "arch", DEFAULT_ARCH.name());
+    let cmd = shown(
+        cmd,
+        "hidden",
+        format!("{grid} for hashgrid, {other} otherwise"),
+    );
+    shown(cmd, "log2_table_size", table)
 }
 
 /// The defaults of the table jobs' split options.

@@ -18,7 +18,7 @@ pub trait Job {
 pub const USE_CPU: &str = "run on the CPU with `--device cpu`";
 
 /// `e` and its causes on one line, each cause once ("a: b: c").
-fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
+pub fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
     let mut line = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {

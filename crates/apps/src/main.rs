@@ -95,14 +95,7 @@ fn main() -> ExitCode {
         },
         Err(e) => {
             // One line: the error and its causes, never a backtrace.
-            let mut line = format!("error: {e}");
-            for cause in e.chain().skip(1) {
-                let text = cause.to_string();
-                if !line.contains(&text) {
-                    line.push_str(": ");
-                    line.push_str(&text);
-                }
-            }
+            let mut line = format!("error: {}", device::one_line(e.as_ref()));
             if let Some(advice) = advice::flag_advice(&e) {
                 line.push_str(&advice);
             }

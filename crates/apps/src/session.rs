@@ -5,6 +5,7 @@
 
 use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
 use nn::TrainLength;
+use std::path::Path;
 use train::defaults::Defaults;
 
 /// The library's schedule for the command line's.
@@ -44,16 +45,27 @@ pub fn settings(args: &TrainArgs, defaults: &Defaults) -> train::Settings {
     choices(args).settings(defaults)
 }
 
-/// For a run stopped by a signal: records the step it stopped at (for `metrics.json`),
-/// says how to continue it, and returns true.
-pub fn note_if_stopped(reason: nn::StopReason, steps: u64, dir: &std::path::Path) -> bool {
-    let stopped = reason == nn::StopReason::Interrupted;
-    if stopped {
-        crate::signals::note_stopped_at(steps);
-        eprintln!(
-            "stopped at step {steps}; continue with --resume --out {}",
-            dir.display()
-        );
+/// For a run stopped by a signal: records the step it stopped at, says how to continue it,
+/// and writes its `metrics.json` again with the signal's name and step.
+pub fn record_if_stopped(
+    reason: nn::StopReason,
+    steps: u64,
+    dir: &Path,
+    metrics: &impl serde::Serialize,
+) -> anyhow::Result<()> {
+    if reason != nn::StopReason::Interrupted {
+        return Ok(());
     }
-    stopped
+    note_stopped(steps, dir);
+    crate::report::run_dir::write_metrics(dir, metrics)
+}
+
+/// Records the step a signal stopped a run at (for `metrics.json`) and says how to
+/// continue it.
+pub fn note_stopped(step: u64, dir: &Path) {
+    crate::signals::note_stopped_at(step);
+    eprintln!(
+        "stopped at step {step}; continue with --resume --out {}",
+        dir.display()
+    );
 }

@@ -41,14 +41,10 @@ impl Job for Approx {
         options.stop = Some(crate::signals::watch());
         let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
         let fit = fit_function(backend, &options, &mut reporter)?;
-        let stopped =
-            crate::session::note_if_stopped(fit.stop_reason, fit.metrics.run.steps, &fit.dir);
+        let steps = fit.metrics.run.steps;
+        crate::session::record_if_stopped(fit.stop_reason, steps, &fit.dir, &fit.metrics)?;
         println!("{}", fit.fit_line());
         println!("{}", fit.line());
-        if stopped {
-            // The signal's name and step join the figures.
-            run_dir::write_metrics(&fit.dir, &fit.metrics)?;
-        }
         Ok(())
     }
 }

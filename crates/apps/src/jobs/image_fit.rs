@@ -58,10 +58,8 @@ impl Job for ImageFit {
         options.training.stop = Some(crate::signals::watch());
         let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
         let fit = fit_image(backend, &options, &mut reporter)?;
-        if crate::session::note_if_stopped(fit.stop_reason, fit.metrics.run.steps, &fit.dir) {
-            // The signal's name and step join the figures.
-            run_dir::write_metrics(&fit.dir, &fit.metrics)?;
-        }
+        let steps = fit.metrics.run.steps;
+        crate::session::record_if_stopped(fit.stop_reason, steps, &fit.dir, &fit.metrics)?;
         println!("{}", fit.line());
         if let Some(note) = &fit.under_trained {
             println!("note: under-trained: {note}");

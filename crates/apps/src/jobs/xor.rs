@@ -29,8 +29,8 @@ impl Job for Xor {
         }
         let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
         let xor = train_xor(backend, &options, &mut reporter)?;
-        let stopped =
-            crate::session::note_if_stopped(xor.stop_reason, xor.metrics.run.steps, &xor.dir);
+        let steps = xor.metrics.run.steps;
+        crate::session::record_if_stopped(xor.stop_reason, steps, &xor.dir, &xor.metrics)?;
         println!("  a  b | target | prediction");
         for (a, b, target, p) in xor.rows() {
             println!("  {a}  {b} |   {target}    |   {p:.3}");
@@ -41,10 +41,6 @@ impl Job for Xor {
             xor.metrics.max_error,
             xor.dir.display()
         );
-        if stopped {
-            // The signal's name and step join the figures.
-            run_dir::write_metrics(&xor.dir, &xor.metrics)?;
-        }
         Ok(())
     }
 }

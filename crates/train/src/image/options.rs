@@ -50,18 +50,26 @@ pub struct GridOptions {
     pub finest_resolution: Option<u32>,
 }
 
-impl Default for GridOptions {
+impl GridOptions {
     /// Instant-NGP's recipe: 16 levels of 2 features from 16 cells per axis.
+    pub const DEFAULT: GridOptions = GridOptions {
+        levels: 16,
+        features: 2,
+        log2_table_size: None,
+        base_resolution: 16,
+        finest_resolution: None,
+    };
+}
+
+impl Default for GridOptions {
+    /// [`GridOptions::DEFAULT`].
     fn default() -> Self {
-        GridOptions {
-            levels: 16,
-            features: 2,
-            log2_table_size: None,
-            base_resolution: 16,
-            finest_resolution: None,
-        }
+        GridOptions::DEFAULT
     }
 }
+
+/// Samples per pixel side of an image fit by default: none beyond the pixel itself.
+pub const DEFAULT_SUPERSAMPLE: u32 = 1;
 
 /// An option of an image fit that has a range (see
 /// [`Error::ImageOptionOutOfRange`](crate::Error::ImageOptionOutOfRange)).
@@ -92,8 +100,9 @@ pub struct ImageFitOptions {
     pub image: Option<PathBuf>,
     /// The run folder, created where missing; the caller keeps other runs out of it.
     pub out: PathBuf,
-    /// The training size: the longer side in pixels, keeping the aspect ratio (`None`: 200
-    /// for the bundled drawing, else the image's own size).
+    /// The training size: the longer side in pixels, keeping the aspect ratio (`None`:
+    /// [`DEFAULT_SIZE`](super::defaults::DEFAULT_SIZE) for the bundled drawing, else the
+    /// image's own size).
     pub size: Option<u32>,
     /// The network family (`None`: [`defaults::DEFAULT_ARCH`](super::defaults::DEFAULT_ARCH)).
     pub arch: Option<ImageArch>,
@@ -132,7 +141,7 @@ impl ImageFitOptions {
             gray: false,
             color: false,
             threshold: None,
-            supersample: 1,
+            supersample: DEFAULT_SUPERSAMPLE,
             training: TrainChoices::default(),
         }
     }
