@@ -96,8 +96,8 @@ pub struct TrainArgs {
     #[arg(long, value_parser = cli_values::steps)]
     pub steps: Option<usize>,
     /// Mini-batch size, or "full" for full-batch training [default: chosen per job].
-    #[arg(long, value_parser = parse_batch)]
-    pub batch: Option<BatchArg>,
+    #[arg(long)]
+    pub batch: Option<train::BatchChoice>,
     /// Learning-rate schedule [default: chosen per job].
     #[arg(long, value_enum)]
     pub schedule: Option<ScheduleArg>,
@@ -111,26 +111,6 @@ pub struct TrainArgs {
     /// terminal, a line every few seconds is the default).
     #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
     pub log_every: Option<u64>,
-}
-
-/// A mini-batch size or the whole training set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchArg {
-    /// Every training row in every step.
-    Full,
-    /// This many rows per step.
-    Size(usize),
-}
-
-fn parse_batch(s: &str) -> Result<BatchArg, String> {
-    if s.eq_ignore_ascii_case("full") {
-        return Ok(BatchArg::Full);
-    }
-    match s.parse::<usize>() {
-        Ok(0) => Err("batch size must be at least 1".into()),
-        Ok(n) => Ok(BatchArg::Size(n)),
-        Err(_) => Err(format!("expected a number or \"full\", got {s:?}")),
-    }
 }
 
 /// Options of `xor`.

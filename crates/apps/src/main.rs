@@ -8,7 +8,6 @@ mod cli_parse;
 mod cli_values;
 mod defaults;
 mod device;
-mod hidden;
 mod jobs;
 mod report;
 mod session;

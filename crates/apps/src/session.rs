@@ -3,7 +3,7 @@
 //! (resume, checkpoints, early stopping, divergence, record, loss chart) is the `train`
 //! crate's.
 
-use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
+use crate::cli::{ScheduleArg, TrainArgs};
 use nn::TrainLength;
 use std::path::Path;
 use train::defaults::Defaults;
@@ -26,10 +26,7 @@ pub fn choices(t: &TrainArgs) -> train::TrainChoices {
             (_, Some(s)) => Some(TrainLength::Steps(s as u64)),
             _ => None,
         },
-        batch: t.batch.map(|b| match b {
-            BatchArg::Full => train::BatchChoice::Full,
-            BatchArg::Size(n) => train::BatchChoice::Rows(n),
-        }),
+        batch: t.batch,
         schedule: t.schedule.map(schedule),
         seed: t.seed,
         checkpoint_every: t.checkpoint_every as u64,
@@ -57,7 +54,7 @@ pub fn record_if_stopped(
         return Ok(());
     }
     note_stopped(steps, dir);
-    crate::report::run_dir::write_metrics(dir, metrics)
+    crate::report::run_dir::write_if_stopped(dir, metrics)
 }
 
 /// Records the step a signal stopped a run at (for `metrics.json`) and says how to

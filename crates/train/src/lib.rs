@@ -87,4 +87,4 @@ pub use outcome::{Outcome, RunMetrics};
 pub use plan::TrainingSize;
 pub use report::{Lines, Reading, Reporter, Silent};
 pub use run::{MemoryCheck, Run};
-pub use settings::{BatchChoice, Schedule, Settings, TrainChoices};
+pub use settings::{BatchChoice, BatchChoiceError, Schedule, Settings, TrainChoices};

@@ -25,7 +25,7 @@ pub fn options(args: &ApproxArgs, out: PathBuf) -> Result<ApproxOptions> {
         ..ApproxOptions::new(&args.function, parse_range(&args.range)?, out)
     };
     if let Some(hidden) = &args.hidden {
-        options.hidden = crate::hidden::hidden_arg(hidden)?;
+        options.hidden = crate::cli_values::hidden_arg(hidden)?;
     }
     Ok(options)
 }

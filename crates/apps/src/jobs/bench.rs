@@ -22,7 +22,7 @@ impl Job for BenchTrain {
         let networks = args
             .hidden
             .iter()
-            .map(|spec| crate::hidden::hidden_arg(spec))
+            .map(|spec| crate::cli_values::hidden_arg(spec))
             .collect::<Result<_>>()?;
         let options = BenchOptions {
             networks,

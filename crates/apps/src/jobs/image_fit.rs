@@ -4,7 +4,7 @@
 
 use crate::cli::{ArchArg, ImageFitArgs};
 use crate::device::Job;
-use crate::hidden::hidden_arg;
+use crate::cli_values::hidden_arg;
 use crate::report::run_dir;
 use anyhow::Result;
 use std::path::PathBuf;

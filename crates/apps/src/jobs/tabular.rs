@@ -30,7 +30,7 @@ pub fn network(args: &MlpArgs) -> Result<TableModel> {
     let default = NetworkOptions::default();
     Ok(TableModel::Network(NetworkOptions {
         task: args.task.map(task),
-        hidden: crate::hidden::hidden_arg(&args.hidden)?,
+        hidden: crate::cli_values::hidden_arg(&args.hidden)?,
         activation: args.activation.map_or(default.activation, activation),
         weight_decay: args.weight_decay,
         choice: args.model.map_or(default.choice, choice),
@@ -120,10 +120,6 @@ impl Job for Tabular {
         let job = job.stop_flag(crate::signals::watch());
         let outcome = job.train(backend, &dir, &mut printer)?;
         print_outcome(&outcome, self.model == TableModel::Linear);
-        if crate::signals::received().is_some() {
-            // The signal's name and step join the figures.
-            run_dir::write_metrics(&dir, &outcome.metrics)?;
-        }
-        Ok(())
+        run_dir::write_if_stopped(&dir, &outcome.metrics)
     }
 }

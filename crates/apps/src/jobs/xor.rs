@@ -3,7 +3,7 @@
 
 use crate::cli::XorArgs;
 use crate::device::Job;
-use crate::hidden::hidden_arg;
+use crate::cli_values::hidden_arg;
 use crate::report::run_dir;
 use anyhow::Result;
 use tensor_core::Backend;
