@@ -94,8 +94,7 @@ pub fn positive_u32(s: &str) -> Result<u32, String> {
 /// Parses the value of `--hidden` ([`nn::HiddenLayers`]); the error line names the option,
 /// the value and the accepted forms.
 pub fn hidden_arg(text: &str) -> anyhow::Result<nn::HiddenLayers> {
-    text.parse()
-        .map_err(|e| anyhow::anyhow!("--hidden {e}"))
+    text.parse().map_err(|e| anyhow::anyhow!("--hidden {e}"))
 }
 
 /// A count where 0 means something (e.g. "only at the end").

@@ -1,6 +1,7 @@
 //! Each job's default training settings (the library's, [`train::defaults`]) as `--help`
 //! shows them, subcommand by subcommand.
 
+use crate::jobs::tabular::{activation, choice};
 use clap::{Command, ValueEnum};
 use nn::TrainLength;
 use std::fmt::Display;
@@ -11,7 +12,9 @@ use train::image::defaults::{
     HASH_GRID_BASE_STEPS, IMAGE_BASE_PIXELS, IMAGE_BASE_STEPS, IMAGE_MAX_STEPS, LARGE_IMAGE_PIXELS,
     default_hidden,
 };
-use train::tabular::auto::{AUTO_VAL_FRACTION, BEST_EPOCH_PATIENCE};
+use train::tabular::auto::{
+    AUTO_PERIODIC, AUTO_PIECEWISE_BINS, AUTO_VAL_FRACTION, BEST_EPOCH_PATIENCE, MAX_PERIODIC_INPUTS,
+};
 use train::tabular::job::{NetworkOptions, PATIENCE_VAL_FRACTION};
 
 /// The help of the common training options as one subcommand resolves them.
@@ -145,16 +148,21 @@ fn network(cmd: Command) -> Command {
         "The model: `auto` keeps the best on {share}% held-out training rows of the network (its best epoch; also with periodic inputs, the mean of both, or with piecewise-linear inputs) and a linear model (refitted on all rows); `mlp` trains the network alone"
     );
     let cmd = cmd.mut_arg("model", |a| a.help(model));
-    let cmd = shown(
-        cmd,
-        "model",
-        name_of(crate::jobs::tabular::choice, d.choice),
+    let cmd = shown(cmd, "model", name_of(choice, d.choice));
+    numbers(shown(cmd, "activation", name_of(activation, d.activation)))
+}
+
+/// The defaults of how `mlp`'s networks read numbers, from [`train::tabular::auto`].
+fn numbers(cmd: Command) -> Command {
+    let bins = AUTO_PIECEWISE_BINS;
+    let encoding = format!(
+        "plain; with `--model auto`, the second network's inputs (plain: none, and no third network when given); by default periodic, then a third network on piecewise inputs in {bins} bins, on tables of at most {MAX_PERIODIC_INPUTS} encoded columns"
     );
-    shown(
-        cmd,
-        "activation",
-        name_of(crate::jobs::tabular::activation, d.activation),
-    )
+    let bands = format!(
+        "0, or {AUTO_PERIODIC} with `--numeric-encoding periodic`; with `--model auto`, the network's inputs: no second network"
+    );
+    let cmd = shown(cmd, "numeric_encoding", encoding);
+    shown(shown(cmd, "periodic", bands), "bins", bins)
 }
 
 /// The command-line name of the value of `A` that converts to the library's `default`.

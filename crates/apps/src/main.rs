@@ -22,10 +22,7 @@ use train::tabular::job::TableModel;
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Xor(a) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(d, t, jobs::xor::Xor(a))
-        }
+        Command::Xor(a) => device::dispatch(a.train.device, a.train.tf32, jobs::xor::Xor(a)),
         Command::Linreg(a) => table(a, TableModel::Linear),
         Command::Logreg(a) => table(a, TableModel::Logistic),
         Command::Mlp(a) => {
@@ -33,12 +30,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             table(a.data, model)
         }
         Command::Approx(a) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(d, t, jobs::approx::Approx(a))
+            device::dispatch(a.train.device, a.train.tf32, jobs::approx::Approx(a))
         }
         Command::Image(ImageCommand::Fit(a)) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(d, t, jobs::image_fit::ImageFit(a))
+            device::dispatch(a.train.device, a.train.tf32, jobs::image_fit::ImageFit(a))
         }
         Command::Image(ImageCommand::Render(a)) => {
             device::dispatch(a.device, false, jobs::image_render::ImageRender(a))
@@ -48,16 +43,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Image(ImageCommand::Encode(a)) => jobs::image_codec::encode(&a),
         Command::Image(ImageCommand::Decode(a)) => jobs::image_codec::decode(&a),
         Command::Bench(BenchCommand::Train(a)) => {
-            let (d, t) = (a.device, a.tf32);
-            device::dispatch(d, t, jobs::bench::BenchTrain(a))
+            device::dispatch(a.device, a.tf32, jobs::bench::BenchTrain(a))
         }
     }
 }
 
 /// A table job of `model` on the data the flags name.
 fn table(data: RegressionArgs, model: TableModel) -> anyhow::Result<()> {
-    let (d, t) = (data.train.device, data.train.tf32);
-    device::dispatch(d, t, Tabular { data, model })
+    device::dispatch(data.train.device, data.train.tf32, Tabular { data, model })
 }
 
 /// Restores the default SIGPIPE action, so that `iron-learn ... | head` ends quietly

@@ -17,6 +17,11 @@ pub fn schedule(arg: ScheduleArg) -> train::Schedule {
     }
 }
 
+/// Progress on stderr as the flags ask: none, a bar, or a line every `--log-every` steps.
+pub fn reporter(t: &TrainArgs) -> train::progress::StderrReporter {
+    train::progress::StderrReporter::new(t.quiet, t.log_every)
+}
+
 /// The library's training choices for the common training flags.
 pub fn choices(t: &TrainArgs) -> train::TrainChoices {
     train::TrainChoices {

@@ -10,7 +10,6 @@ use io::expr::parse_range;
 use std::path::PathBuf;
 use tensor_core::Backend;
 use train::approx::{ApproxOptions, check_options, fit_function};
-use train::progress::StderrReporter;
 
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
@@ -31,15 +30,13 @@ pub fn options(args: &ApproxArgs, out: PathBuf) -> Result<ApproxOptions> {
 }
 
 impl Job for Approx {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let mut options = options(args, PathBuf::new())?;
         check_options::<B>(&options)?;
         options.out = run_dir::prepare(&args.train, train::approx::JOB)?;
         options.stop = Some(crate::signals::watch());
-        let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
+        let mut reporter = crate::session::reporter(&args.train);
         let fit = fit_function(backend, &options, &mut reporter)?;
         let steps = fit.metrics.run.steps;
         crate::session::record_if_stopped(fit.stop_reason, steps, &fit.dir, &fit.metrics)?;

@@ -15,8 +15,6 @@ use train::timing::StepTimes;
 pub struct BenchTrain(pub BenchTrainArgs);
 
 impl Job for BenchTrain {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let networks = args

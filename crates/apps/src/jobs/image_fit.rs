@@ -3,14 +3,13 @@
 //! it returns.
 
 use crate::cli::{ArchArg, ImageFitArgs};
-use crate::device::Job;
 use crate::cli_values::hidden_arg;
+use crate::device::Job;
 use crate::report::run_dir;
 use anyhow::Result;
 use std::path::PathBuf;
 use tensor_core::Backend;
 use train::image::{GridOptions, ImageArch, ImageFitOptions, fit_image};
-use train::progress::StderrReporter;
 
 /// Fits an image.
 pub struct ImageFit(pub ImageFitArgs);
@@ -48,15 +47,13 @@ pub fn options(args: &ImageFitArgs, out: PathBuf) -> Result<ImageFitOptions> {
 }
 
 impl Job for ImageFit {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let mut options = options(args, PathBuf::new())?;
         train::image::check_options(&options)?;
         options.out = run_dir::prepare(&args.train, train::image::JOB)?;
         options.training.stop = Some(crate::signals::watch());
-        let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
+        let mut reporter = crate::session::reporter(&args.train);
         let fit = fit_image(backend, &options, &mut reporter)?;
         let steps = fit.metrics.run.steps;
         crate::session::record_if_stopped(fit.stop_reason, steps, &fit.dir, &fit.metrics)?;

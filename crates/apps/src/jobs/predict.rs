@@ -13,8 +13,6 @@ use train::record::write_file;
 pub struct Predict(pub PredictArgs);
 
 impl Job for Predict {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         if let Some(output) = &args.output {

@@ -104,8 +104,6 @@ impl Tabular {
 }
 
 impl Job for Tabular {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let options = self.options();
         let args = &self.data.train;

@@ -26,7 +26,7 @@ impl Printer {
     pub fn new(data: &Path, args: &TrainArgs) -> Self {
         Printer {
             data: data.to_path_buf(),
-            runs: StderrReporter::new(args.quiet, args.log_every),
+            runs: crate::session::reporter(args),
         }
     }
 }

@@ -2,20 +2,17 @@
 //! library's ([`train::xor::train_xor`]); this converts the flags and prints the truth table.
 
 use crate::cli::XorArgs;
-use crate::device::Job;
 use crate::cli_values::hidden_arg;
+use crate::device::Job;
 use crate::report::run_dir;
 use anyhow::Result;
 use tensor_core::Backend;
-use train::progress::StderrReporter;
 use train::xor::{JOB, XorOptions, train_xor};
 
 /// Trains XOR and prints the truth table.
 pub struct Xor(pub XorArgs);
 
 impl Job for Xor {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let hidden = args.hidden.as_deref().map(hidden_arg).transpose()?;
@@ -27,7 +24,7 @@ impl Job for Xor {
         if let Some(hidden) = hidden {
             options.hidden = hidden;
         }
-        let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
+        let mut reporter = crate::session::reporter(&args.train);
         let xor = train_xor(backend, &options, &mut reporter)?;
         let steps = xor.metrics.run.steps;
         crate::session::record_if_stopped(xor.stop_reason, steps, &xor.dir, &xor.metrics)?;
