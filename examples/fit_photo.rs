@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut options = ImageFitOptions::new(Some(photo.into()), "runs/fit_photo");
     options.arch = Some(ImageArch::HashGrid);
     if let Some(steps) = args.get(2).and_then(|s| s.parse().ok()) {
-        options.length = Some(TrainLength::Steps(steps));
+        options.training.length = Some(TrainLength::Steps(steps));
     }
     let cpu = tensor_cpu::CpuBackend::new();
     let fit = fit_image(&cpu, &options, &mut train::Silent)?;

@@ -15,9 +15,7 @@ pub fn flag_advice(e: &anyhow::Error) -> Option<String> {
         } else if let Some(e) = cause.downcast_ref::<train::predict::PredictError>() {
             predict_advice(e)
         } else {
-            cause
-                .downcast_ref::<train::Diverged>()
-                .map(|d| format!(" (--lr {}); try --lr {}", d.lr(), d.lr() / 10.0))
+            cause.downcast_ref::<train::Diverged>().map(lr_advice)
         }
     })
 }
@@ -37,7 +35,7 @@ fn train_advice(e: &train::Error) -> Option<String> {
             ResumeAdvice::Batch(Some(rows)) => format!("; resume with --batch {rows}"),
             ResumeAdvice::Batch(None) => "; resume with --batch full".into(),
         },
-        Error::Diverged(d) => format!(" (--lr {}); try --lr {}", d.lr(), d.lr() / 10.0),
+        Error::Diverged(d) => lr_advice(d),
         Error::FolderInUse { .. } => " (--out DIR)".into(),
         Error::FolderHoldsRun { .. } => "; continue it with --resume, start afresh over it \
             with --force, or choose another --out"
@@ -63,6 +61,11 @@ fn train_advice(e: &train::Error) -> Option<String> {
         Error::Io(e) => return io_advice(e),
         _ => return None,
     })
+}
+
+/// The learning rate of a diverged run, and a tenth of it to try.
+fn lr_advice(d: &train::Diverged) -> String {
+    format!(" (--lr {}); try --lr {}", d.lr(), d.lr() / 10.0)
 }
 
 /// Advice for a refusal of `predict`.
@@ -105,6 +108,7 @@ fn table_advice(refusal: &train::tabular::job::TableRefusal) -> String {
         TableRefusal::TestFraction(_) => " (--test-fraction)",
         TableRefusal::ValFraction(_) => " (--val-fraction)",
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
+        TableRefusal::ResumedForOtherTask { .. } => " (drop --task, or pass another --out)",
         TableRefusal::ResumeAuto => {
             " (--resume); add --model mlp (the default, auto, compares several models and keeps one)"
         }

@@ -74,7 +74,7 @@ pub struct TrainArgs {
     pub tf32: bool,
     /// Seed for initialisation, data splits and mini-batch order (negative seeds wrap to 64
     /// bits, as in PyTorch).
-    #[arg(short, long, default_value_t = 42, value_parser = cli_values::seed)]
+    #[arg(short, long, default_value_t = train::Settings::default().seed, value_parser = cli_values::seed)]
     pub seed: u64,
     /// Output folder for the record, metrics, plots and the checkpoint [default: runs/<job>-<time>].
     #[arg(short, long)]
@@ -96,13 +96,13 @@ pub struct TrainArgs {
     #[arg(long, value_parser = cli_values::steps)]
     pub steps: Option<usize>,
     /// Mini-batch size, or "full" for full-batch training [default: chosen per job].
-    #[arg(long, value_parser = parse_batch)]
-    pub batch: Option<BatchArg>,
+    #[arg(long)]
+    pub batch: Option<train::BatchChoice>,
     /// Learning-rate schedule [default: chosen per job].
     #[arg(long, value_enum)]
     pub schedule: Option<ScheduleArg>,
     /// Write a checkpoint every N steps (0: only at the end).
-    #[arg(long, default_value_t = 500, value_parser = cli_values::count)]
+    #[arg(long, default_value_t = train::Settings::default().checkpoint_every as usize, value_parser = cli_values::count)]
     pub checkpoint_every: usize,
     /// No progress output.
     #[arg(short, long)]
@@ -113,26 +113,6 @@ pub struct TrainArgs {
     pub log_every: Option<u64>,
 }
 
-/// A mini-batch size or the whole training set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchArg {
-    /// Every training row in every step.
-    Full,
-    /// This many rows per step.
-    Size(usize),
-}
-
-fn parse_batch(s: &str) -> Result<BatchArg, String> {
-    if s.eq_ignore_ascii_case("full") {
-        return Ok(BatchArg::Full);
-    }
-    match s.parse::<usize>() {
-        Ok(0) => Err("batch size must be at least 1".into()),
-        Ok(n) => Ok(BatchArg::Size(n)),
-        Err(_) => Err(format!("expected a number or \"full\", got {s:?}")),
-    }
-}
-
 /// Options of `xor`.
 #[derive(Debug, Clone, Args)]
 pub struct XorArgs {
@@ -140,8 +120,8 @@ pub struct XorArgs {
     #[command(flatten)]
     pub train: TrainArgs,
     /// Hidden layers: widths such as 4 or 8,8, or WIDTHxDEPTH such as 8x2.
-    #[arg(long, default_value = "4")]
-    pub hidden: String,
+    #[arg(long)]
+    pub hidden: Option<String>,
 }
 
 /// Options of `linreg` and `logreg`.
@@ -164,12 +144,11 @@ pub struct RegressionArgs {
     #[arg(long, default_value_t = train::tabular::job::DEFAULT_TEST_FRACTION)]
     pub test_fraction: f32,
     /// Share of the training rows held out for validation (the loss curve and early
-    /// stopping); the test rows are never used in training [default: 0.1 with --patience,
-    /// else 0: every training row is trained on].
+    /// stopping); the test rows are never used in training.
     #[arg(long)]
     pub val_fraction: Option<f32>,
     /// Stop when the validation loss has not improved for N epochs, and keep the weights of
-    /// the best epoch [default: no early stopping; `mlp --model auto`: 30].
+    /// the best epoch.
     #[arg(long, value_name = "N", value_parser = cli_values::positive_u64)]
     pub patience: Option<u64>,
     /// Drop rows with a missing cell instead of imputing it.
@@ -225,12 +204,10 @@ pub struct MlpArgs {
     /// Data, target and split options.
     #[command(flatten)]
     pub data: RegressionArgs,
-    /// The model: `auto` keeps the best on 20% held-out training rows of the network (its
-    /// best epoch; also with periodic inputs, the mean of both, or with piecewise-linear
-    /// inputs) and a linear model
-    /// (refitted on all rows); `mlp` trains the network alone.
-    #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
-    pub model: ModelArg,
+    /// The model: `auto` keeps the best, on held-out training rows, of the networks and a
+    /// linear model; `mlp` trains the network alone.
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
     /// Regression or classification [default: classification when the target holds words
     /// or exactly two distinct numbers, regression otherwise].
     #[arg(long, value_enum)]
@@ -241,8 +218,8 @@ pub struct MlpArgs {
     #[arg(long, default_value = crate::defaults::MLP_HIDDEN)]
     pub hidden: String,
     /// Hidden activation.
-    #[arg(long, value_enum, default_value_t = ActivationArg::Relu)]
-    pub activation: ActivationArg,
+    #[arg(long, value_enum)]
+    pub activation: Option<ActivationArg>,
     /// Decoupled weight decay (AdamW); 0 trains with plain Adam.
     #[arg(long, default_value_t = train::tabular::job::DEFAULT_WEIGHT_DECAY)]
     pub weight_decay: f32,
@@ -270,8 +247,8 @@ pub struct ApproxArgs {
     #[arg(long)]
     pub classify: bool,
     /// Hidden layers: widths such as 64,64,64, or WIDTHxDEPTH such as 64x3.
-    #[arg(long, default_value = "64x3")]
-    pub hidden: String,
+    #[arg(long)]
+    pub hidden: Option<String>,
 }
 
 /// Image jobs.
@@ -301,6 +278,9 @@ pub enum ArchArg {
     Hashgrid,
 }
 
+/// The hash grid's defaults.
+const GRID: train::image::GridOptions = train::image::GridOptions::DEFAULT;
+
 /// Options of `image fit`.
 #[derive(Debug, Clone, Args)]
 pub struct ImageFitArgs {
@@ -309,32 +289,29 @@ pub struct ImageFitArgs {
     pub train: TrainArgs,
     /// Image file (PNG, JPEG, WebP, ...) [default: the bundled drawing].
     pub image: Option<PathBuf>,
-    /// Resize so that the longer side is N pixels, keeping the aspect ratio [default: 200 for
-    /// the bundled drawing, else the image's own size].
+    /// Resize so that the longer side is N pixels, keeping the aspect ratio.
     #[arg(long, value_parser = cli_values::positive_u32)]
     pub size: Option<u32>,
     /// Network family: hashgrid, the fastest fit and the highest PSNR at the image's own
     /// size, for photos and line art alike; siren, fourier and relu for comparison (siren is
     /// many times slower and scores lower, and no network adds detail when a fit is drawn
-    /// larger) [default: hashgrid].
+    /// larger).
     #[arg(long, value_enum)]
     pub arch: Option<ArchArg>,
-    /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256 [default:
-    /// 64x2 for hashgrid, 128x3 otherwise].
+    /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256.
     #[arg(long)]
     pub hidden: Option<String>,
     /// Hash grid: resolution levels (1 to 32).
-    #[arg(long, default_value_t = 16, help_heading = "Hash grid")]
+    #[arg(long, default_value_t = GRID.levels, help_heading = "Hash grid")]
     pub levels: usize,
     /// Hash grid: features per level (1 to 8).
-    #[arg(long, default_value_t = 2, help_heading = "Hash grid")]
+    #[arg(long, default_value_t = GRID.features, help_heading = "Hash grid")]
     pub features: usize,
-    /// Hash grid: log2 of the most table entries per level (1 to 24) [default: 19; 20 for
-    /// images over 100 megapixels where the memory budget holds it].
+    /// Hash grid: log2 of the most table entries per level (1 to 24).
     #[arg(long, help_heading = "Hash grid")]
     pub log2_table_size: Option<u32>,
     /// Hash grid: cells per axis of the coarsest level.
-    #[arg(long, default_value_t = 16, help_heading = "Hash grid")]
+    #[arg(long, default_value_t = GRID.base_resolution, help_heading = "Hash grid")]
     pub base_resolution: u32,
     /// Hash grid: cells per axis of the finest level [default: the image's longer side, at
     /// least the base resolution].
@@ -349,7 +326,7 @@ pub struct ImageFitArgs {
     /// Area supervision for redrawing larger: each pixel is matched by the mean of N x N
     /// samples inside it, through a sigmoid output (N from 1 to 4; 2 is a good choice for
     /// line drawings that are to be rendered at a higher resolution; costs N^2 per step).
-    #[arg(long, default_value_t = 1, value_parser = cli_values::positive_u32)]
+    #[arg(long, default_value_t = train::image::DEFAULT_SUPERSAMPLE, value_parser = cli_values::positive_u32)]
     pub supersample: u32,
     /// Fit a black-and-white version: pixels darker than this gray level (0..1) become
     /// black (best for line drawings that are to be redrawn larger).

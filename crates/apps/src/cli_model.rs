@@ -18,7 +18,7 @@ pub enum ModelArg {
 pub enum NumericEncodingArg {
     /// Standardised, as they are.
     Plain,
-    /// Beside sines and cosines of each number (`--periodic` bands, 3 by default).
+    /// Beside sines and cosines of each number (`--periodic` bands).
     Periodic,
     /// Piecewise-linear in `--bins` bins at the training quantiles (in the model's
     /// encoding, which `predict` and `export` apply).
@@ -28,20 +28,14 @@ pub enum NumericEncodingArg {
 /// `mlp`'s options on how the network reads numbers.
 #[derive(Debug, Clone, Args)]
 pub struct NumberArgs {
-    /// How the network reads numbers: `plain`, `periodic` or `piecewise` [default: plain;
-    /// with `--model auto`, the second network's inputs (plain: none, and no third network
-    /// when given); by default periodic, then a third network on piecewise inputs in 32
-    /// bins, on tables of at most 100 encoded columns].
+    /// How the network reads numbers: `plain`, `periodic` or `piecewise`.
     #[arg(long, value_enum, value_name = "ENCODING")]
     pub numeric_encoding: Option<NumericEncodingArg>,
     /// Periodic encoding of each (standardised) input beside its value: sin and cos at
-    /// BANDS frequencies pi, 2 pi, 4 pi, ... (0: the inputs alone) [default: 0, or 3 with
-    /// `--numeric-encoding periodic`; with `--model auto`, the network's inputs: no
-    /// second network].
+    /// BANDS frequencies pi, 2 pi, 4 pi, ... (0: the inputs alone).
     #[arg(long, value_name = "BANDS")]
     pub periodic: Option<usize>,
-    /// Bins of each number's piecewise-linear encoding (`--numeric-encoding piecewise`)
-    /// [default: 32].
+    /// Bins of each number's piecewise-linear encoding (`--numeric-encoding piecewise`).
     #[arg(long, value_name = "BINS", value_parser = crate::cli_values::positive_count)]
     pub bins: Option<usize>,
 }

@@ -91,6 +91,12 @@ pub fn positive_u32(s: &str) -> Result<u32, String> {
     }
 }
 
+/// Parses the value of `--hidden` ([`nn::HiddenLayers`]); the error line names the option,
+/// the value and the accepted forms.
+pub fn hidden_arg(text: &str) -> anyhow::Result<nn::HiddenLayers> {
+    text.parse().map_err(|e| anyhow::anyhow!("--hidden {e}"))
+}
+
 /// A count where 0 means something (e.g. "only at the end").
 pub fn count(s: &str) -> Result<usize, String> {
     usize::try_from(whole(s)?).map_err(|_| format!("{} is too large", shorten(s)))

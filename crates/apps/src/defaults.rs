@@ -1,14 +1,21 @@
 //! Each job's default training settings (the library's, [`train::defaults`]) as `--help`
 //! shows them, subcommand by subcommand.
 
-use clap::Command;
+use crate::jobs::tabular::{activation, choice};
+use clap::{Command, ValueEnum};
 use nn::TrainLength;
+use std::fmt::Display;
 pub use train::defaults::*;
 use train::image::ImageArch;
 use train::image::defaults::{
-    DEFAULT_BATCH, HASH_GRID_BASE_PIXELS, HASH_GRID_BASE_STEPS, IMAGE_BASE_PIXELS,
-    IMAGE_BASE_STEPS, IMAGE_MAX_STEPS,
+    DEFAULT_ARCH, DEFAULT_BATCH, DEFAULT_LOG2_TABLE_SIZE, DEFAULT_SIZE, HASH_GRID_BASE_PIXELS,
+    HASH_GRID_BASE_STEPS, IMAGE_BASE_PIXELS, IMAGE_BASE_STEPS, IMAGE_MAX_STEPS, LARGE_IMAGE_PIXELS,
+    default_hidden,
 };
+use train::tabular::auto::{
+    AUTO_PERIODIC, AUTO_PIECEWISE_BINS, AUTO_VAL_FRACTION, BEST_EPOCH_PATIENCE, MAX_PERIODIC_INPUTS,
+};
+use train::tabular::job::{NetworkOptions, PATIENCE_VAL_FRACTION};
 
 /// The help of the common training options as one subcommand resolves them.
 struct Help {
@@ -75,12 +82,94 @@ pub fn describe(cmd: Command) -> Command {
             image.schedule.name()
         ),
     };
-    cmd.mut_subcommand("xor", |c| Help::epochs(&XOR, full).apply(c))
-        .mut_subcommand("linreg", |c| Help::epochs(&LINEAR, full).apply(c))
-        .mut_subcommand("logreg", |c| Help::epochs(&LINEAR, full).apply(c))
-        .mut_subcommand("mlp", |c| mlp_help.apply(c))
-        .mut_subcommand("approx", |c| Help::epochs(&APPROX, full).apply(c))
-        .mut_subcommand("image", |c| {
-            c.mut_subcommand("fit", |f| image_help.apply(f))
-        })
+    let xor_hidden = train::xor::XorOptions::new("").hidden;
+    let approx_hidden = nn::HiddenLayers(train::approx::DEFAULT_HIDDEN.to_vec());
+    cmd.mut_subcommand("xor", |c| {
+        shown(Help::epochs(&XOR, full).apply(c), "hidden", xor_hidden)
+    })
+    .mut_subcommand("linreg", |c| table(Help::epochs(&LINEAR, full).apply(c)))
+    .mut_subcommand("logreg", |c| table(Help::epochs(&LINEAR, full).apply(c)))
+    .mut_subcommand("mlp", |c| network(table(mlp_help.apply(c))))
+    .mut_subcommand("approx", |c| {
+        shown(
+            Help::epochs(&APPROX, full).apply(c),
+            "hidden",
+            approx_hidden,
+        )
+    })
+    .mut_subcommand("image", |c| {
+        c.mut_subcommand("fit", |f| image_fit(image_help.apply(f)))
+    })
+}
+
+/// `arg`'s help with ` [default: {value}]` after it.
+fn shown(cmd: Command, arg: &str, value: impl Display) -> Command {
+    cmd.mut_arg(arg, |a| {
+        let help = a.get_help().map(ToString::to_string).unwrap_or_default();
+        a.help(format!("{help} [default: {value}]"))
+    })
+}
+
+/// The defaults of `image fit`'s picture and network.
+fn image_fit(cmd: Command) -> Command {
+    let layers = |arch| nn::HiddenLayers(default_hidden(arch));
+    let (grid, other) = (layers(ImageArch::HashGrid), layers(ImageArch::Siren));
+    let large = LARGE_IMAGE_PIXELS / 1_000_000;
+    let log2 = DEFAULT_LOG2_TABLE_SIZE;
+    let table = format!(
+        "{log2}; {} for images over {large} megapixels where the memory budget holds it",
+        log2 + 1
+    );
+    let size = format!("{DEFAULT_SIZE} for the bundled drawing, else the image's own size");
+    let cmd = shown(cmd, "size", size);
+    let cmd = shown(cmd, "arch", DEFAULT_ARCH.name());
+    let cmd = shown(
+        cmd,
+        "hidden",
+        format!("{grid} for hashgrid, {other} otherwise"),
+    );
+    shown(cmd, "log2_table_size", table)
+}
+
+/// The defaults of the table jobs' split options.
+fn table(cmd: Command) -> Command {
+    let val = format!(
+        "{PATIENCE_VAL_FRACTION} with --patience, else 0: every training row is trained on"
+    );
+    let patience = format!("no early stopping; `mlp --model auto`: {BEST_EPOCH_PATIENCE}");
+    shown(shown(cmd, "val_fraction", val), "patience", patience)
+}
+
+/// The defaults of `mlp`'s network, from [`NetworkOptions::default`].
+fn network(cmd: Command) -> Command {
+    let d = NetworkOptions::default();
+    let share = AUTO_VAL_FRACTION * 100.0;
+    let model = format!(
+        "The model: `auto` keeps the best on {share}% held-out training rows of the network (its best epoch; also with periodic inputs, the mean of both, or with piecewise-linear inputs) and a linear model (refitted on all rows); `mlp` trains the network alone"
+    );
+    let cmd = cmd.mut_arg("model", |a| a.help(model));
+    let cmd = shown(cmd, "model", name_of(choice, d.choice));
+    numbers(shown(cmd, "activation", name_of(activation, d.activation)))
+}
+
+/// The defaults of how `mlp`'s networks read numbers, from [`train::tabular::auto`].
+fn numbers(cmd: Command) -> Command {
+    let bins = AUTO_PIECEWISE_BINS;
+    let encoding = format!(
+        "plain; with `--model auto`, the second network's inputs (plain: none, and no third network when given); by default periodic, then a third network on piecewise inputs in {bins} bins, on tables of at most {MAX_PERIODIC_INPUTS} encoded columns"
+    );
+    let bands = format!(
+        "0, or {AUTO_PERIODIC} with `--numeric-encoding periodic`; with `--model auto`, the network's inputs: no second network"
+    );
+    let cmd = shown(cmd, "numeric_encoding", encoding);
+    shown(shown(cmd, "periodic", bands), "bins", bins)
+}
+
+/// The command-line name of the value of `A` that converts to the library's `default`.
+fn name_of<A: ValueEnum, L: PartialEq>(convert: fn(A) -> L, default: L) -> String {
+    A::value_variants()
+        .iter()
+        .find(|v| convert((*v).clone()) == default)
+        .and_then(ValueEnum::to_possible_value)
+        .map_or_else(String::new, |v| v.get_name().to_string())
 }

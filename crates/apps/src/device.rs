@@ -8,17 +8,15 @@ use tensor_cuda::CudaBackend;
 
 /// A job that runs on any backend (monomorphised per backend: no `dyn` in the hot path).
 pub trait Job {
-    /// What the job returns.
-    type Output;
     /// Runs the job on `backend`.
-    fn run<B: Backend>(self, backend: &B) -> Result<Self::Output>;
+    fn run<B: Backend>(self, backend: &B) -> Result<()>;
 }
 
 /// The advice for a GPU that cannot be used.
 pub const USE_CPU: &str = "run on the CPU with `--device cpu`";
 
 /// `e` and its causes on one line, each cause once ("a: b: c").
-fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
+pub fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
     let mut line = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
@@ -77,7 +75,7 @@ fn worth_a_notice(e: &Error) -> bool {
 /// Runs `job` on the device the user asked for. `auto` uses CUDA when a GPU is usable and
 /// otherwise the CPU, saying so in one line on stderr when a GPU is present but unusable
 /// (the run record's `device` says which device ran in every case).
-pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<J::Output> {
+pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<()> {
     match device {
         DeviceArg::Cpu => job.run(&CpuBackend::try_new()?),
         DeviceArg::Cuda => job.run(&open_gpu(tf32).map_err(cuda_open_error)?),

@@ -8,58 +8,32 @@ mod cli_parse;
 mod cli_values;
 mod defaults;
 mod device;
-mod hidden;
 mod jobs;
 mod report;
 mod session;
 mod signals;
 mod stdout_errors;
 
-use cli::{BenchCommand, Cli, Command, ImageCommand};
-use jobs::tabular::{Model, Tabular};
+use cli::{BenchCommand, Cli, Command, ImageCommand, RegressionArgs};
+use jobs::tabular::{Tabular, network};
 use std::io::Write;
 use std::process::ExitCode;
+use train::tabular::job::TableModel;
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Xor(a) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(d, t, jobs::xor::Xor(a))
-        }
-        Command::Linreg(a) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(
-                d,
-                t,
-                Tabular {
-                    data: a,
-                    model: Model::Linear,
-                },
-            )
-        }
-        Command::Logreg(a) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(
-                d,
-                t,
-                Tabular {
-                    data: a,
-                    model: Model::Logistic,
-                },
-            )
-        }
+        Command::Xor(a) => device::dispatch(a.train.device, a.train.tf32, jobs::xor::Xor(a)),
+        Command::Linreg(a) => table(a, TableModel::Linear),
+        Command::Logreg(a) => table(a, TableModel::Logistic),
         Command::Mlp(a) => {
-            check_resumed_task(&a)?;
-            let (d, t) = (a.data.train.device, a.data.train.tf32);
-            device::dispatch(d, t, Tabular::mlp(a))
+            let model = network(&a)?;
+            table(a.data, model)
         }
         Command::Approx(a) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(d, t, jobs::approx::Approx(a))
+            device::dispatch(a.train.device, a.train.tf32, jobs::approx::Approx(a))
         }
         Command::Image(ImageCommand::Fit(a)) => {
-            let (d, t) = (a.train.device, a.train.tf32);
-            device::dispatch(d, t, jobs::image_fit::ImageFit(a))
+            device::dispatch(a.train.device, a.train.tf32, jobs::image_fit::ImageFit(a))
         }
         Command::Image(ImageCommand::Render(a)) => {
             device::dispatch(a.device, false, jobs::image_render::ImageRender(a))
@@ -69,24 +43,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Image(ImageCommand::Encode(a)) => jobs::image_codec::encode(&a),
         Command::Image(ImageCommand::Decode(a)) => jobs::image_codec::decode(&a),
         Command::Bench(BenchCommand::Train(a)) => {
-            let (d, t) = (a.device, a.tf32);
-            device::dispatch(d, t, jobs::bench::BenchTrain(a))
+            device::dispatch(a.device, a.tf32, jobs::bench::BenchTrain(a))
         }
     }
 }
 
-/// Refuses `mlp --resume --task T` on a run trained for the other task before the data is
-/// read (whose classes or targets would be refused for a reason that hides this one).
-fn check_resumed_task(a: &cli::MlpArgs) -> anyhow::Result<()> {
-    let (Some(task), Some(out), true) = (a.task, &a.data.train.out, a.data.train.resume) else {
-        return Ok(());
-    };
-    let name = match task {
-        cli::TaskArg::Regression => "regression",
-        cli::TaskArg::Classification => "classification",
-    };
-    train::check_resumed_task(out, name)
-        .map_err(|e| anyhow::anyhow!("{e} (drop --task, or pass another --out)"))
+/// A table job of `model` on the data the flags name.
+fn table(data: RegressionArgs, model: TableModel) -> anyhow::Result<()> {
+    device::dispatch(data.train.device, data.train.tf32, Tabular { data, model })
 }
 
 /// Restores the default SIGPIPE action, so that `iron-learn ... | head` ends quietly
@@ -123,14 +87,7 @@ fn main() -> ExitCode {
         },
         Err(e) => {
             // One line: the error and its causes, never a backtrace.
-            let mut line = format!("error: {e}");
-            for cause in e.chain().skip(1) {
-                let text = cause.to_string();
-                if !line.contains(&text) {
-                    line.push_str(": ");
-                    line.push_str(&text);
-                }
-            }
+            let mut line = format!("error: {}", device::one_line(e.as_ref()));
             if let Some(advice) = advice::flag_advice(&e) {
                 line.push_str(&advice);
             }

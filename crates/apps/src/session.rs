@@ -3,8 +3,9 @@
 //! (resume, checkpoints, early stopping, divergence, record, loss chart) is the `train`
 //! crate's.
 
-use crate::cli::{BatchArg, ScheduleArg, TrainArgs};
+use crate::cli::{ScheduleArg, TrainArgs};
 use nn::TrainLength;
+use std::path::Path;
 use train::defaults::Defaults;
 
 /// The library's schedule for the command line's.
@@ -16,6 +17,11 @@ pub fn schedule(arg: ScheduleArg) -> train::Schedule {
     }
 }
 
+/// Progress on stderr as the flags ask: none, a bar, or a line every `--log-every` steps.
+pub fn reporter(t: &TrainArgs) -> train::progress::StderrReporter {
+    train::progress::StderrReporter::new(t.quiet, t.log_every)
+}
+
 /// The library's training choices for the common training flags.
 pub fn choices(t: &TrainArgs) -> train::TrainChoices {
     train::TrainChoices {
@@ -25,10 +31,7 @@ pub fn choices(t: &TrainArgs) -> train::TrainChoices {
             (_, Some(s)) => Some(TrainLength::Steps(s as u64)),
             _ => None,
         },
-        batch: t.batch.map(|b| match b {
-            BatchArg::Full => train::BatchChoice::Full,
-            BatchArg::Size(n) => train::BatchChoice::Rows(n),
-        }),
+        batch: t.batch,
         schedule: t.schedule.map(schedule),
         seed: t.seed,
         checkpoint_every: t.checkpoint_every as u64,
@@ -44,16 +47,27 @@ pub fn settings(args: &TrainArgs, defaults: &Defaults) -> train::Settings {
     choices(args).settings(defaults)
 }
 
-/// For a run stopped by a signal: records the step it stopped at (for `metrics.json`),
-/// says how to continue it, and returns true.
-pub fn note_if_stopped(reason: nn::StopReason, steps: u64, dir: &std::path::Path) -> bool {
-    let stopped = reason == nn::StopReason::Interrupted;
-    if stopped {
-        crate::signals::note_stopped_at(steps);
-        eprintln!(
-            "stopped at step {steps}; continue with --resume --out {}",
-            dir.display()
-        );
+/// For a run stopped by a signal: records the step it stopped at, says how to continue it,
+/// and writes its `metrics.json` again with the signal's name and step.
+pub fn record_if_stopped(
+    reason: nn::StopReason,
+    steps: u64,
+    dir: &Path,
+    metrics: &impl serde::Serialize,
+) -> anyhow::Result<()> {
+    if reason != nn::StopReason::Interrupted {
+        return Ok(());
     }
-    stopped
+    note_stopped(steps, dir);
+    crate::report::run_dir::write_if_stopped(dir, metrics)
+}
+
+/// Records the step a signal stopped a run at (for `metrics.json`) and says how to
+/// continue it.
+pub fn note_stopped(step: u64, dir: &Path) {
+    crate::signals::note_stopped_at(step);
+    eprintln!(
+        "stopped at step {step}; continue with --resume --out {}",
+        dir.display()
+    );
 }

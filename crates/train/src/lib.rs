@@ -86,6 +86,5 @@ pub use monitor::LossUnits;
 pub use outcome::{Outcome, RunMetrics};
 pub use plan::TrainingSize;
 pub use report::{Lines, Reading, Reporter, Silent};
-pub use resume::check_task as check_resumed_task;
 pub use run::{MemoryCheck, Run};
-pub use settings::{BatchChoice, Schedule, Settings, TrainChoices};
+pub use settings::{BatchChoice, BatchChoiceError, Schedule, Settings, TrainChoices};

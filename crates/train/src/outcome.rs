@@ -139,9 +139,45 @@ pub fn write_metrics<T: Serialize + ?Sized>(
     crate::record::write_file(path, (text + "\n").as_bytes())
 }
 
+/// Writes `metrics.json` into `dir` for a run stopped by a signal: the run's figures, then
+/// `interrupted: true`, the signal (`interrupted_by`, e.g. `SIGINT`) and, where it was
+/// training, the step it stopped at (`interrupted_at_step`).
+pub fn write_stopped_metrics(
+    dir: &std::path::Path,
+    metrics: &impl Serialize,
+    signal: &str,
+    step: Option<u64>,
+) -> crate::Result<()> {
+    use serde_json::Value;
+    let path = dir.join(METRICS_FILE);
+    let encode = |e| crate::Error::json(format!("cannot encode {}", path.display()), e);
+    let Value::Object(mut fields) = serde_json::to_value(metrics).map_err(encode)? else {
+        return Err(crate::Error::Refused("the metrics are not a record".into()));
+    };
+    fields.insert("interrupted".into(), Value::Bool(true));
+    fields.insert("interrupted_by".into(), Value::from(signal));
+    if let Some(step) = step {
+        fields.insert("interrupted_at_step".into(), Value::from(step));
+    }
+    write_metrics(&path, &fields)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_run_records_its_signal_and_step() {
+        let dir = tempfile::tempdir().unwrap();
+        let metrics = serde_json::json!({"loss": 0.5});
+        write_stopped_metrics(dir.path(), &metrics, "SIGTERM", Some(7)).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(METRICS_FILE)).unwrap();
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let expected = serde_json::json!({"loss": 0.5, "interrupted": true,
+            "interrupted_by": "SIGTERM", "interrupted_at_step": 7});
+        assert_eq!(back, expected);
+        write_stopped_metrics(dir.path(), &1.0, "SIGINT", None).unwrap_err();
+    }
 
     #[test]
     fn lengths_and_counts_read_naturally() {

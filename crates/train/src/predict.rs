@@ -101,6 +101,9 @@ pub struct PredictOptions {
     pub rows: Rows,
     /// Columns of a table file copied in front of the answers (an identifier, say).
     pub keep: Vec<String>,
+    /// A CSV file to write the answers into (`None`: they are only returned); it may be
+    /// neither the model nor the rows.
+    pub output: Option<PathBuf>,
 }
 
 impl PredictOptions {
@@ -110,6 +113,7 @@ impl PredictOptions {
             model: model.into(),
             rows,
             keep: Vec::new(),
+            output: None,
         }
     }
 }
@@ -123,10 +127,32 @@ pub struct Predictions {
     pub rows: usize,
 }
 
-/// Loads the model (refusing an image model) and predicts the rows the options give;
-/// `reporter` hears of the table's columns that the model does not read and of the cells
-/// that could not be read as their column's training type.
+/// Loads the model (refusing an image model) and predicts the rows the options give,
+/// writing them into the options' output file where there is one (refused before anything
+/// is read when it is the model or the rows); `reporter` hears of the table's columns that
+/// the model does not read and of the cells that could not be read as their column's
+/// training type.
 pub fn predict<B: Backend>(
+    backend: &B,
+    options: &PredictOptions,
+    reporter: &mut dyn Reporter,
+) -> Result<Predictions> {
+    let Some(output) = &options.output else {
+        return answers(backend, options, reporter);
+    };
+    let model_file = io::fitted::model_file(&options.model);
+    let mut inputs = vec![model_file.as_path()];
+    if let Rows::File(path) = &options.rows {
+        inputs.push(path);
+    }
+    io::output::refuse_own_input(output, &inputs)?;
+    let answers = answers(backend, options, reporter)?;
+    crate::record::write_file(output, &answers.csv)?;
+    Ok(answers)
+}
+
+/// The answers of [`predict`], not written anywhere.
+fn answers<B: Backend>(
     backend: &B,
     options: &PredictOptions,
     reporter: &mut dyn Reporter,

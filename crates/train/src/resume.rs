@@ -82,27 +82,6 @@ where
     Ok((loaded.model, optimizer))
 }
 
-/// Refuses to resume the run in `dir` as another task than the one its record says it was
-/// trained for (`options.task`: `classification` or `regression`): checked before the data
-/// is read, whose classes or targets would otherwise be refused for a reason that hides
-/// this one. A folder without a record, or a record without a task, passes.
-pub fn check_task(dir: &Path, task: &str) -> Result<()> {
-    let record = record::read_value(dir).unwrap_or_default();
-    let before = record
-        .get("options")
-        .and_then(|o| o.get("task"))
-        .and_then(Value::as_str);
-    match before {
-        Some(before) if before != task => Err(Error::Refused(format!(
-            "{} was trained for {before}, and the task is now {task}, which needs another \
-             network output and other targets; resume it for {before}, or train for {task} \
-             in a new folder",
-            dir.display()
-        ))),
-        _ => Ok(()),
-    }
-}
-
 /// Refuses a checkpoint of another network, naming the first difference.
 fn check_architecture<C: Serialize + PartialEq>(
     path: &Path,
@@ -390,26 +369,6 @@ mod tests {
         assert!(validation_note(&with, &without).contains("trained with early stopping"));
         assert_eq!(validation_note(&with, &with), "");
         assert_eq!(validation_note(&without, &without), "");
-    }
-
-    #[test]
-    fn another_task_than_the_recorded_one_is_refused_naming_both() {
-        let dir = tempfile::tempdir().unwrap();
-        assert!(
-            check_task(dir.path(), "classification").is_ok(),
-            "no record"
-        );
-        let record = json!({"options": {"task": "regression"}}).to_string();
-        std::fs::write(dir.path().join(record::FILE_NAME), record).unwrap();
-        assert!(check_task(dir.path(), "regression").is_ok());
-        let e = check_task(dir.path(), "classification")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("trained for regression") && e.contains("now classification"),
-            "{e}"
-        );
-        assert!(!e.contains("--"), "{e}");
     }
 
     #[test]

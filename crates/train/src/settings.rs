@@ -128,14 +128,41 @@ pub enum BatchChoice {
     Rows(usize),
 }
 
+/// Why a text is not a [`BatchChoice`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BatchChoiceError {
+    /// A batch of no rows.
+    #[error("batch size must be at least 1")]
+    Empty,
+    /// Neither a number nor `full`.
+    #[error("expected a number or \"full\", got {0:?}")]
+    Unreadable(String),
+}
+
+impl std::str::FromStr for BatchChoice {
+    type Err = BatchChoiceError;
+
+    /// `full` (in any case) or a number of rows, at least 1.
+    fn from_str(s: &str) -> Result<Self, BatchChoiceError> {
+        if s.eq_ignore_ascii_case("full") {
+            return Ok(BatchChoice::Full);
+        }
+        match s.parse::<usize>() {
+            Ok(0) => Err(BatchChoiceError::Empty),
+            Ok(n) => Ok(BatchChoice::Rows(n)),
+            Err(_) => Err(BatchChoiceError::Unreadable(s.to_string())),
+        }
+    }
+}
+
 /// The training choices a user may leave to the job (`None`: the job's default).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TrainChoices {
     /// Learning rate.
     pub lr: Option<f32>,
     /// Length.
     pub length: Option<TrainLength>,
-    /// Rows per step.
+    /// Rows (of an image fit: pixels) per step.
     pub batch: Option<BatchChoice>,
     /// Learning-rate schedule.
     pub schedule: Option<Schedule>,
@@ -151,6 +178,26 @@ pub struct TrainChoices {
     pub force: bool,
     /// A flag that, once set, stops the run at the next step (it checkpoints).
     pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for TrainChoices {
+    /// Every choice left to the job; the seed and checkpoint interval of
+    /// [`Settings::default`], a fresh start.
+    fn default() -> Self {
+        let settings = Settings::default();
+        TrainChoices {
+            lr: None,
+            length: None,
+            batch: None,
+            schedule: None,
+            seed: settings.seed,
+            checkpoint_every: settings.checkpoint_every,
+            log_every: None,
+            resume: false,
+            force: false,
+            stop: None,
+        }
+    }
 }
 
 impl TrainChoices {
@@ -171,5 +218,19 @@ impl TrainChoices {
             resume: self.resume,
             force: self.force,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_read_as_full_or_a_number_of_rows() {
+        assert_eq!("FULL".parse(), Ok(BatchChoice::Full));
+        assert_eq!("64".parse(), Ok(BatchChoice::Rows(64)));
+        assert_eq!("0".parse::<BatchChoice>(), Err(BatchChoiceError::Empty));
+        let e = "many".parse::<BatchChoice>().unwrap_err().to_string();
+        assert_eq!(e, "expected a number or \"full\", got \"many\"");
     }
 }

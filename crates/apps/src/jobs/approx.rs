@@ -10,41 +10,38 @@ use io::expr::parse_range;
 use std::path::PathBuf;
 use tensor_core::Backend;
 use train::approx::{ApproxOptions, check_options, fit_function};
-use train::progress::StderrReporter;
 
 /// Fits a typed function.
 pub struct Approx(pub ApproxArgs);
 
-/// The library's options for these flags, the fit written into `out`.
+/// The library's options for these flags, the fit written into `out`; what they leave
+/// out takes [`ApproxOptions::new`]'s defaults.
 pub fn options(args: &ApproxArgs, out: PathBuf) -> Result<ApproxOptions> {
-    Ok(ApproxOptions {
+    let mut options = ApproxOptions {
         samples: args.samples,
         classify: args.classify,
-        hidden: crate::hidden::hidden_arg(&args.hidden)?,
         settings: crate::session::settings(&args.train, &crate::defaults::APPROX),
         ..ApproxOptions::new(&args.function, parse_range(&args.range)?, out)
-    })
+    };
+    if let Some(hidden) = &args.hidden {
+        options.hidden = crate::cli_values::hidden_arg(hidden)?;
+    }
+    Ok(options)
 }
 
 impl Job for Approx {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let mut options = options(args, PathBuf::new())?;
         check_options::<B>(&options)?;
         options.out = run_dir::prepare(&args.train, train::approx::JOB)?;
         options.stop = Some(crate::signals::watch());
-        let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
+        let mut reporter = crate::session::reporter(&args.train);
         let fit = fit_function(backend, &options, &mut reporter)?;
-        let stopped =
-            crate::session::note_if_stopped(fit.stop_reason, fit.metrics.run.steps, &fit.dir);
+        let steps = fit.metrics.run.steps;
+        crate::session::record_if_stopped(fit.stop_reason, steps, &fit.dir, &fit.metrics)?;
         println!("{}", fit.fit_line());
         println!("{}", fit.line());
-        if stopped {
-            // The signal's name and step join the figures.
-            run_dir::write_metrics(&fit.dir, &fit.metrics)?;
-        }
         Ok(())
     }
 }

@@ -15,14 +15,12 @@ use train::timing::StepTimes;
 pub struct BenchTrain(pub BenchTrainArgs);
 
 impl Job for BenchTrain {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let networks = args
             .hidden
             .iter()
-            .map(|spec| crate::hidden::hidden_arg(spec))
+            .map(|spec| crate::cli_values::hidden_arg(spec))
             .collect::<Result<_>>()?;
         let options = BenchOptions {
             networks,

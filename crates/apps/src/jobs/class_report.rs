@@ -18,12 +18,7 @@ pub fn print_classification(r: &ClassReport, rows: usize) {
     if let (Some(p), Some(recall), Some(f1)) = (r.precision, r.recall, r.f1) {
         println!("  precision {p:.4}   recall {recall:.4}   F1 {f1:.4}");
     }
-    let width = labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(5)
-        .clamp(5, 24);
+    let width = widest(labels, 5, 24);
     println!("  {:<width$}  precision  recall      F1   rows", "class");
     for c in &r.per_class {
         println!(
@@ -39,12 +34,7 @@ fn print_confusion(labels: &[String], confusion: &[Vec<usize>], width: usize) {
         return;
     }
     println!("  confusion matrix (rows: truth, columns: prediction)");
-    let cell = labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(1)
-        .clamp(6, 12);
+    let cell = widest(labels, 6, 12);
     let header: String = labels
         .iter()
         .map(|l| format!(" {:>cell$}", short(l, cell)))
@@ -54,6 +44,12 @@ fn print_confusion(labels: &[String], confusion: &[Vec<usize>], width: usize) {
         let cells: String = row.iter().map(|v| format!(" {v:>cell$}")).collect();
         println!("  {:<width$}{cells}", short(label, width));
     }
+}
+
+/// The characters of the longest label, from `least` to `most`.
+fn widest(labels: &[String], least: usize, most: usize) -> usize {
+    let longest = labels.iter().map(|l| l.chars().count()).max();
+    longest.unwrap_or(least).clamp(least, most)
 }
 
 fn short(text: &str, n: usize) -> String {

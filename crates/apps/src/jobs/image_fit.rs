@@ -2,16 +2,14 @@
 //! ([`train::image::fit_image`]); this converts the flags into its options and prints what
 //! it returns.
 
-use crate::cli::{ArchArg, BatchArg, ImageFitArgs};
+use crate::cli::{ArchArg, ImageFitArgs};
+use crate::cli_values::hidden_arg;
 use crate::device::Job;
-use crate::hidden::hidden_arg;
 use crate::report::run_dir;
 use anyhow::Result;
-use nn::TrainLength;
 use std::path::PathBuf;
 use tensor_core::Backend;
-use train::image::{GridOptions, ImageArch, ImageBatch, ImageFitOptions, fit_image};
-use train::progress::StderrReporter;
+use train::image::{GridOptions, ImageArch, ImageFitOptions, fit_image};
 
 /// Fits an image.
 pub struct ImageFit(pub ImageFitArgs);
@@ -28,12 +26,6 @@ fn arch(arch: ArchArg) -> ImageArch {
 
 /// The library's options for these flags, the fit written into `out`.
 pub fn options(args: &ImageFitArgs, out: PathBuf) -> Result<ImageFitOptions> {
-    let train = &args.train;
-    let length = match (train.epochs, train.steps) {
-        (Some(e), _) => Some(TrainLength::Epochs(e as u64)),
-        (_, Some(s)) => Some(TrainLength::Steps(s as u64)),
-        _ => None,
-    };
     Ok(ImageFitOptions {
         size: args.size,
         arch: args.arch.map(arch),
@@ -49,38 +41,22 @@ pub fn options(args: &ImageFitArgs, out: PathBuf) -> Result<ImageFitOptions> {
         color: args.color,
         threshold: args.threshold,
         supersample: args.supersample,
-        lr: train.lr,
-        length,
-        batch: train.batch.map(|b| match b {
-            BatchArg::Full => ImageBatch::Full,
-            BatchArg::Size(n) => ImageBatch::Pixels(n),
-        }),
-        schedule: train.schedule.map(crate::session::schedule),
-        seed: train.seed,
-        checkpoint_every: train.checkpoint_every as u64,
-        log_every: train.log_every,
-        resume: train.resume,
-        force: train.force,
-        stop: None,
+        training: crate::session::choices(&args.train),
         ..ImageFitOptions::new(args.image.clone(), out)
     })
 }
 
 impl Job for ImageFit {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let mut options = options(args, PathBuf::new())?;
         train::image::check_options(&options)?;
         options.out = run_dir::prepare(&args.train, train::image::JOB)?;
-        options.stop = Some(crate::signals::watch());
-        let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
+        options.training.stop = Some(crate::signals::watch());
+        let mut reporter = crate::session::reporter(&args.train);
         let fit = fit_image(backend, &options, &mut reporter)?;
-        if crate::session::note_if_stopped(fit.stop_reason, fit.metrics.run.steps, &fit.dir) {
-            // The signal's name and step join the figures.
-            run_dir::write_metrics(&fit.dir, &fit.metrics)?;
-        }
+        let steps = fit.metrics.run.steps;
+        crate::session::record_if_stopped(fit.stop_reason, steps, &fit.dir, &fit.metrics)?;
         println!("{}", fit.line());
         if let Some(note) = &fit.under_trained {
             println!("note: under-trained: {note}");

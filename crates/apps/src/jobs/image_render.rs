@@ -12,8 +12,6 @@ use train::image::{RenderOptions, check_render_options, render_image};
 pub struct ImageRender(pub ImageRenderArgs);
 
 impl Job for ImageRender {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
         let options = RenderOptions {

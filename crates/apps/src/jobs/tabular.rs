@@ -3,9 +3,7 @@
 //! returns ([`super::tabular_print`]).
 
 use super::tabular_print::{Printer, print_outcome, task_advice};
-use crate::cli::{
-    ActivationArg, MlpArgs, ModelArg, NumberArgs, NumericEncodingArg, RegressionArgs, TaskArg,
-};
+use crate::cli::{ActivationArg, MlpArgs, ModelArg, NumericEncodingArg, RegressionArgs, TaskArg};
 use crate::device::Job;
 use crate::report::run_dir;
 use anyhow::Result;
@@ -17,58 +15,73 @@ use train::tabular::job::{
     TableJobOptions, TableModel, TableTask,
 };
 
-/// Which model of the data to train, as the flags ask.
-#[derive(Debug, Clone)]
-pub enum Model {
-    /// A single linear layer, MSE loss.
-    Linear,
-    /// A single linear layer with a sigmoid, cross-entropy loss.
-    Logistic,
-    /// A multilayer network.
-    Mlp {
-        /// Regression or classification (`None`: from the target column).
-        task: Option<TaskArg>,
-        /// Hidden widths, as given to --hidden.
-        hidden: String,
-        /// Hidden activation.
-        activation: ActivationArg,
-        /// AdamW's weight decay (0: Adam).
-        weight_decay: f32,
-        /// The network alone, or the better of it and a linear model.
-        choice: ModelArg,
-        /// How the network reads numbers (with `auto`, the second network).
-        numbers: NumberArgs,
-    },
-}
-
 /// A tabular job: data options and the model.
 pub struct Tabular {
     /// Data file, target column, split.
     pub data: RegressionArgs,
     /// The model.
-    pub model: Model,
+    pub model: TableModel,
+}
+
+/// The library's network for the flags of `mlp`; what they leave out takes
+/// [`NetworkOptions::default`].
+pub fn network(args: &MlpArgs) -> Result<TableModel> {
+    let n = &args.numbers;
+    let default = NetworkOptions::default();
+    Ok(TableModel::Network(NetworkOptions {
+        task: args.task.map(task),
+        hidden: crate::cli_values::hidden_arg(&args.hidden)?,
+        activation: args.activation.map_or(default.activation, activation),
+        weight_decay: args.weight_decay,
+        choice: args.model.map_or(default.choice, choice),
+        numbers: NumberOptions {
+            encoding: n.numeric_encoding.map(encoding),
+            periodic: n.periodic,
+            bins: n.bins,
+        },
+    }))
+}
+
+/// The library's task for `--task`.
+fn task(t: TaskArg) -> TableTask {
+    match t {
+        TaskArg::Regression => TableTask::Regression,
+        TaskArg::Classification => TableTask::Classification,
+    }
+}
+
+/// The library's hidden activation for `--activation`.
+pub fn activation(a: ActivationArg) -> Activation {
+    match a {
+        ActivationArg::Relu => Activation::Relu,
+        ActivationArg::Tanh => Activation::Tanh,
+        ActivationArg::Sigmoid => Activation::Sigmoid,
+        ActivationArg::Sine => Activation::Sine { w0: 1.0 },
+    }
+}
+
+/// The library's choice for `--model`.
+pub fn choice(m: ModelArg) -> ModelChoice {
+    match m {
+        ModelArg::Auto => ModelChoice::Auto,
+        ModelArg::Mlp => ModelChoice::Network,
+    }
+}
+
+/// The library's encoding for `--numeric-encoding`.
+fn encoding(e: NumericEncodingArg) -> EncodingAsked {
+    match e {
+        NumericEncodingArg::Plain => EncodingAsked::Plain,
+        NumericEncodingArg::Periodic => EncodingAsked::Periodic,
+        NumericEncodingArg::Piecewise => EncodingAsked::Piecewise,
+    }
 }
 
 impl Tabular {
-    /// `mlp` from its arguments.
-    pub fn mlp(args: MlpArgs) -> Self {
-        Tabular {
-            data: args.data,
-            model: Model::Mlp {
-                task: args.task,
-                hidden: args.hidden,
-                activation: args.activation,
-                weight_decay: args.weight_decay,
-                choice: args.model,
-                numbers: args.numbers,
-            },
-        }
-    }
-
     /// The library's options for these flags.
-    fn options(&self) -> Result<TableJobOptions> {
+    fn options(&self) -> TableJobOptions {
         let a = &self.data;
-        Ok(TableJobOptions {
+        TableJobOptions {
             data: TableDataOptions {
                 data: a.data.clone(),
                 target: a.target.clone(),
@@ -84,78 +97,27 @@ impl Tabular {
                 },
                 balanced: a.class_weight.is_some(),
             },
-            model: self.table_model()?,
+            model: self.model.clone(),
             training: crate::session::choices(&a.train),
-        })
-    }
-
-    /// The library's model for these flags.
-    fn table_model(&self) -> Result<TableModel> {
-        Ok(match &self.model {
-            Model::Linear => TableModel::Linear,
-            Model::Logistic => TableModel::Logistic,
-            Model::Mlp {
-                task,
-                hidden,
-                activation,
-                weight_decay,
-                choice,
-                numbers,
-            } => TableModel::Network(NetworkOptions {
-                task: task.map(|t| match t {
-                    TaskArg::Regression => TableTask::Regression,
-                    TaskArg::Classification => TableTask::Classification,
-                }),
-                hidden: crate::hidden::hidden_arg(hidden)?,
-                activation: hidden_activation(*activation),
-                weight_decay: *weight_decay,
-                choice: match choice {
-                    ModelArg::Auto => ModelChoice::Auto,
-                    ModelArg::Mlp => ModelChoice::Network,
-                },
-                numbers: number_options(numbers),
-            }),
-        })
-    }
-}
-
-fn hidden_activation(a: ActivationArg) -> Activation {
-    match a {
-        ActivationArg::Relu => Activation::Relu,
-        ActivationArg::Tanh => Activation::Tanh,
-        ActivationArg::Sigmoid => Activation::Sigmoid,
-        ActivationArg::Sine => Activation::Sine { w0: 1.0 },
-    }
-}
-
-fn number_options(n: &NumberArgs) -> NumberOptions {
-    NumberOptions {
-        encoding: n.numeric_encoding.map(|e| match e {
-            NumericEncodingArg::Plain => EncodingAsked::Plain,
-            NumericEncodingArg::Periodic => EncodingAsked::Periodic,
-            NumericEncodingArg::Piecewise => EncodingAsked::Piecewise,
-        }),
-        periodic: n.periodic,
-        bins: n.bins,
+        }
     }
 }
 
 impl Job for Tabular {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
-        let options = self.options()?;
+        let options = self.options();
         let args = &self.data.train;
+        if let Some(out) = &args.out {
+            options
+                .check_resumed_task(out)
+                .map_err(train::Error::from)?;
+        }
         let mut printer = Printer::new(&self.data.data, args);
         let job = TableJob::prepare(&options, &mut printer).map_err(task_advice)?;
         let dir = run_dir::prepare(args, job.job())?;
         let job = job.stop_flag(crate::signals::watch());
         let outcome = job.train(backend, &dir, &mut printer)?;
-        print_outcome(&outcome, matches!(self.model, Model::Linear));
-        if crate::signals::received().is_some() {
-            // The signal's name and step join the figures.
-            run_dir::write_metrics(&dir, &outcome.metrics)?;
-        }
-        Ok(())
+        print_outcome(&outcome, self.model == TableModel::Linear);
+        run_dir::write_if_stopped(&dir, &outcome.metrics)
     }
 }

@@ -26,7 +26,7 @@ impl Printer {
     pub fn new(data: &Path, args: &TrainArgs) -> Self {
         Printer {
             data: data.to_path_buf(),
-            runs: StderrReporter::new(args.quiet, args.log_every),
+            runs: crate::session::reporter(args),
         }
     }
 }
@@ -45,13 +45,7 @@ impl TableReporter for Printer {
             TableNote::PiecewiseSkipped { bins } => println!(
                 "note: model auto: the rows piecewise-linear in {bins} bins would not fit in memory; no network on them"
             ),
-            TableNote::Stopped { dir, step } => {
-                crate::signals::note_stopped_at(step);
-                eprintln!(
-                    "stopped at step {step}; continue with --resume --out {}",
-                    dir.display()
-                );
-            }
+            TableNote::Stopped { dir, step } => crate::session::note_stopped(step, dir),
         }
     }
 }

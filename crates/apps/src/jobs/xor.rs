@@ -2,32 +2,32 @@
 //! library's ([`train::xor::train_xor`]); this converts the flags and prints the truth table.
 
 use crate::cli::XorArgs;
+use crate::cli_values::hidden_arg;
 use crate::device::Job;
 use crate::report::run_dir;
 use anyhow::Result;
 use tensor_core::Backend;
-use train::progress::StderrReporter;
 use train::xor::{JOB, XorOptions, train_xor};
 
 /// Trains XOR and prints the truth table.
 pub struct Xor(pub XorArgs);
 
 impl Job for Xor {
-    type Output = ();
-
     fn run<B: Backend>(self, backend: &B) -> Result<()> {
         let args = &self.0;
-        let hidden = crate::hidden::hidden_arg(&args.hidden)?;
-        let options = XorOptions {
-            hidden,
+        let hidden = args.hidden.as_deref().map(hidden_arg).transpose()?;
+        let mut options = XorOptions {
             settings: crate::session::settings(&args.train, &crate::defaults::XOR),
             stop: Some(crate::signals::watch()),
             ..XorOptions::new(run_dir::prepare(&args.train, JOB)?)
         };
-        let mut reporter = StderrReporter::new(args.train.quiet, args.train.log_every);
+        if let Some(hidden) = hidden {
+            options.hidden = hidden;
+        }
+        let mut reporter = crate::session::reporter(&args.train);
         let xor = train_xor(backend, &options, &mut reporter)?;
-        let stopped =
-            crate::session::note_if_stopped(xor.stop_reason, xor.metrics.run.steps, &xor.dir);
+        let steps = xor.metrics.run.steps;
+        crate::session::record_if_stopped(xor.stop_reason, steps, &xor.dir, &xor.metrics)?;
         println!("  a  b | target | prediction");
         for (a, b, target, p) in xor.rows() {
             println!("  {a}  {b} |   {target}    |   {p:.3}");
@@ -38,10 +38,6 @@ impl Job for Xor {
             xor.metrics.max_error,
             xor.dir.display()
         );
-        if stopped {
-            // The signal's name and step join the figures.
-            run_dir::write_metrics(&xor.dir, &xor.metrics)?;
-        }
         Ok(())
     }
 }

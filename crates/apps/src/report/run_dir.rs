@@ -3,7 +3,6 @@
 
 use crate::cli::TrainArgs;
 use anyhow::Result;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use train::run_dir::RunFolder;
@@ -32,20 +31,11 @@ pub fn release_all(succeeded: bool) {
     }
 }
 
-/// Writes `metrics.json` (pretty-printed) into `dir`; a run stopped by Ctrl-C or SIGTERM
-/// also records `interrupted_by` (the signal) and `interrupted_at_step`.
-pub fn write_metrics(dir: &Path, metrics: &impl serde::Serialize) -> Result<()> {
-    let mut metrics = match serde_json::to_value(metrics)? {
-        Value::Object(m) => m,
-        other => anyhow::bail!("the metrics are not a record: {other}"),
-    };
+/// For a run stopped by Ctrl-C or SIGTERM: writes its `metrics.json` again into `dir`, with
+/// the signal and the step ([`train::outcome::write_stopped_metrics`]).
+pub fn write_if_stopped(dir: &Path, metrics: &impl serde::Serialize) -> Result<()> {
     if let Some(i) = crate::signals::received() {
-        metrics.insert("interrupted".into(), Value::Bool(true));
-        metrics.insert("interrupted_by".into(), Value::from(i.name()));
-        if let Some(step) = i.step {
-            metrics.insert("interrupted_at_step".into(), Value::from(step));
-        }
+        train::outcome::write_stopped_metrics(dir, metrics, i.name(), i.step)?;
     }
-    let path = dir.join(train::outcome::METRICS_FILE);
-    Ok(train::outcome::write_metrics(&path, &metrics)?)
+    Ok(())
 }

@@ -29,16 +29,25 @@ impl HiddenLayers {
 /// What a hidden-layer spec may look like, for error messages.
 pub const USAGE: &str = "expected widths such as 64,64 or WIDTHxDEPTH such as 64x2";
 
-/// Why a hidden-layer spec is refused: one line naming the bad item.
+/// Why a hidden-layer spec is refused: one line with the spec, the bad item and the
+/// accepted forms ([`USAGE`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct HiddenSpecError(String);
+#[error("{spec:?}: {reason}; {USAGE}")]
+pub struct HiddenSpecError {
+    /// The spec as given.
+    spec: String,
+    /// What is wrong with it.
+    reason: String,
+}
 
 impl FromStr for HiddenLayers {
     type Err = HiddenSpecError;
 
     fn from_str(text: &str) -> Result<Self, HiddenSpecError> {
-        parse_hidden(text).map_err(HiddenSpecError)
+        parse_hidden(text).map_err(|reason| HiddenSpecError {
+            spec: text.to_string(),
+            reason,
+        })
     }
 }
 
@@ -116,6 +125,11 @@ mod tests {
         assert!(e.contains("at least 1"), "{e}");
         let e = "64,ab".parse::<HiddenLayers>().unwrap_err().to_string();
         assert!(e.contains("\"ab\" is not a layer size"), "{e}");
+        let e = "0x3".parse::<HiddenLayers>().unwrap_err().to_string();
+        assert!(
+            e.starts_with("\"0x3\": ") && e.ends_with(USAGE) && !e.contains('\n'),
+            "the spec, the reason and the forms on one line: {e}"
+        );
     }
 
     #[test]

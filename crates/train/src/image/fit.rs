@@ -47,9 +47,16 @@ pub fn fit_image<B: Backend>(
     let record = image_record(options, (w, h, c, line_art), &plan)?;
     let drawing = Drawing::new(&picture, &offset, line_art, plan.arch == ImageArch::Siren)?;
     let summary = DataSummary::of_compact_pixels(picture.values(), c, &offset);
-    let sampler = PixelSampler::new(w, h, c, picture.into_values(), plan.batch, options.seed)?
-        .with_offset(&offset)?
-        .with_supersample(s)?;
+    let sampler = PixelSampler::new(
+        w,
+        h,
+        c,
+        picture.into_values(),
+        plan.batch,
+        options.training.seed,
+    )?
+    .with_offset(&offset)?
+    .with_supersample(s)?;
     reporter.status(&opening_line(
         &source,
         (w, h, c),
@@ -202,7 +209,7 @@ impl Fitted<'_> {
         .record(parts.record)
         .loss_units(LossUnits::pixels())
         .reporter(&mut *self.reporter);
-        if let Some(flag) = &options.stop {
+        if let Some(flag) = &options.training.stop {
             run = run.stop_flag(flag.clone());
         }
         let batch = self.sampler.batch();

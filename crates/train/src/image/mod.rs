@@ -39,7 +39,7 @@ mod target;
 pub use codec::{EncodeOptions, EncodedPixels, decode_pixels, encode_pixels};
 pub use draw_progress::{DrawProgress, duration};
 pub use fit::{JOB, fit_image};
-pub use options::{GridOptions, ImageArch, ImageBatch, ImageFitOptions, ImageOption};
+pub use options::{DEFAULT_SUPERSAMPLE, GridOptions, ImageArch, ImageFitOptions, ImageOption};
 pub use outcome::{ImageFitMetrics, ImageFitOutcome};
 pub use plan::{Plan, coordinate_network, hash_grid_config};
 pub use recon::{MIN_CAPPED_SIDE, capped_side};

@@ -2,11 +2,9 @@
 //! from its own flags or settings; whatever it leaves at `None` takes the defaults of
 //! [`defaults`](super::defaults).
 
-use crate::{BatchChoice, Schedule, Settings, TrainChoices};
-use nn::{HiddenLayers, TrainLength};
+use crate::{Settings, TrainChoices};
+use nn::HiddenLayers;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 /// The network family of an image fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,15 +33,6 @@ impl ImageArch {
     }
 }
 
-/// Pixels per step, when not the default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImageBatch {
-    /// The whole picture at every step.
-    Full,
-    /// This many random pixels a step (the whole picture when it is smaller).
-    Pixels(usize),
-}
-
 /// The hash grid's encoding (ignored by the other networks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GridOptions {
@@ -61,18 +50,26 @@ pub struct GridOptions {
     pub finest_resolution: Option<u32>,
 }
 
-impl Default for GridOptions {
+impl GridOptions {
     /// Instant-NGP's recipe: 16 levels of 2 features from 16 cells per axis.
+    pub const DEFAULT: GridOptions = GridOptions {
+        levels: 16,
+        features: 2,
+        log2_table_size: None,
+        base_resolution: 16,
+        finest_resolution: None,
+    };
+}
+
+impl Default for GridOptions {
+    /// [`GridOptions::DEFAULT`].
     fn default() -> Self {
-        GridOptions {
-            levels: 16,
-            features: 2,
-            log2_table_size: None,
-            base_resolution: 16,
-            finest_resolution: None,
-        }
+        GridOptions::DEFAULT
     }
 }
+
+/// Samples per pixel side of an image fit by default: none beyond the pixel itself.
+pub const DEFAULT_SUPERSAMPLE: u32 = 1;
 
 /// An option of an image fit that has a range (see
 /// [`Error::ImageOptionOutOfRange`](crate::Error::ImageOptionOutOfRange)).
@@ -103,8 +100,9 @@ pub struct ImageFitOptions {
     pub image: Option<PathBuf>,
     /// The run folder, created where missing; the caller keeps other runs out of it.
     pub out: PathBuf,
-    /// The training size: the longer side in pixels, keeping the aspect ratio (`None`: 200
-    /// for the bundled drawing, else the image's own size).
+    /// The training size: the longer side in pixels, keeping the aspect ratio (`None`:
+    /// [`DEFAULT_SIZE`](super::defaults::DEFAULT_SIZE) for the bundled drawing, else the
+    /// image's own size).
     pub size: Option<u32>,
     /// The network family (`None`: [`defaults::DEFAULT_ARCH`](super::defaults::DEFAULT_ARCH)).
     pub arch: Option<ImageArch>,
@@ -121,34 +119,18 @@ pub struct ImageFitOptions {
     pub threshold: Option<f32>,
     /// Area supervision: each pixel matched by the mean of `N x N` samples (1 to 4).
     pub supersample: u32,
-    /// Learning rate (`None`: the architecture's).
-    pub lr: Option<f32>,
-    /// Length (`None`: the architecture's steps for the picture's size).
-    pub length: Option<TrainLength>,
-    /// Pixels per step (`None`: [`DEFAULT_BATCH`](super::defaults::DEFAULT_BATCH)).
-    pub batch: Option<ImageBatch>,
-    /// Learning-rate schedule (`None`: cosine).
-    pub schedule: Option<Schedule>,
-    /// Seed of the initial weights and of the pixel draws.
-    pub seed: u64,
-    /// Steps between checkpoints (0: only at the end).
-    pub checkpoint_every: u64,
-    /// Report progress at least every this many steps.
-    pub log_every: Option<u64>,
-    /// Continue from the run folder's checkpoint.
-    pub resume: bool,
-    /// With `resume`: continue even when the picture differs from the checkpoint's.
-    pub force: bool,
-    /// A flag that, once set (by a signal handler), stops the fit at the next step; it
-    /// checkpoints and still draws what it has.
-    pub stop: Option<Arc<AtomicBool>>,
+    /// The training choices: learning rate (`None`: the architecture's), length (`None`:
+    /// the architecture's steps for the picture's size), pixels per step (`None`:
+    /// [`DEFAULT_BATCH`](super::defaults::DEFAULT_BATCH)), schedule (`None`: cosine), seed,
+    /// checkpoints, resume, and the flag that, once set (by a signal handler), stops the
+    /// fit at the next step (it checkpoints and still draws what it has).
+    pub training: TrainChoices,
 }
 
 impl ImageFitOptions {
     /// A fresh fit of `image` (`None`: the bundled drawing) into `out`, everything else by
     /// default: seed 42, a checkpoint every 500 steps, no supersampling.
     pub fn new(image: Option<PathBuf>, out: impl Into<PathBuf>) -> Self {
-        let settings = Settings::default();
         ImageFitOptions {
             image,
             out: out.into(),
@@ -159,42 +141,14 @@ impl ImageFitOptions {
             gray: false,
             color: false,
             threshold: None,
-            supersample: 1,
-            lr: None,
-            length: None,
-            batch: None,
-            schedule: None,
-            seed: settings.seed,
-            checkpoint_every: settings.checkpoint_every,
-            log_every: None,
-            resume: false,
-            force: false,
-            stop: None,
+            supersample: DEFAULT_SUPERSAMPLE,
+            training: TrainChoices::default(),
         }
     }
 
     /// The run's settings: the options given, `defaults` for the others.
     pub fn settings(&self, defaults: &crate::defaults::Defaults) -> Settings {
-        self.choices().settings(defaults)
-    }
-
-    /// The training choices among these options.
-    pub fn choices(&self) -> TrainChoices {
-        TrainChoices {
-            lr: self.lr,
-            length: self.length,
-            batch: self.batch.map(|b| match b {
-                ImageBatch::Pixels(n) => BatchChoice::Rows(n),
-                ImageBatch::Full => BatchChoice::Full,
-            }),
-            schedule: self.schedule,
-            seed: self.seed,
-            checkpoint_every: self.checkpoint_every,
-            log_every: self.log_every,
-            resume: self.resume,
-            force: self.force,
-            stop: self.stop.clone(),
-        }
+        self.training.settings(defaults)
     }
 
     /// Channels of the picture fitted, as far as the options say: 1 for gray or thresholded,

@@ -5,7 +5,8 @@ use super::defaults::{
     default_hidden,
 };
 use super::memory::{ImageFitSize, PictureBytes};
-use super::options::{ImageArch, ImageBatch, ImageFitOptions};
+use super::options::{ImageArch, ImageFitOptions};
+use crate::BatchChoice;
 use crate::{Error, Result, budget};
 use nn::{Activation, GridScale, HashGridMlpConfig, HiddenLayers, Mlp, MlpConfig};
 use tensor_core::Backend;
@@ -159,11 +160,11 @@ impl Plan {
             )?),
             _ => None,
         };
-        let mlp = coordinate_network::<B>(arch, widths_of, c, output, options.seed)?;
+        let mlp = coordinate_network::<B>(arch, widths_of, c, output, options.training.seed)?;
         let pixels = w.saturating_mul(h);
-        let batch = match options.batch {
-            Some(ImageBatch::Full) => pixels,
-            Some(ImageBatch::Pixels(n)) => n,
+        let batch = match options.training.batch {
+            Some(BatchChoice::Full) => pixels,
+            Some(BatchChoice::Rows(n)) => n,
             None => DEFAULT_BATCH,
         }
         .min(pixels);

@@ -20,8 +20,12 @@ fn write_photo(dir: &Path, w: usize, h: usize) -> PathBuf {
     path
 }
 
-fn steps(n: u64) -> Option<nn::TrainLength> {
-    Some(nn::TrainLength::Steps(n))
+/// Training of `n` steps, every other choice the job's.
+fn steps(n: u64) -> train::TrainChoices {
+    train::TrainChoices {
+        length: Some(nn::TrainLength::Steps(n)),
+        ..train::TrainChoices::default()
+    }
 }
 
 fn record(dir: &Path) -> serde_json::Value {
@@ -48,7 +52,7 @@ fn a_fit_writes_its_files_and_scores_its_reconstruction() {
     let dir = tmp.path().join("run");
     let options = ImageFitOptions {
         size: Some(48),
-        length: steps(100),
+        training: steps(100),
         ..ImageFitOptions::new(None, &dir)
     };
     let fit = fit_image(&CpuBackend::new(), &options, &mut Silent).unwrap();
@@ -104,7 +108,7 @@ fn every_bad_encoding_parameter_is_one_line() {
     let dir = tmp.path().join("bad");
     let base = ImageFitOptions {
         arch: Some(ImageArch::HashGrid),
-        length: steps(1),
+        training: steps(1),
         ..ImageFitOptions::new(Some(photo), &dir)
     };
     let cases: [(Change, &str); 4] = [
@@ -178,8 +182,10 @@ fn a_huge_siren_reconstruction_is_capped_and_said() {
     let options = ImageFitOptions {
         size: Some(1500),
         arch: Some(ImageArch::Siren),
-        length: steps(2),
-        batch: Some(train::image::ImageBatch::Pixels(1024)),
+        training: train::TrainChoices {
+            batch: Some(train::BatchChoice::Rows(1024)),
+            ..steps(2)
+        },
         hidden: Some(nn::HiddenLayers(vec![16, 16])),
         ..ImageFitOptions::new(None, &dir)
     };

@@ -112,7 +112,8 @@ fn xor_is_learned_and_predicted() {
     );
 }
 
-/// Points of a fitted function are predicted in its units; a NaN is refused.
+/// Points of a fitted function are predicted in its units, into a file where asked; a NaN
+/// and an output over the model are refused.
 #[test]
 fn points_of_a_fitted_function_are_predicted() {
     let dir = tempfile::tempdir().unwrap();
@@ -127,6 +128,27 @@ fn points_of_a_fitted_function_are_predicted() {
     let nan = PredictOptions::new(dir.path(), Rows::Points(vec![f32::NAN]));
     let e = predict(&cpu, &nan, &mut Silent).unwrap_err();
     assert!(matches!(e, PredictError::NotFinite(_)), "{e}");
+    // An output file gets the answers; the model itself is refused as one.
+    let file = dir.path().join("answers.csv");
+    let written = PredictOptions {
+        output: Some(file.clone()),
+        ..points.clone()
+    };
+    predict(&cpu, &written, &mut Silent).unwrap();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), csv);
+    let model = dir.path().join("model.safetensors");
+    let before = std::fs::read(&model).unwrap();
+    let over_model = PredictOptions {
+        output: Some(model.clone()),
+        ..points
+    };
+    let e = predict(&cpu, &over_model, &mut Silent).unwrap_err();
+    assert!(matches!(e, PredictError::Io(_)), "{e}");
+    assert_eq!(
+        std::fs::read(&model).unwrap(),
+        before,
+        "the model is untouched"
+    );
 }
 
 /// A fitted image is drawn larger than it was fitted (an enlargement); a size out of range
@@ -139,7 +161,10 @@ fn a_fitted_image_is_rendered_at_another_size() {
     let fit = ImageFitOptions {
         size: Some(16),
         hidden: Some(HiddenLayers(vec![8])),
-        length: Some(TrainLength::Steps(3)),
+        training: train::TrainChoices {
+            length: Some(TrainLength::Steps(3)),
+            ..train::TrainChoices::default()
+        },
         ..ImageFitOptions::new(None, &run)
     };
     fit_image(&cpu, &fit, &mut Silent).unwrap();

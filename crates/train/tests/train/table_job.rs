@@ -7,7 +7,7 @@ use tensor_cpu::CpuBackend;
 use train::tabular::Kept;
 use train::tabular::job::{
     ModelChoice, NetworkOptions, Selection, TableJob, TableJobOptions, TableModel, TableNote,
-    TableRefusal, TableReporter,
+    TableRefusal, TableReporter, TableTask,
 };
 use train::{Error, Reporter, Silent};
 
@@ -154,4 +154,34 @@ fn refusals_are_typed_and_name_no_flag() {
         refusal(&o),
         TableRefusal::ClassWeightOfRegression { .. }
     ));
+}
+
+#[test]
+fn resuming_for_another_task_than_the_recorded_one_is_refused_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = options(
+        &dir.path().join("absent.csv"),
+        network(ModelChoice::Network),
+    );
+    let TableModel::Network(n) = &mut o.model else {
+        unreachable!()
+    };
+    n.task = Some(TableTask::Classification);
+    o.training.resume = true;
+    assert_eq!(o.check_resumed_task(dir.path()), Ok(()), "no record");
+    let record = r#"{"options": {"task": "regression"}}"#;
+    std::fs::write(dir.path().join(train::record::FILE_NAME), record).unwrap();
+    let e = o.check_resumed_task(dir.path()).unwrap_err();
+    assert!(matches!(
+        &e,
+        TableRefusal::ResumedForOtherTask { trained, asked: "classification", .. }
+            if trained == "regression"
+    ));
+    let text = e.to_string();
+    assert!(
+        text.contains("now classification") && !text.contains("--"),
+        "{text}"
+    );
+    o.training.resume = false;
+    assert_eq!(o.check_resumed_task(dir.path()), Ok(()), "a fresh start");
 }

@@ -35,6 +35,21 @@ pub enum TableRefusal {
     /// A negative or non-finite weight decay.
     #[error("the weight decay must be 0 or more, got {0}")]
     WeightDecay(f32),
+    /// A resume, for one task, of a run whose record says it was trained for the other
+    /// (checked before the table is read, whose classes or targets would be refused for a
+    /// reason that hides this one).
+    #[error(
+        "{} was trained for {trained}, and the task is now {asked}, which needs another network output and other targets; resume it for {trained}, or train for {asked} in a new folder",
+        dir.display()
+    )]
+    ResumedForOtherTask {
+        /// The run folder.
+        dir: std::path::PathBuf,
+        /// The task its record names.
+        trained: String,
+        /// The task asked now.
+        asked: &'static str,
+    },
     /// A resume of `auto`, which trains several candidates.
     #[error("resuming continues one network's training, and auto trains several")]
     ResumeAuto,

@@ -3,10 +3,10 @@
 //! [`crate::defaults`] and [`auto`](crate::tabular::auto).
 
 use super::error::TableRefusal;
-use crate::{Settings, TrainChoices};
+use crate::TrainChoices;
 use io::table::TypeOverrides;
 use nn::{Activation, HiddenLayers};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The share of rows held out for testing when the file has no test part.
 pub const DEFAULT_TEST_FRACTION: f32 = 0.2;
@@ -37,6 +37,16 @@ pub enum TableTask {
     Regression,
     /// Predict a class.
     Classification,
+}
+
+impl TableTask {
+    /// `regression` or `classification`, as run records name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableTask::Regression => "regression",
+            TableTask::Classification => "classification",
+        }
+    }
 }
 
 /// The network alone, or `auto`'s choice among candidates.
@@ -157,7 +167,6 @@ impl TableJobOptions {
     /// A job on the table in `data` with `model`, everything else by default: a fifth of
     /// the rows held out for testing, seed 42, a checkpoint every 500 steps.
     pub fn new(data: impl Into<PathBuf>, model: TableModel) -> Self {
-        let settings = Settings::default();
         TableJobOptions {
             data: TableDataOptions {
                 data: data.into(),
@@ -165,11 +174,7 @@ impl TableJobOptions {
                 ..TableDataOptions::default()
             },
             model,
-            training: TrainChoices {
-                seed: settings.seed,
-                checkpoint_every: settings.checkpoint_every,
-                ..TrainChoices::default()
-            },
+            training: TrainChoices::default(),
         }
     }
 
@@ -201,6 +206,33 @@ impl TableJobOptions {
         match &self.model {
             TableModel::Network(n) => Some(&n.numbers),
             _ => None,
+        }
+    }
+
+    /// Refuses to resume the run in `dir` for another task than the one its record says it
+    /// was trained for; call it before [`TableJob::prepare`](super::TableJob::prepare), whose
+    /// reading of the table would refuse the classes or targets for a reason that hides
+    /// this one. Passes when nothing is resumed, the task is left to the target, or the
+    /// folder holds no record naming a task.
+    pub fn check_resumed_task(&self, dir: &Path) -> Result<(), TableRefusal> {
+        let asked = match &self.model {
+            TableModel::Network(NetworkOptions { task: Some(t), .. }) if self.training.resume => {
+                t.name()
+            }
+            _ => return Ok(()),
+        };
+        let record = crate::record::read_value(dir).unwrap_or_default();
+        let trained = record
+            .get("options")
+            .and_then(|o| o.get("task"))
+            .and_then(serde_json::Value::as_str);
+        match trained {
+            Some(trained) if trained != asked => Err(TableRefusal::ResumedForOtherTask {
+                dir: dir.to_path_buf(),
+                trained: trained.to_string(),
+                asked,
+            }),
+            _ => Ok(()),
         }
     }
 
