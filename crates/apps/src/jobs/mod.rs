@@ -2,13 +2,11 @@
 
 pub mod approx;
 pub mod bench;
-pub mod class_report;
 pub mod export;
 pub mod image_codec;
 pub mod image_fit;
 pub mod image_render;
 pub mod predict;
-pub mod regression_report;
 pub mod tabular;
 pub mod tabular_print;
 pub mod xor;

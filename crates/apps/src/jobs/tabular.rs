@@ -1,6 +1,6 @@
-//! `linreg`, `logreg` and `mlp`: models of tabular data. The job is the library's
-//! ([`train::tabular::job`]); this converts the flags into its options and prints what it
-//! returns ([`super::tabular_print`]).
+//! `linreg`, `logreg` and `mlp`: models of tabular data. The job and its report's text
+//! are the library's ([`train::tabular::job`]); this converts the flags into its options
+//! and prints what it returns ([`super::tabular_print`]).
 
 use super::tabular_print::{Printer, print_outcome, task_advice};
 use crate::cli::{ActivationArg, MlpArgs, ModelArg, NumericEncodingArg, RegressionArgs, TaskArg};
@@ -112,12 +112,12 @@ impl Job for Tabular {
                 .check_resumed_task(out)
                 .map_err(train::Error::from)?;
         }
-        let mut printer = Printer::new(&self.data.data, args);
+        let mut printer = Printer::new(args);
         let job = TableJob::prepare(&options, &mut printer).map_err(task_advice)?;
         let dir = run_dir::prepare(args, job.job())?;
         let job = job.stop_flag(crate::signals::watch());
         let outcome = job.train(backend, &dir, &mut printer)?;
-        print_outcome(&outcome, self.model == TableModel::Linear);
+        print_outcome(&outcome);
         run_dir::write_if_stopped(&dir, &outcome.metrics)
     }
 }

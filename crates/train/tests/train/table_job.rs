@@ -4,11 +4,13 @@
 use nn::TrainLength;
 use std::path::{Path, PathBuf};
 use tensor_cpu::CpuBackend;
+use train::metrics::{Reference, RegressionMetrics};
 use train::tabular::Kept;
 use train::tabular::job::{
-    ModelChoice, NetworkOptions, Selection, TableJob, TableJobOptions, TableModel, TableNote,
-    TableRefusal, TableReporter, TableTask,
+    ModelChoice, NetworkOptions, OptionNames, Selection, TableJob, TableJobOptions,
+    TableJobOutcome, TableModel, TableNote, TableRefusal, TableReporter, TableTask, TestedModel,
 };
+use train::tabular::report::TestFigures;
 use train::{Error, Reporter, Silent};
 
 /// `rows` rows of y = 3 a - 2 b + 1 beside a column `side` of three classes.
@@ -25,10 +27,11 @@ fn table(dir: &Path, rows: usize) -> PathBuf {
     path
 }
 
-/// The notes a job gives, by kind.
+/// The notes a job gives, by kind, and their lines in the library's words.
 #[derive(Default)]
 struct Notes {
     kinds: Vec<&'static str>,
+    lines: Vec<String>,
     silent: Silent,
 }
 
@@ -38,6 +41,7 @@ impl TableReporter for Notes {
     }
 
     fn note(&mut self, note: TableNote<'_>) {
+        self.lines.extend(note.lines(OptionNames::default()));
         self.kinds.push(match note {
             TableNote::Read { .. } => "read",
             TableNote::Balanced { .. } => "balanced",
@@ -184,4 +188,101 @@ fn resuming_for_another_task_than_the_recorded_one_is_refused_naming_both() {
     );
     o.training.resume = false;
     assert_eq!(o.check_resumed_task(dir.path()), Ok(()), "a fresh start");
+}
+
+/// The report of `model` on `rows` rows of the linear table, trained briefly, with the
+/// lines of the notes; `side`: the column of classes is read too.
+fn reported(
+    rows: usize,
+    model: TableModel,
+    side: bool,
+) -> (TableJobOutcome<CpuBackend>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = options(&table(dir.path(), rows), model);
+    if !side {
+        o.data.overrides.ignore = vec!["side".into()];
+    }
+    let mut notes = Notes::default();
+    let job = TableJob::prepare(&o, &mut notes).unwrap();
+    let run = dir.path().join("run");
+    let out = job.train(&CpuBackend::new(), &run, &mut notes).unwrap();
+    (out, notes.lines)
+}
+
+/// The figures of the test table's row labelled `label`, checked against `figures` to the
+/// four decimals printed.
+fn assert_row(lines: &[String], label: &str, figures: &RegressionMetrics) {
+    let prefix = format!("  {label:<22} ");
+    let rows: Vec<&String> = lines.iter().filter(|l| l.starts_with(&prefix)).collect();
+    assert_eq!(rows.len(), 1, "one row labelled {label}: {lines:#?}");
+    let printed: Vec<f64> = rows[0][prefix.len()..]
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let expected = [figures.mse, figures.rmse, figures.mae, figures.r2];
+    assert_eq!(printed.len(), 4, "{}", rows[0]);
+    for (p, e) in printed.iter().zip(expected) {
+        assert!((p - e).abs() <= 5e-5, "{label}: printed {p}, figure {e}");
+    }
+}
+
+/// The regression figures of `out`.
+fn regression_errors(out: &TableJobOutcome<CpuBackend>) -> &RegressionMetrics {
+    match &out.metrics.test {
+        TestFigures::Regression(r) => &r.errors,
+        TestFigures::Classes(_) => panic!("a regression"),
+    }
+}
+
+#[test]
+fn the_report_names_the_linear_model_auto_kept_and_prints_its_figures() {
+    let (out, notes) = reported(400, network(ModelChoice::Auto), true);
+    assert_eq!(out.tested(), TestedModel::LinearModel);
+    assert!(
+        notes.iter().any(|l| l.starts_with("columns of ")),
+        "{notes:#?}"
+    );
+    assert!(notes.iter().all(|l| !l.contains("--")), "{notes:#?}");
+    let lines = out.lines();
+    assert!(
+        lines[0].starts_with("model kept: the linear model ("),
+        "{lines:#?}"
+    );
+    assert_row(&lines, "linear model", regression_errors(&out));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("  network ")),
+        "{lines:#?}"
+    );
+    let c = out.metrics.coefficients.as_ref().unwrap();
+    let intercept = format!("  {:<32} {:>12.6}", "(intercept)", c.intercept);
+    assert!(lines.contains(&intercept), "{lines:#?}");
+    let last = format!("{}; results in {}", out.summary, out.dir.display());
+    assert_eq!(lines.last(), Some(&last));
+}
+
+#[test]
+fn the_report_names_a_kept_network_and_gradient_descent_as_such() {
+    let (out, _) = reported(60, network(ModelChoice::Auto), false);
+    assert!(matches!(out.selection, Selection::TooFewRows));
+    assert_eq!(out.tested(), TestedModel::Network);
+    let lines = out.lines();
+    assert!(lines[0].contains("the network is kept"), "{lines:#?}");
+    assert_row(&lines, "network", regression_errors(&out));
+    assert!(out.metrics.coefficients.is_none());
+    // The closed form is there to compare with: only gradient descent is.
+    let TestFigures::Regression(r) = &out.metrics.test else {
+        unreachable!()
+    };
+    assert!(matches!(r.reference, Reference::Fitted { .. }));
+    let compared = |lines: &[String]| {
+        let said =
+            |l: &String| l.contains("closed-form test MSE") || l.contains("closed form fits");
+        lines.iter().any(said)
+    };
+    assert!(!compared(&lines), "{lines:#?}");
+    let (out, _) = reported(60, TableModel::Linear, false);
+    assert_eq!(out.tested(), TestedModel::GradientDescent);
+    let lines = out.lines();
+    assert_row(&lines, "gradient descent", regression_errors(&out));
+    assert!(compared(&lines), "{lines:#?}");
 }

@@ -12,7 +12,8 @@
 //!   a [`TableJobOutcome`]: the model kept and why, the figures and the files written.
 //!
 //! What the job has to say on the way (the table as read, notes) reaches a
-//! [`TableReporter`]; the library prints nothing.
+//! [`TableReporter`]; the library prints nothing, but gives the report's text line by line
+//! ([`TableNote::lines`], [`TableJobOutcome::lines`]) for the caller to print.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -22,7 +23,9 @@
 //! let mut reporter = train::tabular::job::Quiet(train::Silent);
 //! let job = TableJob::prepare(&options, &mut reporter)?;
 //! let outcome = job.train(&cpu, "runs/houses".as_ref(), &mut reporter)?;
-//! println!("{}", outcome.summary);
+//! for line in outcome.lines() {
+//!     println!("{line}");
+//! }
 //! # Ok(()) }
 //! ```
 
@@ -33,6 +36,8 @@ mod network;
 mod options;
 mod outcome;
 mod prepare;
+mod test_text;
+mod text;
 
 pub use encodings::{Inputs, numeric_encodings};
 pub use error::{NumberConflict, TableRefusal};
@@ -42,6 +47,8 @@ pub use options::{
 };
 pub use outcome::{Selection, TableJobOutcome, Unlabeled};
 pub use prepare::TableJob;
+pub use test_text::{TestedModel, class_report_lines, regression_report_lines};
+pub use text::OptionNames;
 
 use crate::Reporter;
 use crate::table::Prepared;
@@ -50,8 +57,10 @@ use std::path::Path;
 /// What a table job has to say as it goes, besides its runs' progress.
 #[derive(Clone, Copy)]
 pub enum TableNote<'a> {
-    /// The table was read, typed, split and encoded in `seconds`.
+    /// The table in `data` was read, typed, split and encoded in `seconds`.
     Read {
+        /// The table's file.
+        data: &'a Path,
         /// The table's parts, schema and notes.
         prepared: &'a Prepared,
         /// The time it took.

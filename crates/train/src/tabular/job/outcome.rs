@@ -1,10 +1,10 @@
 //! [`TableJob::train`]: the model trained, `auto`'s choice made, and the kept model scored
 //! on the test rows, with the files it leaves; [`TableJobOutcome`]: what it hands back.
 
-use super::TableReporter;
 use super::compare::Second;
 use super::network::{Network, Trainer};
 use super::prepare::TableJob;
+use super::{TableModel, TableReporter};
 use crate::error::Error;
 use crate::metrics::Coefficients;
 use crate::metrics::lstsq::affordable;
@@ -54,7 +54,9 @@ pub struct Unlabeled {
 pub struct TableJobOutcome<B: Backend> {
     /// The kept model, which predicts raw table rows.
     pub model: FittedModel<B>,
-    /// How it was chosen.
+    /// The model the options asked for.
+    pub asked: TableModel,
+    /// How the kept model was chosen.
     pub selection: Selection,
     /// Its figures, as `metrics.json` holds them: training, test, coefficients, choice.
     pub metrics: TabularMetrics,
@@ -135,19 +137,21 @@ impl TableJob {
             (true, None) => (Selection::TooFewRows, false),
             (true, Some(Selected { choice, resave })) => (Selection::Chosen(choice), resave),
         };
-        report(&p, out, &net, targets.as_ref(), dir, selection)
+        let asked = options.model;
+        report(&p, out, &net, targets.as_ref(), dir, (asked, selection))
     }
 }
 
 /// Scores the kept model on the test rows and writes the schema, the predictions and the
-/// figures; `resave`: the run's checkpoint holds another candidate.
+/// figures; `asked`: the model the options asked for; `resave`: the run's checkpoint holds
+/// another candidate.
 fn report<B: Backend>(
     p: &Prepared,
     out: Outcome<Mlp<B>>,
     net: &Network,
     targets: Option<&Standardizer>,
     dir: &Path,
-    (selection, resave): (Selection, bool),
+    (asked, (selection, resave)): (TableModel, (Selection, bool)),
 ) -> Result<TableJobOutcome<B>> {
     let choice = match &selection {
         Selection::Chosen(c) => Some(c.clone()),
@@ -180,6 +184,7 @@ fn report<B: Backend>(
     files.push(metrics_file);
     Ok(TableJobOutcome {
         model: fitted,
+        asked,
         selection,
         metrics,
         labels: p.labels.clone(),

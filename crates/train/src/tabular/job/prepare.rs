@@ -41,6 +41,7 @@ impl TableJob {
         let mut p = crate::table::prepare(&table_options(&options)?, options.classify())?;
         let seconds = started.elapsed().as_secs_f64();
         reporter.note(TableNote::Read {
+            data: &options.data.data,
             prepared: &p,
             seconds,
         });
