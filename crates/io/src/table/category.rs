@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::cells::is_missing;
-use super::column::as_number;
 use super::encode::{ColumnEncoder, EncodeOptions};
+use super::printed::as_number;
 use super::text::{Cell, ColumnRef};
 
 /// Fits one-hot levels: the most frequent levels seen at least `min_count` times, at most
@@ -57,7 +57,8 @@ pub(super) fn fit_category(
 }
 
 /// Writes the one-hot columns of `levels` (then `other`, then `missing` where present) for
-/// every cell of `column` into `out` (row-major, `width` values a row) from column `offset`.
+/// every cell of `column` into `out` (row-major, `width` values a row) from column `offset`:
+/// the 1 of each row, over the zeros that `out` holds there already.
 pub(super) fn encode_category(
     levels: &[String],
     other: bool,
@@ -89,14 +90,12 @@ pub(super) fn encode_category(
             }
         }
     }
-    let n = levels.len() + usize::from(other) + usize::from(missing);
     for (r, row) in out.chunks_exact_mut(width).take(column.len()).enumerate() {
         let slot = match (column.data().code(column.index(r)), column.cell(r)) {
             (Some(code), _) => by_code[code as usize],
             (None, Cell::Number(v)) => by_number.get(&v.to_bits()).copied().or(other_at),
             (None, Cell::Text(_)) => other_at,
         };
-        row[offset..offset + n].fill(0.0);
         if let Some(i) = slot {
             row[offset + i] = 1.0;
         }
