@@ -101,6 +101,15 @@ impl<'a> Cell<'a> {
     }
 }
 
+/// A cell as a column stores it, its text not looked up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Stored {
+    /// A number whose text is exactly how it prints.
+    Number(f32),
+    /// The dictionary code of any other text.
+    Code(u32),
+}
+
 /// The distinct texts of a column, each held once, by code in order of first appearance.
 #[derive(Clone, Default)]
 struct Dictionary {
@@ -228,6 +237,14 @@ impl TextColumn {
         let low = (slot & CODE_LOW) | ((slot >> 31) << 23);
         let high = self.high.get(r).map_or(0, |&h| u32::from(h));
         Some(high * SLOT_CODES + low)
+    }
+
+    /// Cell `r` as the column stores it: a number, or the code of its text.
+    pub(crate) fn stored(&self, r: usize) -> Stored {
+        match self.code(r) {
+            Some(code) => Stored::Code(code),
+            None => Stored::Number(f32::from_bits(self.slots[r])),
+        }
     }
 
     /// Cell `r` (panics when `r >= len()`, like slice indexing).

@@ -51,26 +51,39 @@ const EXACT_TENS: [f32; 11] = [1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1
 /// The `f32` of digits that [`prints_as_written`] with at most 10 of them after the point,
 /// without the general parser: their at most 6 significant digits make a whole number below
 /// 2^24 and the power of ten is exact, so one division, rounded as IEEE division is, gives
-/// the nearest `f32`, as parsing does. `None` for any other text.
+/// the nearest `f32`, as parsing does. `None` for any other text. One pass over the bytes,
+/// checking what [`prints_as_written`] checks.
 fn short_decimal(b: &[u8]) -> Option<f32> {
-    if !prints_as_written(b) {
+    let (negative, digits) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    // The digits before the point: one to six, no leading zero but a lone `0`.
+    let int = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+    if int == 0 || int > 6 || (int > 1 && digits[0] == b'0') {
         return None;
     }
-    let (negative, digits) = match b.strip_prefix(b"-") {
-        Some(rest) => (true, rest),
-        None => (false, b),
+    let fraction = match &digits[int..] {
+        [] => &[][..],
+        [b'.', f @ .., last] if *last != b'0' && f.len() < 10 => &digits[int + 1..],
+        _ => return None,
     };
-    let (mut whole, mut after) = (0u32, None::<usize>);
-    for &c in digits {
-        match c {
-            b'.' => after = Some(0),
-            _ => {
-                whole = whole * 10 + u32::from(c - b'0');
-                after = after.map(|k| k + 1);
-            }
+    let mut whole = 0u32;
+    let mut significant = if digits[0] == b'0' { 0 } else { int };
+    for &c in &digits[..int] {
+        whole = whole * 10 + u32::from(c - b'0');
+    }
+    for &c in fraction {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        whole = whole * 10 + u32::from(c - b'0');
+        significant += usize::from(whole > 0);
+        if significant > 6 {
+            return None;
         }
     }
-    let v = whole as f32 / *EXACT_TENS.get(after.unwrap_or(0))?;
+    let v = whole as f32 / EXACT_TENS[fraction.len()];
     Some(if negative { -v } else { v })
 }
 
@@ -196,5 +209,43 @@ mod tests {
             None,
             "11 places: the parser's way"
         );
+    }
+
+    /// The short path takes exactly the texts that print as written with at most 10 places.
+    #[test]
+    fn the_short_path_takes_what_prints_as_written() {
+        for t in [
+            "",
+            "-",
+            ".",
+            "1.",
+            "-.5",
+            "01",
+            "00",
+            "0.",
+            "0.0",
+            "1.50",
+            "1..2",
+            "1.2.3",
+            "123456",
+            "1234567",
+            "0.000001",
+            "0.1234567",
+            "12345.6",
+            "12345.67",
+            "-0.0000000001",
+            "9e3",
+            "1-2",
+            "0.00000000010",
+            "0",
+            "-0",
+            "7.25",
+        ] {
+            let b = t.as_bytes();
+            let places = t.split_once('.').map_or(0, |(_, f)| f.len());
+            let digits = b.iter().skip(1).all(|c| c.is_ascii_digit() || *c == b'.');
+            let expected = !b.is_empty() && digits && prints_as_written(b) && places <= 10;
+            assert_eq!(short_decimal(b).is_some(), expected, "{t:?}");
+        }
     }
 }

@@ -57,6 +57,12 @@ impl<'a> ColumnRef<'a> {
         self.data
     }
 
+    /// Each cell as the column stores it, in order.
+    pub(crate) fn stored(&self) -> impl Iterator<Item = super::column::Stored> + 'a {
+        let me = *self;
+        (0..me.len()).map(move |r| me.data.stored(me.index(r)))
+    }
+
     /// The dictionary code of each cell (`None` for a number), in order.
     pub fn codes(&self) -> impl Iterator<Item = Option<u32>> + 'a {
         let me = *self;
