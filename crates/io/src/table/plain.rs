@@ -6,7 +6,7 @@
 /// The records of delimited text that holds no quote character.
 pub(super) struct Unquoted<'a> {
     lines: std::str::Split<'a, char>,
-    delimiter: char,
+    delimiter: u8,
     /// The file line of the last line taken.
     line: u64,
 }
@@ -23,7 +23,7 @@ pub(super) fn unquoted(body: &[u8], delimiter: u8, skipped: u64) -> Option<Unquo
     let end = if body.contains(&b'\n') { '\n' } else { '\r' };
     Some(Unquoted {
         lines: text.split(end),
-        delimiter: char::from(delimiter),
+        delimiter,
         line: skipped,
     })
 }
@@ -38,12 +38,28 @@ impl<'a> Unquoted<'a> {
             // A CRLF file split at its LFs: each line keeps its CR.
             let text = raw.strip_suffix('\r').unwrap_or(raw);
             if !text.is_empty() {
-                fields.clear();
-                fields.extend(text.split(self.delimiter));
+                split_fields(text, self.delimiter, fields);
                 return Some(self.line);
             }
         }
     }
+}
+
+/// The text between `delimiter`s of `line` (an ASCII byte), a last empty field included,
+/// into `fields`.
+fn split_fields<'a>(line: &'a str, delimiter: u8, fields: &mut Vec<&'a str>) {
+    fields.clear();
+    // A byte loop over slice patterns: this runs on every byte of the file.
+    let (mut rest, mut start, mut at) = (line.as_bytes(), 0, 0);
+    while let [b, tail @ ..] = rest {
+        if *b == delimiter {
+            // An ASCII delimiter is a whole character: the cut is at a character boundary.
+            fields.push(line.get(start..at).unwrap_or_default());
+            start = at + 1;
+        }
+        (rest, at) = (tail, at + 1);
+    }
+    fields.push(line.get(start..).unwrap_or_default());
 }
 
 #[cfg(test)]

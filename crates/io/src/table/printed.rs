@@ -23,15 +23,17 @@ impl Write for Printed {
 /// The number a text is kept as: `Some(v)` when the text is exactly how `v` prints.
 pub(crate) fn as_number(t: &str) -> Option<f32> {
     let b = t.as_bytes();
-    let first = *b.first()?;
-    if !(first.is_ascii_digit() || first == b'-') || b.len() > 48 {
+    let [first, ..] = *b else {
         return None;
-    }
-    if !b[1..].iter().all(|c| c.is_ascii_digit() || *c == b'.') {
+    };
+    if !(first.is_ascii_digit() || first == b'-') || b.len() > 48 {
         return None;
     }
     if let Some(v) = short_decimal(b) {
         return Some(v);
+    }
+    if !b[1..].iter().all(|c| c.is_ascii_digit() || *c == b'.') {
+        return None;
     }
     let v: f32 = t.parse().ok().filter(|v: &f32| v.is_finite())?;
     if prints_as_written(b) {
@@ -54,36 +56,44 @@ const EXACT_TENS: [f32; 11] = [1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1
 /// the nearest `f32`, as parsing does. `None` for any other text. One pass over the bytes,
 /// checking what [`prints_as_written`] checks.
 fn short_decimal(b: &[u8]) -> Option<f32> {
-    let (negative, digits) = match b.split_first() {
-        Some((b'-', rest)) => (true, rest),
+    // Slice patterns rather than iterators: this runs on every cell read.
+    let (negative, digits) = match b {
+        [b'-', rest @ ..] => (true, rest),
         _ => (false, b),
     };
-    // The digits before the point: one to six, no leading zero but a lone `0`.
-    let int = digits.iter().take_while(|c| c.is_ascii_digit()).count();
-    if int == 0 || int > 6 || (int > 1 && digits[0] == b'0') {
+    let (mut whole, mut int, mut rest) = (0u32, 0usize, digits);
+    while let [c @ b'0'..=b'9', tail @ ..] = rest {
+        whole = whole * 10 + u32::from(*c - b'0');
+        (int, rest) = (int + 1, tail);
+        if int > 6 {
+            return None;
+        }
+    }
+    // No leading zero but a lone `0`, whose value alone is 0.
+    if int == 0 || (int > 1 && matches!(digits, [b'0', ..])) {
         return None;
     }
-    let fraction = match &digits[int..] {
-        [] => &[][..],
-        [b'.', f @ .., last] if *last != b'0' && f.len() < 10 => &digits[int + 1..],
-        _ => return None,
-    };
-    let mut whole = 0u32;
-    let mut significant = if digits[0] == b'0' { 0 } else { int };
-    for &c in &digits[..int] {
-        whole = whole * 10 + u32::from(c - b'0');
-    }
-    for &c in fraction {
-        if !c.is_ascii_digit() {
-            return None;
+    let mut significant = if whole == 0 { 0 } else { int };
+    let mut places = 0;
+    if let [b'.', fraction @ ..] = rest {
+        let (mut f, mut last) = (fraction, b'.');
+        while let [c @ b'0'..=b'9', tail @ ..] = f {
+            whole = whole * 10 + u32::from(*c - b'0');
+            significant += usize::from(whole > 0);
+            (places, last, f) = (places + 1, *c, tail);
+            if significant > 6 || places > 10 {
+                return None;
+            }
         }
-        whole = whole * 10 + u32::from(c - b'0');
-        significant += usize::from(whole > 0);
-        if significant > 6 {
+        rest = f;
+        if matches!(last, b'.' | b'0') {
             return None;
         }
     }
-    let v = whole as f32 / EXACT_TENS[fraction.len()];
+    if !rest.is_empty() {
+        return None;
+    }
+    let v = whole as f32 / EXACT_TENS[places];
     Some(if negative { -v } else { v })
 }
 

@@ -243,14 +243,13 @@ impl Table {
             return Ok(());
         };
         let column = self.column(c);
-        let mut buf = String::new();
-        for r in 0..column.len() {
-            let cell = column.cell(r);
-            if cell.number_f32().is_some() {
+        // A number kept as a number is an `f32` already: only texts can be too large.
+        for (r, cell) in column.stored().enumerate() {
+            let super::column::Stored::Code(code) = cell else {
                 continue;
-            }
-            let text = cell.text(&mut buf);
-            if super::too_large_for_f32(text) {
+            };
+            let text = column.data().code_text(code);
+            if super::number_f32(text).is_none() && super::too_large_for_f32(text) {
                 return Err(Error::NumberTooLarge {
                     source_name: self.source.clone(),
                     place: self.place(r),
