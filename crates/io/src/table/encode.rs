@@ -12,7 +12,6 @@
 //!   training column had any. A level never seen in training reads as `other` (a row of
 //!   zeros where training pooled nothing), never as an error.
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::category::{encode_category, fit_category};
@@ -358,15 +357,11 @@ impl Preprocessor {
     /// Fits the encoding of the used columns of `schema` on the rows of `table` (the
     /// training rows). Errors when no column is used.
     pub fn fit(table: &Table, schema: &[ColumnInfo], options: &EncodeOptions) -> Result<Self> {
-        let used = schema.iter().filter(|i| i.kind.is_used());
-        let found: Vec<(&ColumnInfo, usize)> = used
-            .map(|info| Ok((info, table.require(&info.name)?)))
-            .collect::<Result<_>>()?;
-        // Columns are fitted apart, in parallel; the encoders keep the columns' order.
-        let columns: Vec<ColumnEncoder> = found
-            .into_par_iter()
-            .map(|(info, c)| ColumnEncoder::fit(info, table.column(c), options))
-            .collect();
+        let mut columns = Vec::new();
+        for info in schema.iter().filter(|i| i.kind.is_used()) {
+            let c = table.require(&info.name)?;
+            columns.push(ColumnEncoder::fit(info, table.column(c), options));
+        }
         if columns.is_empty() {
             return Err(Error::Table {
                 source_name: table.source.clone(),

@@ -37,7 +37,6 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::cells::{number, number_f32};
@@ -207,17 +206,16 @@ pub fn infer_schema(
     let columns: Vec<usize> = (0..table.names().len())
         .filter(|&c| Some(table.names()[c].as_str()) != target)
         .collect();
-    // Columns are counted apart, in parallel; the results keep the columns' order.
     let mut counts: Vec<_> = columns
-        .par_iter()
+        .iter()
         .map(|&c| count(table.column(c), false))
         .collect();
     if counts.iter().any(|c| c.comma_sure) {
-        counts
-            .par_iter_mut()
-            .zip(&columns)
-            .filter(|(counted, _)| counted.format.group == Some(','))
-            .for_each(|(counted, &c)| *counted = count(table.column(c), true));
+        for (k, &c) in columns.iter().enumerate() {
+            if counts[k].format.group == Some(',') {
+                counts[k] = count(table.column(c), true);
+            }
+        }
     }
     let mut out = Vec::new();
     for (c, counted) in columns.into_iter().zip(counts) {
