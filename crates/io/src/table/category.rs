@@ -5,9 +5,10 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::cells::is_missing;
-use super::column::as_number;
+use super::column::Stored;
 use super::encode::{ColumnEncoder, EncodeOptions};
-use super::text::{Cell, ColumnRef};
+use super::printed::as_number;
+use super::text::ColumnRef;
 
 /// Fits one-hot levels: the most frequent levels seen at least `min_count` times, at most
 /// `max_levels` of them, ties in text order.
@@ -19,11 +20,10 @@ pub(super) fn fit_category(
     let data = column.data();
     let mut per_code = vec![0usize; data.codes()];
     let mut numbers: HashMap<u32, usize> = HashMap::new();
-    for (r, code) in column.codes().enumerate() {
-        match (code, column.cell(r)) {
-            (Some(code), _) => per_code[code as usize] += 1,
-            (None, Cell::Number(v)) => *numbers.entry(v.to_bits()).or_insert(0) += 1,
-            (None, Cell::Text(_)) => {}
+    for cell in column.stored() {
+        match cell {
+            Stored::Code(code) => per_code[code as usize] += 1,
+            Stored::Number(v) => *numbers.entry(v.to_bits()).or_insert(0) += 1,
         }
     }
     let mut missing = false;
@@ -57,7 +57,8 @@ pub(super) fn fit_category(
 }
 
 /// Writes the one-hot columns of `levels` (then `other`, then `missing` where present) for
-/// every cell of `column` into `out` (row-major, `width` values a row) from column `offset`.
+/// every cell of `column` into `out` (row-major, `width` values a row) from column `offset`:
+/// the 1 of each row, over the zeros that `out` holds there already.
 pub(super) fn encode_category(
     levels: &[String],
     other: bool,
@@ -89,14 +90,11 @@ pub(super) fn encode_category(
             }
         }
     }
-    let n = levels.len() + usize::from(other) + usize::from(missing);
-    for (r, row) in out.chunks_exact_mut(width).take(column.len()).enumerate() {
-        let slot = match (column.data().code(column.index(r)), column.cell(r)) {
-            (Some(code), _) => by_code[code as usize],
-            (None, Cell::Number(v)) => by_number.get(&v.to_bits()).copied().or(other_at),
-            (None, Cell::Text(_)) => other_at,
+    for (row, cell) in out.chunks_exact_mut(width).zip(column.stored()) {
+        let slot = match cell {
+            Stored::Code(code) => by_code[code as usize],
+            Stored::Number(v) => by_number.get(&v.to_bits()).copied().or(other_at),
         };
-        row[offset..offset + n].fill(0.0);
         if let Some(i) = slot {
             row[offset + i] = 1.0;
         }

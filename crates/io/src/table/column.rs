@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::cells::is_missing;
+pub(crate) use super::printed::as_number;
 
 /// Slots with every exponent bit set hold text codes: finite numbers never do.
 const CODE_MARK: u32 = 0x7F80_0000;
@@ -100,71 +101,13 @@ impl<'a> Cell<'a> {
     }
 }
 
-/// A stack buffer for how an `f32` prints.
-struct Printed {
-    bytes: [u8; 64],
-    len: usize,
-}
-
-impl Write for Printed {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len + s.len();
-        self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?;
-        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
-/// The number a text is kept as: `Some(v)` when the text is exactly how `v` prints.
-pub(crate) fn as_number(t: &str) -> Option<f32> {
-    let b = t.as_bytes();
-    let first = *b.first()?;
-    if !(first.is_ascii_digit() || first == b'-') || b.len() > 48 {
-        return None;
-    }
-    if !b[1..].iter().all(|c| c.is_ascii_digit() || *c == b'.') {
-        return None;
-    }
-    let v: f32 = t.parse().ok().filter(|v: &f32| v.is_finite())?;
-    if prints_as_written(b) {
-        return Some(v);
-    }
-    let mut p = Printed {
-        bytes: [0; 64],
-        len: 0,
-    };
-    write!(p, "{v}").ok()?;
-    (&p.bytes[..p.len] == b).then_some(v)
-}
-
-/// Whether digits (after an optional `-`) are how their `f32` prints, without printing it:
-/// no leading zero but a lone `0` before the point, no trailing zero or bare point after it,
-/// at most 6 significant digits (any such decimal is the shortest text of its nearest `f32`,
-/// as 6 digits are always recovered from an `f32`), and at most 30 zeros after the point
-/// before them (far above the smallest normal `f32`).
-fn prints_as_written(b: &[u8]) -> bool {
-    let digits = b.strip_prefix(b"-").unwrap_or(b);
-    let (int, frac) = match digits.iter().position(|&c| c == b'.') {
-        Some(i) => (&digits[..i], Some(&digits[i + 1..])),
-        None => (digits, None),
-    };
-    if int.is_empty() || (int.len() > 1 && int[0] == b'0') {
-        return false;
-    }
-    let significant = match frac {
-        None => int.len(),
-        Some(f) if f.is_empty() || f.ends_with(b"0") || f.contains(&b'.') => return false,
-        Some(f) if int == b"0" => {
-            let zeros = f.iter().take_while(|&&c| c == b'0').count();
-            if zeros > 30 {
-                return false;
-            }
-            f.len() - zeros
-        }
-        Some(f) => int.len() + f.len(),
-    };
-    significant <= 6
+/// A cell as a column stores it, its text not looked up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Stored {
+    /// A number whose text is exactly how it prints.
+    Number(f32),
+    /// The dictionary code of any other text.
+    Code(u32),
 }
 
 /// The distinct texts of a column, each held once, by code in order of first appearance.
@@ -245,7 +188,7 @@ impl TextColumn {
 
     /// Appends a cell (trimmed of surrounding spaces).
     pub fn push(&mut self, cell: &str) {
-        let t = cell.trim();
+        let t = super::cells::trim(cell);
         if self.printed.get().is_some() {
             self.printed = OnceLock::new();
         }
@@ -294,6 +237,14 @@ impl TextColumn {
         let low = (slot & CODE_LOW) | ((slot >> 31) << 23);
         let high = self.high.get(r).map_or(0, |&h| u32::from(h));
         Some(high * SLOT_CODES + low)
+    }
+
+    /// Cell `r` as the column stores it: a number, or the code of its text.
+    pub(crate) fn stored(&self, r: usize) -> Stored {
+        match self.code(r) {
+            Some(code) => Stored::Code(code),
+            None => Stored::Number(f32::from_bits(self.slots[r])),
+        }
     }
 
     /// Cell `r` (panics when `r >= len()`, like slice indexing).
@@ -378,58 +329,6 @@ impl fmt::Debug for TextColumn {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_kept_only_when_they_print_back_the_same() {
-        assert_eq!(as_number("12.5"), Some(12.5));
-        assert_eq!(as_number("-0"), Some(-0.0));
-        assert_eq!(as_number("0.126"), Some(0.126));
-        for t in [
-            "1.50",
-            "007",
-            "1e5",
-            "+3",
-            ".5",
-            "0.1000000001",
-            "NA",
-            "",
-            "1.0",
-        ] {
-            assert_eq!(as_number(t), None, "{t:?}");
-        }
-    }
-
-    /// The shortcut of [`prints_as_written`] agrees with printing on decimals of up to 6
-    /// digits at every place of the point.
-    #[test]
-    fn the_shortcut_agrees_with_printing() {
-        let mut shortcut = 0;
-        for m in [
-            1u32, 7, 10, 99, 120, 1005, 12_345, 999_999, 100_000, 654_321,
-        ] {
-            for k in 0..=9usize {
-                let digits = format!("{m:0>w$}", w = k + 1);
-                let (a, b) = digits.split_at(digits.len() - k);
-                let text = match k {
-                    0 => a.to_string(),
-                    _ => format!("{a}.{b}")
-                        .trim_end_matches('0')
-                        .trim_end_matches('.')
-                        .to_string(),
-                };
-                for t in [text.clone(), format!("-{text}")] {
-                    let v: f32 = t.parse().unwrap();
-                    let printed = format!("{v}") == t;
-                    if prints_as_written(t.as_bytes()) {
-                        assert!(printed, "{t}");
-                        shortcut += 1;
-                    }
-                    assert_eq!(as_number(&t).is_some(), printed, "{t}");
-                }
-            }
-        }
-        assert!(shortcut > 150, "{shortcut}");
-    }
 
     #[test]
     fn cells_read_back_as_written() {

@@ -2,6 +2,7 @@
 //! that reads the most of them), yes/no words, dates, codes written with leading zeros.
 
 use super::cells::{DateTime, is_missing, number, yes_no};
+use super::column::Stored;
 use super::numbers::{CURRENCY_SIGNS, Detected, NumberFormat, detect};
 use super::text::{Cell, ColumnRef};
 
@@ -40,10 +41,10 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
     let data = column.data();
     let mut per_code = vec![0usize; data.codes()];
     let mut numbers: Vec<u32> = Vec::new();
-    for (r, code) in column.codes().enumerate() {
-        match code {
-            Some(code) => per_code[code as usize] += 1,
-            None => numbers.push(column.cell(r).number_f32().map_or(0, f32::to_bits)),
+    for cell in column.stored() {
+        match cell {
+            Stored::Code(code) => per_code[code as usize] += 1,
+            Stored::Number(v) => numbers.push(v.to_bits()),
         }
     }
     let mut c = Counts {

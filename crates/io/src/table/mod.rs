@@ -35,6 +35,8 @@ mod parquet;
 mod parts;
 mod piecewise;
 mod place;
+mod plain;
+mod printed;
 pub(crate) mod read;
 mod sniff;
 mod target;

@@ -95,7 +95,7 @@ impl NumberFormat {
     /// The number of a cell in this format's marks, any signs allowed, with the signs found.
     pub(crate) fn read_affixes(&self, cell: &str) -> Option<(f64, Affixes)> {
         let mut a = Affixes::default();
-        let mut t = cell.trim();
+        let mut t = super::cells::trim(cell);
         if let Some(inner) = t.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
             a.parentheses = true;
             t = inner.trim();

@@ -112,13 +112,10 @@ pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Res
         None => (bytes, None, 0),
     };
     let delimiter = delimiter.or(named).unwrap_or_else(|| sniff_delimiter(body));
-    let fail = |e| offset_line(csv_error(e, source_name), skipped);
-    let mut reader = ::csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(true)
-        .flexible(true)
-        .from_reader(body);
-    let header = reader.headers().map_err(fail)?.clone();
+    let (header, rows) = match super::plain::unquoted(body, delimiter, skipped) {
+        Some(records) => read_unquoted(records, source_name)?,
+        None => read_quoted(body, delimiter, skipped, source_name)?,
+    };
     let mut names: Vec<String> = header
         .iter()
         .enumerate()
@@ -127,25 +124,10 @@ pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Res
             name => name.to_string(),
         })
         .collect();
-    let mut columns = vec![TextColumn::default(); names.len()];
-    let mut lines = LineLog::new(body, skipped);
-    let mut record = ::csv::StringRecord::new();
-    while reader.read_record(&mut record).map_err(fail)? {
-        // A blank line reads as one empty field: skip it rather than call it ragged.
-        if record.len() == 1 && record[0].trim().is_empty() && names.len() > 1 {
-            continue;
-        }
-        let line = lines.line_at(record.position().map_or(0, |p| p.byte() as usize));
-        check_width(&record, names.len(), line, source_name)?;
-        for (column, cell) in columns.iter_mut().zip(record.iter()) {
-            column.push(cell);
-        }
-        lines.push(line);
-    }
-    let unnamed_last = header
-        .iter()
-        .next_back()
-        .is_some_and(|h| h.trim().is_empty());
+    let Rows {
+        mut columns, lines, ..
+    } = rows;
+    let unnamed_last = header.last().is_some_and(|h| h.trim().is_empty());
     if unnamed_last && names.len() > 1 && columns.last().is_some_and(all_empty) {
         names.pop();
         columns.pop();
@@ -164,9 +146,117 @@ pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Res
     }
 }
 
+/// Reads text without quotes ([`super::plain`]): the header's fields and the rows.
+fn read_unquoted<'a>(
+    mut records: super::plain::Unquoted<'a>,
+    source_name: &'a str,
+) -> Result<(Vec<String>, Rows<'a>)> {
+    let mut fields: Vec<&str> = Vec::new();
+    records.next_into(&mut fields);
+    let header: Vec<String> = fields.iter().map(|h| h.to_string()).collect();
+    let mut rows = Rows::new(header.len(), source_name);
+    while let Some(line) = records.next_into(&mut fields) {
+        rows.add(&fields, line)?;
+    }
+    Ok((header, rows))
+}
+
+/// Reads delimited text with the `csv` reader (quoted fields): the header's fields and the
+/// rows.
+fn read_quoted<'a>(
+    body: &[u8],
+    delimiter: u8,
+    skipped: u64,
+    source_name: &'a str,
+) -> Result<(Vec<String>, Rows<'a>)> {
+    let fail = |e| offset_line(csv_error(e, source_name), skipped);
+    let mut reader = ::csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(true)
+        .flexible(true)
+        .from_reader(body);
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(fail)?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let mut rows = Rows::new(header.len(), source_name);
+    let mut lines = LineCounter::new(body, skipped);
+    let mut record = ::csv::StringRecord::new();
+    let mut spare: Vec<&str> = Vec::new();
+    while reader.read_record(&mut record).map_err(fail)? {
+        let line = lines.line_at(record.position().map_or(0, |p| p.byte() as usize));
+        let mut fields = emptied(std::mem::take(&mut spare));
+        fields.extend(record.iter());
+        rows.add(&fields, line)?;
+        spare = emptied(fields);
+    }
+    Ok((header, rows))
+}
+
+/// The vector emptied, its room kept for texts of another lifetime (collected in place).
+fn emptied<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
+    v.clear();
+    v.into_iter().map(|_| "").collect()
+}
+
+/// The rows read so far, column by column, with the file line of each.
+struct Rows<'a> {
+    columns: Vec<TextColumn>,
+    lines: LineLog,
+    source_name: &'a str,
+}
+
+impl<'a> Rows<'a> {
+    /// No rows yet, of `width` columns.
+    fn new(width: usize, source_name: &'a str) -> Self {
+        Rows {
+            columns: vec![TextColumn::default(); width],
+            lines: LineLog::default(),
+            source_name,
+        }
+    }
+
+    /// Adds the record read on file line `line`. A blank line reads as one empty field: it
+    /// is skipped rather than called ragged.
+    fn add(&mut self, fields: &[&str], line: u64) -> Result<()> {
+        let width = self.columns.len();
+        if fields.len() == 1 && super::cells::trim(fields[0]).is_empty() && width > 1 {
+            return Ok(());
+        }
+        check_width(fields, width, line, self.source_name)?;
+        for (column, cell) in self.columns.iter_mut().zip(fields) {
+            column.push(cell);
+        }
+        self.lines.push(line);
+        Ok(())
+    }
+}
+
 /// The file line of each row read, kept only once some row is not one line after the one
 /// before (a quoted line break, a blank line, a `sep=` line).
-struct LineLog<'a> {
+#[derive(Default)]
+struct LineLog {
+    rows: u64,
+    lines: Option<Vec<u64>>,
+}
+
+impl LineLog {
+    fn push(&mut self, line: u64) {
+        if self.lines.is_none() && line != self.rows + 2 {
+            self.lines = Some((0..self.rows).map(|r| r + 2).collect());
+        }
+        if let Some(lines) = &mut self.lines {
+            lines.push(line);
+        }
+        self.rows += 1;
+    }
+}
+
+/// The file line at a byte of the text the `csv` reader reads, counted from the byte asked
+/// before.
+struct LineCounter<'a> {
     /// The text read.
     text: &'a [u8],
     /// The byte that ends lines (`\n`, or `\r` in a file whose lines end with CR alone).
@@ -174,21 +264,17 @@ struct LineLog<'a> {
     /// Bytes of `text` whose line breaks are counted, and the line after them.
     counted: usize,
     line: u64,
-    rows: u64,
-    lines: Option<Vec<u64>>,
 }
 
-impl<'a> LineLog<'a> {
+impl<'a> LineCounter<'a> {
     /// Counts the lines of `text`, which follows `skipped` lines of the file.
     fn new(text: &'a [u8], skipped: u64) -> Self {
         let end = if text.contains(&b'\n') { b'\n' } else { b'\r' };
-        LineLog {
+        LineCounter {
             text,
             end,
             counted: 0,
             line: 1 + skipped,
-            rows: 0,
-            lines: None,
         }
     }
 
@@ -210,16 +296,6 @@ impl<'a> LineLog<'a> {
         self.counted = start;
         self.line
     }
-
-    fn push(&mut self, line: u64) {
-        if self.lines.is_none() && line != self.rows + 2 {
-            self.lines = Some((0..self.rows).map(|r| r + 2).collect());
-        }
-        if let Some(lines) = &mut self.lines {
-            lines.push(line);
-        }
-        self.rows += 1;
-    }
 }
 
 /// Whether every cell of a column is empty.
@@ -229,20 +305,15 @@ fn all_empty(column: &TextColumn) -> bool {
 
 /// Errors on a row with another number of fields than the header's `width`; one field more
 /// than the header, empty (a delimiter ending the line), is let through and not read.
-fn check_width(
-    record: &::csv::StringRecord,
-    width: usize,
-    line: u64,
-    source_name: &str,
-) -> Result<()> {
-    let trailing = record.len() == width + 1 && record[width].trim().is_empty();
-    if record.len() == width || trailing {
+fn check_width(fields: &[&str], width: usize, line: u64, source_name: &str) -> Result<()> {
+    let trailing = fields.len() == width + 1 && fields[width].trim().is_empty();
+    if fields.len() == width || trailing {
         return Ok(());
     }
     Err(Error::RaggedRow {
         source_name: source_name.to_string(),
         line,
-        found: record.len(),
+        found: fields.len(),
         expected: width,
     })
 }

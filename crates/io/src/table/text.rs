@@ -11,13 +11,13 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone, Copy)]
 pub struct ColumnRef<'a> {
     data: &'a TextColumn,
-    rows: Option<&'a [usize]>,
+    rows: Option<&'a [u32]>,
 }
 
 impl<'a> ColumnRef<'a> {
     /// Number of cells.
     pub fn len(&self) -> usize {
-        self.rows.map_or(self.data.len(), <[usize]>::len)
+        self.rows.map_or(self.data.len(), <[u32]>::len)
     }
 
     /// Whether the column has no cells.
@@ -27,7 +27,7 @@ impl<'a> ColumnRef<'a> {
 
     /// The row of the stored column that holds cell `r`.
     pub fn index(&self, r: usize) -> usize {
-        self.rows.map_or(r, |rows| rows[r])
+        self.rows.map_or(r, |rows| rows[r] as usize)
     }
 
     /// Cell `r` (panics when `r >= len()`, like slice indexing).
@@ -57,6 +57,12 @@ impl<'a> ColumnRef<'a> {
         self.data
     }
 
+    /// Each cell as the column stores it, in order.
+    pub(crate) fn stored(&self) -> impl Iterator<Item = super::column::Stored> + 'a {
+        let me = *self;
+        (0..me.len()).map(move |r| me.data.stored(me.index(r)))
+    }
+
     /// The dictionary code of each cell (`None` for a number), in order.
     pub fn codes(&self) -> impl Iterator<Item = Option<u32>> + 'a {
         let me = *self;
@@ -76,8 +82,9 @@ pub struct Table {
     lines: Option<Arc<[u64]>>,
     /// The file has no lines: row `r` is the file's row `r + 1`.
     unlined: bool,
-    /// The rows of `columns` this table holds, in order (`None`: all of them).
-    rows: Option<Arc<[usize]>>,
+    /// The rows of `columns` this table holds, in order (`None`: all of them), 4 bytes a
+    /// row ([`select_rows`](Self::select_rows) refuses tables of more than `u32::MAX` rows).
+    rows: Option<Arc<[u32]>>,
 }
 
 impl PartialEq for Table {
@@ -156,7 +163,7 @@ impl Table {
     /// the row through [`select_rows`](Self::select_rows), so that a message about a row of a
     /// training or test part names the row's line in the file. Panics when `r >= rows()`.
     pub fn place(&self, r: usize) -> RowPlace {
-        let stored = self.rows.as_ref().map_or(r, |rows| rows[r]);
+        let stored = self.rows.as_ref().map_or(r, |rows| rows[r] as usize);
         match &self.lines {
             _ if self.unlined => RowPlace::Row(stored as u64 + 1),
             Some(lines) => RowPlace::Line(lines[stored]),
@@ -199,7 +206,7 @@ impl Table {
     pub fn bytes(&self) -> usize {
         let columns: usize = self.columns.iter().map(TextColumn::bytes).sum();
         let lines = self.lines.as_ref().map_or(0, |l| 8 * l.len());
-        columns + lines + self.rows.as_ref().map_or(0, |r| 8 * r.len())
+        columns + lines + self.rows.as_ref().map_or(0, |r| 4 * r.len())
     }
 
     /// The column names, in file order.
@@ -237,14 +244,13 @@ impl Table {
             return Ok(());
         };
         let column = self.column(c);
-        let mut buf = String::new();
-        for r in 0..column.len() {
-            let cell = column.cell(r);
-            if cell.number_f32().is_some() {
+        // A number kept as a number is an `f32` already: only texts can be too large.
+        for (r, cell) in column.stored().enumerate() {
+            let super::column::Stored::Code(code) = cell else {
                 continue;
-            }
-            let text = cell.text(&mut buf);
-            if super::too_large_for_f32(text) {
+            };
+            let text = column.data().code_text(code);
+            if super::number_f32(text).is_none() && super::too_large_for_f32(text) {
                 return Err(Error::NumberTooLarge {
                     source_name: self.source.clone(),
                     place: self.place(r),
@@ -271,9 +277,16 @@ impl Table {
                 self.source
             )));
         }
-        let selected: Arc<[usize]> = match &self.rows {
+        let stored = self.columns.first().map_or(0, TextColumn::len);
+        if u32::try_from(stored).is_err() {
+            return Err(Error::invalid(format!(
+                "`{}` has {stored} rows, more than a selection of its rows can name",
+                self.source
+            )));
+        }
+        let selected: Arc<[u32]> = match &self.rows {
             Some(mine) => indices.iter().map(|&r| mine[r]).collect(),
-            None => indices.into(),
+            None => indices.iter().map(|&r| r as u32).collect(),
         };
         Ok(Table {
             source: self.source.clone(),

@@ -184,3 +184,41 @@ fn numbers_beyond_f32_are_too_large_wherever_they_are() {
     assert!(!io::table::too_large_for_f32("3e38"));
     assert!(!io::table::too_large_for_f32("1e39x"));
 }
+
+/// Text without quotes is split without the `csv` reader; a quoted header name sends the same
+/// text through it: both read the same cells on the same lines, and refuse the same rows.
+#[test]
+fn text_without_quotes_reads_as_the_csv_reader_reads_it() {
+    let bodies = [
+        "1,x,\n2,y,\n",
+        "1;x\r\n\r\n2;y\r\n",
+        "1|x\r2|y\r\r3|z",
+        " 7 , NA \n\n\n8,b\n",
+        "1,é\n  \n2,ü",
+    ];
+    for body in bodies {
+        let delimiter = [',', ';', '|']
+            .into_iter()
+            .find(|&d| body.contains(d))
+            .unwrap();
+        let end = if body.contains("\r\n") {
+            "\r\n"
+        } else if body.contains('\n') {
+            "\n"
+        } else {
+            "\r"
+        };
+        let header = format!("n{delimiter}t");
+        let plain = read(format!("{header}{end}{body}").as_bytes()).unwrap();
+        let quoted = read(format!("\"n\"{delimiter}t{end}{body}").as_bytes()).unwrap();
+        assert_eq!(plain, quoted, "{body:?}");
+        let places = |t: &Table| (0..t.rows()).map(|r| t.place(r)).collect::<Vec<RowPlace>>();
+        assert_eq!(places(&plain), places(&quoted), "{body:?}");
+    }
+    let ragged = "n,t\n1,x\n\n2,y,z\n";
+    let quoted = ragged.replacen("n,", "\"n\",", 1);
+    assert_eq!(
+        read(ragged.as_bytes()).unwrap_err().to_string(),
+        read(quoted.as_bytes()).unwrap_err().to_string()
+    );
+}
