@@ -16,7 +16,8 @@ table as Markdown.
 usage: python3 tables_peers.py IRON_LEARN_BINARY TABLES_DIR [--cache FILE] [--markdown FILE]
        [--json FILE] [--splits N] [--ours-only] [--peers-only] [-- EXTRA MLP ARGS]
 --ours-only runs no peer: only the cached peers' figures are shown beside ours.
-environment: TABLES_ONLY=a,b keeps the tables whose file name contains one of the words.
+environment: TABLES_ONLY=a,b keeps the tables whose file name contains one of the words;
+PEERS_SKIP=tabm_d,hgb leaves those peers out.
 """
 
 import json
@@ -200,7 +201,10 @@ def main():
     if cache_path and os.path.exists(cache_path):
         with open(cache_path) as f:
             cache = json.load(f)
-    peers = PEERS + (OPTIONAL_PEERS if pytabkit_available() else [])
+    skip = [w for w in os.environ.get("PEERS_SKIP", "").split(",") if w]
+    peers = [p for p in PEERS + (OPTIONAL_PEERS if pytabkit_available() else []) if p not in skip]
+    if skip:
+        print(f"note: skipped as asked (PEERS_SKIP): {', '.join(skip)}")
     if not ours_only and not pytabkit_available():
         print("note: pytabkit is not installed: RealMLP-TD / TabM-D skipped (README.md of the tables gives RealMLP-TD's figures)")
     only = [w for w in os.environ.get("TABLES_ONLY", "").split(",") if w]
