@@ -149,11 +149,14 @@ def run_peer(name, train, test, target, task):
     return float(score(yte, predicted)), seconds
 
 
-def run_ours(binary, train_path, test_path, target, extra, out_dir):
+def run_ours(binary, train_path, test_path, target, extra, out_dir, env=None):
+    """`iron-learn mlp` on one split (extra arguments and environment variables added):
+    (test score, seconds of the whole command, model kept)."""
     start = time.perf_counter()
     cmd = [binary, "mlp", "--data", train_path, "--test-data", test_path, "--target", target]
     cmd += ["-o", out_dir, "--force", "-q", "--device", "cpu"] + extra
-    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=None if env is None else {**os.environ, **env})
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         print(f"  iron-learn failed: {done.stderr.strip()}", file=sys.stderr)

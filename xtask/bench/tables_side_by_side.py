@@ -21,16 +21,14 @@ BIN is the binary of a configuration that names none (default target/release/iro
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
 
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tables_peers import TABLES  # noqa: E402
+from tables_peers import TABLES, run_ours  # noqa: E402
 
 # The best of linear, HistGradientBoosting and LightGBM less 0.01, per table (three splits'
 # mean, docs/BENCHMARKS.md "The default table model on 13 tables").
@@ -44,19 +42,8 @@ BINARY = os.environ.get("BIN", "target/release/iron-learn")
 
 def run(config, train_path, test_path, target, out_dir):
     """One configuration on one split: (test score, seconds of the whole command, kept)."""
-    env = dict(os.environ)
-    env.update(config.get("env", {}))
-    cmd = [config.get("bin", BINARY), "mlp", "--data", train_path, "--test-data", test_path,
-           "--target", target, "-o", out_dir, "--force", "-q", "--device", "cpu"]
-    start = time.perf_counter()
-    done = subprocess.run(cmd + config.get("args", []), env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        print(f"  {config['name']} failed: {done.stderr.strip()[-500:]}", file=sys.stderr)
-        return float("nan"), seconds, ""
-    with open(os.path.join(out_dir, "metrics.json")) as f:
-        m = json.load(f)
-    return m.get("test_accuracy", m.get("test_r2")), seconds, m.get("model_kept", "")
+    return run_ours(config.get("bin", BINARY), train_path, test_path, target,
+                    config.get("args", []), out_dir, config.get("env", {}))
 
 
 def mean(values):
