@@ -14,8 +14,10 @@ linear, HistGradientBoosting and LightGBM, and a summary; `--markdown FILE` also
 table as Markdown.
 
 usage: python3 tables_peers.py IRON_LEARN_BINARY TABLES_DIR [--cache FILE] [--markdown FILE]
-       [--json FILE] [--splits N] [--ours-only] [--peers-only] [-- EXTRA MLP ARGS]
+       [--json FILE] [--splits N] [--device cpu|cuda] [--ours-only] [--peers-only]
+       [-- EXTRA MLP ARGS]
 --ours-only runs no peer: only the cached peers' figures are shown beside ours.
+--device picks the device ours trains on (default cpu).
 environment: TABLES_ONLY=a,b keeps the tables whose file name contains one of the words;
 PEERS_SKIP=tabm_d,hgb leaves those peers out.
 """
@@ -149,12 +151,12 @@ def run_peer(name, train, test, target, task):
     return float(score(yte, predicted)), seconds
 
 
-def run_ours(binary, train_path, test_path, target, extra, out_dir, env=None):
-    """`iron-learn mlp` on one split (extra arguments and environment variables added):
-    (test score, seconds of the whole command, model kept)."""
+def run_ours(binary, train_path, test_path, target, extra, out_dir, env=None, device="cpu"):
+    """`iron-learn mlp` on one split (extra arguments and environment variables added) on
+    `device`: (test score, seconds of the whole command, model kept)."""
     start = time.perf_counter()
     cmd = [binary, "mlp", "--data", train_path, "--test-data", test_path, "--target", target]
-    cmd += ["-o", out_dir, "--force", "-q", "--device", "cpu"] + extra
+    cmd += ["-o", out_dir, "--force", "-q", "--device", device] + extra
     done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           env=None if env is None else {**os.environ, **env})
     seconds = time.perf_counter() - start
@@ -194,6 +196,7 @@ def main():
     markdown = option("--markdown")
     json_path = option("--json")
     splits = int(option("--splits", "3"))
+    device = option("--device", "cpu")
     ours_only = "--ours-only" in args
     peers_only = "--peers-only" in args
     args = [a for a in args if a not in ("--ours-only", "--peers-only")]
@@ -229,7 +232,8 @@ def main():
                     tr, te = os.path.join(tmp, "train_" + name), os.path.join(tmp, "test_" + name)
                     train.to_csv(tr, index=False)
                     test.to_csv(te, index=False)
-                    score, secs, k = run_ours(binary, tr, te, target, extra, os.path.join(tmp, "run"))
+                    score, secs, k = run_ours(binary, tr, te, target, extra, os.path.join(tmp, "run"),
+                                                device=device)
                     ours.append((score, secs))
                     kept.append(k)
                 for p in peers:

@@ -3,8 +3,11 @@
 # made: every GPU test, the CUDA sanitizers, a kernel profile of the SIREN step, and the
 # benchmarks of docs/BENCHMARKS.md side by side with PyTorch on the same GPU; and, since the
 # host is also an x86 CPU (usually with AVX-512), the CPU tests and steps under each vector path.
-#   .gpu/check.sh [tests|cpu|sanitize|racecheck|profile|bench]...   (default: all, in that order)
-# Logs go to $OUT (default .gpu/out). PHOTO=path/to/256x256.png adds the photo fit.
+#   .gpu/check.sh [tests|cpu|sanitize|racecheck|profile|bench|tables]...   (default: all but
+#   tables, in that order)
+# Logs go to $OUT (default .gpu/out). PHOTO=path/to/256x256.png adds the photo fit. `tables`
+# trains the default table model on the development tables of docs/BENCHMARKS.md (copied to
+# TABLES, default .gpu/tables) on the CPU and on the GPU, side by side: the scores should agree.
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here" || exit 1
 out=${OUT:-$here/out}
@@ -131,6 +134,16 @@ bench() {
     ./iron-learn "${mlp[@]}" --device $dev -o /tmp/table-$dev 2>&1 | grep -E "steps in|^  network"
   done
   python3 bench/torch_gpu.py tabular 2>/dev/null
+}
+
+tables() {
+  local tables=${TABLES:-$here/tables}
+  [ -d "$tables" ] || { echo "== tables: no folder $tables"; status=1; return; }
+  for dev in cpu cuda; do
+    echo "== the default table model on $dev, ${SPLITS:-3} splits"
+    PYTHONUNBUFFERED=1 python3 bench/tables_peers.py ./iron-learn "$tables" --ours-only \
+      --splits "${SPLITS:-3}" --device $dev --json "$out/tables-$dev.json" || status=1
+  done
 }
 
 for step in "${steps[@]}"; do

@@ -57,6 +57,7 @@ pub fn run(args: &[String]) -> crate::TaskResult {
         "torch_train.py",
         "torch_hashgrid.py",
         "simd_paths.sh",
+        "tables_peers.py",
     ] {
         copy(
             &root.join("xtask/bench").join(script),

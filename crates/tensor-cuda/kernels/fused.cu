@@ -110,7 +110,10 @@ extern "C" __global__ void loss_softmax_ce(const float* pred, const float* targe
 // parameter shrinks by decay_factor = 1 - lr * weight_decay) step:
 //   m = beta1 m + (1 - beta1) g;  v = beta2 v + (1 - beta2) g^2;
 //   param -= step_size * m / (sqrt(v * inv_bias_correction2) + eps),
-// with step_size = lr / (1 - beta1^t) and inv_bias_correction2 = 1 / (1 - beta2^t).
+// with step_size = lr / (1 - beta1^t) and inv_bias_correction2 = 1 / (1 - beta2^t). The
+// moment is divided before it is scaled: a subnormal m times step_size would round to the
+// subnormal grid, an error that the division by eps (1e-8) then lifts far above the least
+// normal float; m / denom is normal and keeps m's own precision.
 extern "C" __global__ void adam_step(float* param, const float* grad, float* m, float* v,
                                      u64 n, float beta1, float beta2, float one_minus_beta1,
                                      float one_minus_beta2, float eps, float weight_decay,
@@ -131,7 +134,7 @@ extern "C" __global__ void adam_step(float* param, const float* grad, float* m, 
         m[i] = mi;
         v[i] = vi;
         float denom = sqrtf(vi * inv_bias_correction2) + eps;
-        param[i] = p - (mi * step_size) / denom;
+        param[i] = p - (mi / denom) * step_size;
     }
 }
 
