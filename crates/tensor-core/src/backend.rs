@@ -99,6 +99,13 @@ pub trait Primitives: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// A human-readable description of the device.
     fn name(&self) -> String;
+    /// Whether independent work given from several threads at once runs side by side on
+    /// this device (a CPU with more than one thread) rather than in turn (the one stream of
+    /// a GPU): a caller with independent models to train may then train them at the same
+    /// time. `false` unless a backend says otherwise.
+    fn runs_side_by_side(&self) -> bool {
+        false
+    }
     /// The activity counters so far.
     fn counters(&self) -> Counters;
     /// Waits until every queued operation has finished.

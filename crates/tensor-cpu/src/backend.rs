@@ -84,6 +84,10 @@ impl Primitives for CpuBackend {
         )
     }
 
+    fn runs_side_by_side(&self) -> bool {
+        rayon::current_num_threads() > 1
+    }
+
     fn counters(&self) -> Counters {
         self.snapshot()
     }

@@ -210,10 +210,6 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         }
         let plan =
             Plan::new(&self.settings, train, self.pool, self.early_stopping)?.with_validation(val);
-        std::fs::create_dir_all(&self.dir).map_err(|source| Error::CreateDir {
-            path: self.dir.clone(),
-            source,
-        })?;
         if let (Some(check), TrainData::Tensors(d)) = (&self.memory_check, train) {
             let size = TrainingSize {
                 rows: plan.rows,
@@ -224,6 +220,10 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             };
             check(&self.architecture, &size)?;
         }
+        std::fs::create_dir_all(&self.dir).map_err(|source| Error::CreateDir {
+            path: self.dir.clone(),
+            source,
+        })?;
         Ok(plan)
     }
 

@@ -5,7 +5,7 @@
 use crate::common::*;
 use tensor_core::fused::traits::*;
 use tensor_core::{Activation, AdamStep, LossKind, ReduceOp, Tensor, UnaryOp};
-use tensor_core::{AdamMoments, BiasAct, LossGrad};
+use tensor_core::{AdamMoments, BiasAct, LossGrad, Primitives};
 
 /// Every output of a workload that exercises each parallel path, concatenated.
 fn workload() -> Vec<Vec<f32>> {
@@ -133,4 +133,12 @@ fn one_thread_and_two_threads_give_the_same_bits() {
     for (i, (a, b)) in one.iter().zip(&two).enumerate() {
         assert_bits_eq(a, b, &format!("output {i}"));
     }
+}
+
+/// The backend says independent work runs side by side only where its pool has more than
+/// one thread (what lets a caller train independent models at once, with these same bits).
+#[test]
+fn independent_work_runs_side_by_side_only_with_more_than_one_thread() {
+    assert!(!with_threads(1, || cpu().runs_side_by_side()));
+    assert!(with_threads(2, || cpu().runs_side_by_side()));
 }

@@ -3,7 +3,7 @@
 
 use super::Prepared;
 use crate::{Error, Result};
-use io::table::Table;
+use io::table::{Preprocessor, Table};
 use io::{Dataset, ModelInfo, Standardizer};
 
 /// Why a job read its target as classes or as a regression, when it could be read the
@@ -131,7 +131,17 @@ impl Prepared {
     /// number without gaps (the model file then reads as before tables had types), the
     /// whole encoding otherwise; regression targets standardised by `targets`.
     pub fn model_info(&self, targets: Option<&Standardizer>) -> ModelInfo {
-        let names = self.encoding.output_names();
+        self.model_info_with(&self.encoding, targets)
+    }
+
+    /// The fitted model's description, as [`Prepared::model_info`], for a network that
+    /// reads the table in `encoding` (another encoding of the same columns).
+    pub fn model_info_with(
+        &self,
+        encoding: &Preprocessor,
+        targets: Option<&Standardizer>,
+    ) -> ModelInfo {
+        let names = encoding.output_names();
         let target = self.target.as_str();
         let info = match (&self.labels, targets) {
             (Some(labels), _) => {
@@ -147,9 +157,9 @@ impl Prepared {
             }
             (None, None) => ModelInfo::regression(&names, &[target.to_string()]),
         };
-        match self.encoding.as_standardizer() {
+        match encoding.as_standardizer() {
             Some(s) => info.with_features(s),
-            None => info.with_preprocessing(self.encoding.clone()),
+            None => info.with_preprocessing(encoding.clone()),
         }
     }
 }

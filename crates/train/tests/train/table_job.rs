@@ -46,6 +46,7 @@ impl TableReporter for Notes {
             TableNote::Read { .. } => "read",
             TableNote::Balanced { .. } => "balanced",
             TableNote::PiecewiseSkipped { .. } => "piecewise skipped",
+            TableNote::SideBySide { .. } => "side by side",
             TableNote::Stopped { .. } => "stopped",
         });
     }
@@ -285,4 +286,64 @@ fn the_report_names_a_kept_network_and_gradient_descent_as_such() {
     let lines = out.lines();
     assert_row(&lines, "gradient descent", regression_errors(&out));
     assert!(compared(&lines), "{lines:#?}");
+}
+
+/// `rows` rows of y = sin(3 a) + b², which no linear model fits.
+fn curved_table(dir: &Path, rows: usize) -> PathBuf {
+    let mut text = String::from("a,b,y\n");
+    for i in 0..rows {
+        let a = ((i * 37) % 101) as f32 / 50.0 - 1.0;
+        let b = ((i * 59) % 103) as f32 / 51.0 - 1.0;
+        text += &format!("{a},{b},{}\n", (3.0 * a).sin() + b * b);
+    }
+    let path = dir.join("curved.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `auto` on the curved table in a pool of `threads` threads: the notes' kinds, the test
+/// predictions written and the reason of the choice.
+fn auto_in_pool(data: &Path, run: &Path, threads: usize) -> (Vec<&'static str>, String, String) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let o = options(data, network(ModelChoice::Auto));
+        let mut notes = Notes::default();
+        let job = TableJob::prepare(&o, &mut notes).unwrap();
+        let out = job.train(&CpuBackend::new(), run, &mut notes).unwrap();
+        let Selection::Chosen(choice) = &out.selection else {
+            panic!("auto compares on 80 validation rows")
+        };
+        let predictions = std::fs::read_to_string(run.join("test_predictions.csv")).unwrap();
+        (notes.kinds, predictions, choice.reason.clone())
+    })
+}
+
+#[test]
+fn auto_trains_the_same_networks_side_by_side_as_in_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = curved_table(dir.path(), 500);
+    let (in_turn, beside) = (dir.path().join("in_turn"), dir.path().join("beside"));
+    let (kinds_in_turn, predicted_in_turn, reason_in_turn) = auto_in_pool(&data, &in_turn, 1);
+    let (kinds_beside, predicted_beside, reason_beside) = auto_in_pool(&data, &beside, 2);
+    assert_eq!(kinds_in_turn, ["read"]);
+    assert_eq!(kinds_beside, ["read", "side by side"]);
+    // The validation scores of every network, their mean and the linear model, and each
+    // test prediction, are the same to the last digit written.
+    assert!(
+        reason_in_turn.contains("a third network"),
+        "{reason_in_turn}"
+    );
+    assert_eq!(reason_in_turn, reason_beside);
+    assert_eq!(predicted_in_turn, predicted_beside);
+    for run in [&in_turn, &beside] {
+        for network in ["periodic", "piecewise"] {
+            assert!(
+                run.join(network).join("model.safetensors").is_file(),
+                "{network}"
+            );
+        }
+    }
 }

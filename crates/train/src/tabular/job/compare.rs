@@ -3,8 +3,9 @@
 //! first network and their mean ([`auto::better_network`]), a third network on
 //! piecewise-linear rows ([`auto::challenge`]), then the linear model ([`auto::select`]).
 
+use super::candidates::{Candidate, First};
 use super::encodings::fits_piecewise;
-use super::network::Trainer;
+use super::network::{Network, NetworkRows, Trainer};
 use super::{TableNote, TableReporter};
 use crate::table::{Encoded, Prepared};
 use crate::tabular::Kept;
@@ -15,28 +16,13 @@ use nn::Mlp;
 use std::path::Path;
 use tensor_core::Backend;
 
-/// What the second network reads and where its run goes.
-pub(super) struct Second<'a> {
-    /// Its inputs.
+/// What `auto`'s second network reads, and a third network's inputs (piecewise), if it
+/// trains one.
+pub(super) struct Second {
+    /// The second network's inputs.
     pub(super) inputs: NumericEncoding,
-    /// Classes of the target (0: regression).
-    pub(super) classes: usize,
-    /// A regression target's statistics.
-    pub(super) targets: Option<&'a Standardizer>,
-    /// The job's run folder (the second network's is inside).
-    pub(super) dir: &'a Path,
-    /// A third network's inputs (piecewise), if `auto` trains one.
+    /// The third network's inputs.
     pub(super) third: Option<NumericEncoding>,
-}
-
-/// The network kept among the two and their mean, with the training rows' plain features
-/// given back and, for piecewise inputs, the table's parts in that encoding (their
-/// training features included).
-struct SecondKept<B: Backend> {
-    outcome: Outcome<Mlp<B>>,
-    note: NetworkNote,
-    x: Vec<f32>,
-    parts: Option<Encoded>,
 }
 
 /// The kept model, the training rows' features in its encoding, and the choice.
@@ -52,36 +38,158 @@ fn fits(p: &Prepared, bins: usize, reporter: &mut dyn TableReporter) -> Result<b
     Ok(fits)
 }
 
+/// The inputs of the networks `auto` trains after the first: the second's and the
+/// third's, less those on piecewise-linear rows that would not fit in memory (with a
+/// note; a third network trains only beside a second).
+fn inputs_that_fit(
+    p: &Prepared,
+    second: Option<Second>,
+    reporter: &mut dyn TableReporter,
+) -> Result<Vec<NumericEncoding>> {
+    let Some(second) = second else {
+        return Ok(Vec::new());
+    };
+    if let NumericEncoding::Piecewise(bins) = second.inputs
+        && !fits(p, bins, reporter)?
+    {
+        return Ok(Vec::new());
+    }
+    let mut inputs = vec![second.inputs];
+    if let Some(NumericEncoding::Piecewise(bins)) = second.third
+        && fits(p, bins, reporter)?
+    {
+        inputs.push(NumericEncoding::Piecewise(bins));
+    }
+    Ok(inputs)
+}
+
+/// The bins of the piecewise-linear network among `inputs`, if there is one.
+fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
+    inputs.iter().find_map(|i| match i {
+        NumericEncoding::Piecewise(bins) => Some(*bins),
+        _ => None,
+    })
+}
+
 impl<B: Backend> Trainer<'_, B> {
-    /// `auto`'s choice among the network `out` (trained on the plain rows of `p`, whose
-    /// training features are `x`), the second network when there is one, their mean, and
-    /// the linear model. `p` ends in the encoding of the kept model, whose training features
-    /// are given back.
+    /// `auto`: the network `net` on the plain rows of `p` (whose training features are
+    /// `x`; its run in `dir`), the second and third networks when there are, the mean of
+    /// the first two and the linear model, trained and compared. `p` ends in the encoding
+    /// of the kept model, whose training features are given back.
     pub(super) fn compare(
-        &mut self,
+        self,
         p: &mut Prepared,
-        (out, x): (Outcome<Mlp<B>>, Vec<f32>),
-        second: Option<Second<'_>>,
+        (net, x, dir): (&Network, Vec<f32>, &Path),
+        second: Option<Second>,
+        (targets, reporter): (Option<&Standardizer>, &mut dyn TableReporter),
+    ) -> Result<Compared<B>> {
+        let inputs = inputs_that_fit(p, second, reporter)?;
+        let mut parts = match piecewise_bins(&inputs) {
+            Some(bins) => Some(p.piecewise(&x, bins)?),
+            None => None,
+        };
+        let wide = parts
+            .as_mut()
+            .map(|parts| std::mem::take(&mut parts.train.x));
+        let first = First {
+            net,
+            rows: NetworkRows::of(p, &p.train, targets),
+            x,
+            dir,
+        };
+        let others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
+        let ((out, x), others) = self.candidates(p, first, others, (targets, reporter))?;
+        let mut outcomes = Vec::with_capacity(others.len());
+        for (outcome, wide) in others {
+            if let (Some(parts), Some(wide)) = (parts.as_mut(), wide) {
+                parts.train.x = wide;
+            }
+            outcomes.push(outcome);
+        }
+        let (out, note) = self.best_network(
+            p,
+            out,
+            inputs.into_iter().zip(outcomes),
+            parts.as_ref(),
+            targets,
+        )?;
+        self.select(p, (out, x), (note, parts), targets)
+    }
+
+    /// The networks after the first, on `inputs`: periodic ones on the plain rows of `p`,
+    /// the piecewise-linear one on `parts`, whose training features are `wide`; their runs
+    /// in folders inside `dir`.
+    fn others<'a>(
+        self,
+        p: &'a Prepared,
+        (inputs, parts, mut wide): (&[NumericEncoding], Option<&'a Encoded>, Option<Vec<f32>>),
+        dir: &Path,
+        targets: Option<&Standardizer>,
+    ) -> Result<Vec<Candidate<'a>>> {
+        let classes = p.labels.as_ref().map_or(0, Vec::len);
+        let mut others = Vec::with_capacity(inputs.len());
+        for &i in inputs {
+            let (rows, x, bands) = match (i, parts) {
+                (NumericEncoding::Piecewise(_), Some(parts)) => {
+                    (NetworkRows::encoded(p, parts, targets), wide.take(), 0)
+                }
+                (NumericEncoding::Periodic(n), _) => {
+                    (NetworkRows::of(p, &p.train, targets), None, n)
+                }
+                _ => (NetworkRows::of(p, &p.train, targets), None, 0),
+            };
+            let dir = dir.join(i.dir());
+            let net = self.network(rows.train.n_features, classes, bands)?;
+            others.push(Candidate { net, rows, x, dir });
+        }
+        Ok(others)
+    }
+
+    /// The best of the first network (`first`, on the plain rows), the second, their mean
+    /// and the third (`others`: each with its inputs), on the validation rows; with how it
+    /// was chosen (`None` with no second network).
+    fn best_network(
+        self,
+        p: &Prepared,
+        first: Outcome<Mlp<B>>,
+        mut others: impl Iterator<Item = (NumericEncoding, Outcome<Mlp<B>>)>,
+        parts: Option<&Encoded>,
+        targets: Option<&Standardizer>,
+    ) -> Result<(Outcome<Mlp<B>>, Option<NetworkNote>)> {
+        let columns = parts.map(|parts| parts.encoding.plain_columns());
+        let network = |(inputs, outcome): (NumericEncoding, Outcome<Mlp<B>>)| {
+            let rows = match (inputs, parts, columns.as_deref()) {
+                (NumericEncoding::Piecewise(_), Some(parts), Some(columns)) => {
+                    parts.val.as_ref().map(|val| (val, columns))
+                }
+                _ => None,
+            };
+            SecondNetwork {
+                outcome,
+                inputs,
+                rows,
+            }
+        };
+        let Some(second) = others.next().map(network) else {
+            return Ok((first, None));
+        };
+        let (kept, note) = auto::better_network(self.backend, p, first, second, targets)?;
+        let Some(third) = others.next().map(network) else {
+            return Ok((kept, Some(note)));
+        };
+        let (kept, note) = auto::challenge(self.backend, p, kept, note, third, targets)?;
+        Ok((kept, Some(note)))
+    }
+
+    /// The kept network (`note`: how it was chosen among the networks; `parts`: the
+    /// piecewise-linear rows, if a network read them) against the linear model.
+    fn select(
+        self,
+        p: &mut Prepared,
+        (mut out, mut x): (Outcome<Mlp<B>>, Vec<f32>),
+        (note, parts): (Option<NetworkNote>, Option<Encoded>),
         targets: Option<&Standardizer>,
     ) -> Result<Compared<B>> {
-        let (mut out, mut x, mut note, mut parts) = (out, x, None, None);
-        let second = match second {
-            Some(Second {
-                inputs: NumericEncoding::Piecewise(bins),
-                ..
-            }) if !fits(p, bins, self.reporter)? => None,
-            second => second,
-        };
-        if let Some(second) = second {
-            let mut kept = self.second_network(p, out, x, &second)?;
-            if let Some(NumericEncoding::Piecewise(bins)) = second.third
-                && fits(p, bins, self.reporter)?
-            {
-                kept = self.third_network(p, kept, bins, &second)?;
-            }
-            (out, x, parts) = (kept.outcome, kept.x, kept.parts);
-            note = Some(kept.note);
-        }
         let second_rows = note.as_ref().is_some_and(|n| n.second_rows);
         let selected = auto::select(self.backend, p, &x, &mut out, targets, note)?;
         let network_kept = selected
@@ -94,113 +202,4 @@ impl<B: Backend> Trainer<'_, B> {
         }
         Ok((out, x, selected))
     }
-
-    /// Trains the second network on `s.inputs` beside the first (`first`, trained on the
-    /// plain rows of `p`, whose training features are `x`), and keeps the best of the two
-    /// and their mean. `p` is as it was on return.
-    fn second_network(
-        &mut self,
-        p: &mut Prepared,
-        first: Outcome<Mlp<B>>,
-        x: Vec<f32>,
-        s: &Second<'_>,
-    ) -> Result<SecondKept<B>> {
-        let NumericEncoding::Piecewise(bins) = s.inputs else {
-            let dir = s.dir.join(s.inputs.dir());
-            create_dir(&dir)?;
-            let bands = match s.inputs {
-                NumericEncoding::Periodic(n) => n,
-                _ => 0,
-            };
-            let net = self.network(p.train.n_features, s.classes, bands)?;
-            let (outcome, x) = self.train(p, (&p.train, x), &net, s.targets, &dir)?;
-            let second = SecondNetwork {
-                outcome,
-                inputs: s.inputs,
-                rows: None,
-            };
-            let (outcome, note) = auto::better_network(self.backend, p, first, second, s.targets)?;
-            return Ok(SecondKept {
-                outcome,
-                note,
-                x,
-                parts: None,
-            });
-        };
-        let (outcome, parts) = self.piecewise_network(p, &x, bins, s)?;
-        let columns = parts.encoding.plain_columns();
-        let second = SecondNetwork {
-            outcome,
-            inputs: s.inputs,
-            rows: parts.val.as_ref().map(|v| (v, columns.as_slice())),
-        };
-        let (outcome, note) = auto::better_network(self.backend, p, first, second, s.targets)?;
-        Ok(SecondKept {
-            outcome,
-            note,
-            x,
-            parts: Some(parts),
-        })
-    }
-
-    /// A network on the piecewise-linear rows of `p` in `bins` bins, fitted on the plain
-    /// training features `x`; with the table's parts in that encoding (their training
-    /// features included). `p` is as it was on return.
-    fn piecewise_network(
-        &mut self,
-        p: &mut Prepared,
-        x: &[f32],
-        bins: usize,
-        s: &Second<'_>,
-    ) -> Result<(Outcome<Mlp<B>>, Encoded)> {
-        let dir = s.dir.join(auto::PIECEWISE_DIR);
-        create_dir(&dir)?;
-        let mut parts = p.piecewise(x, bins)?;
-        p.swap_encoded(&mut parts);
-        let wide = std::mem::take(&mut p.train.x);
-        let net = self.network(p.train.n_features, s.classes, 0);
-        let trained = net.and_then(|net| self.train(p, (&p.train, wide), &net, s.targets, &dir));
-        let trained = trained.map(|(outcome, wide)| {
-            p.train.x = wide;
-            outcome
-        });
-        p.swap_encoded(&mut parts);
-        Ok((trained?, parts))
-    }
-
-    /// `auto`'s third network, on piecewise-linear rows in `bins` bins, against the network
-    /// kept among two (`kept`).
-    fn third_network(
-        &mut self,
-        p: &mut Prepared,
-        kept: SecondKept<B>,
-        bins: usize,
-        s: &Second<'_>,
-    ) -> Result<SecondKept<B>> {
-        let (outcome, parts) = self.piecewise_network(p, &kept.x, bins, s)?;
-        let columns = parts.encoding.plain_columns();
-        let third = SecondNetwork {
-            outcome,
-            inputs: NumericEncoding::Piecewise(bins),
-            rows: parts.val.as_ref().map(|v| (v, columns.as_slice())),
-        };
-        let backend = self.backend;
-        let (outcome, note) =
-            auto::challenge(backend, p, kept.outcome, kept.note, third, s.targets)?;
-        let parts = note.second_rows.then_some(parts).or(kept.parts);
-        Ok(SecondKept {
-            outcome,
-            note,
-            x: kept.x,
-            parts,
-        })
-    }
-}
-
-/// Creates a run folder inside the job's.
-fn create_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|source| crate::Error::CreateDir {
-        path: dir.to_path_buf(),
-        source,
-    })
 }

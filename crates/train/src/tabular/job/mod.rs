@@ -29,6 +29,7 @@
 //! # Ok(()) }
 //! ```
 
+mod candidates;
 mod compare;
 mod encodings;
 mod error;
@@ -39,6 +40,7 @@ mod prepare;
 mod test_text;
 mod text;
 
+pub use candidates::SIDE_BY_SIDE_MAX_BYTES;
 pub use encodings::{Inputs, numeric_encodings};
 pub use error::{NumberConflict, TableRefusal};
 pub use options::{
@@ -78,6 +80,12 @@ pub enum TableNote<'a> {
     PiecewiseSkipped {
         /// The bins.
         bins: usize,
+    },
+    /// `auto`'s networks after the first train at the same time as it, quietly, in the
+    /// run folders `dirs` (the first network's progress is the one shown).
+    SideBySide {
+        /// Their run folders.
+        dirs: &'a [std::path::PathBuf],
     },
     /// A run in `dir` was stopped by the stop flag at `step`; it can be resumed.
     Stopped {

@@ -2,13 +2,12 @@
 //! record, and their training run in a folder.
 
 use super::options::{TableJobOptions, TableModel};
-use super::{TableNote, TableReporter};
 use crate::error::Error;
 use crate::record::DataFile;
-use crate::table::{Prepared, network_targets};
+use crate::table::{Encoded, Prepared, network_targets};
 use crate::tabular::auto;
 use crate::tabular::report::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
-use crate::{LossUnits, Outcome, Result};
+use crate::{LossUnits, Outcome, Reporter, Result};
 use io::{Dataset, Standardizer};
 use nn::{Activation, Data, HiddenLayers, Loss, Mlp};
 use serde_json::{Map, Value};
@@ -25,11 +24,55 @@ pub(super) struct Network {
     loss: Loss,
 }
 
-/// What trains a table job's networks: its options, the device and who hears of it.
+/// What trains a table job's networks: its options and the device (shared by networks
+/// trained side by side).
 pub(super) struct Trainer<'a, B: Backend> {
     pub(super) options: &'a TableJobOptions,
     pub(super) backend: &'a B,
-    pub(super) reporter: &'a mut dyn TableReporter,
+}
+
+impl<B: Backend> Clone for Trainer<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: Backend> Copy for Trainer<'_, B> {}
+
+/// The rows a network trains and validates on (the table's parts in the network's
+/// encoding), and what its model file says of them.
+pub(super) struct NetworkRows<'a> {
+    /// The training rows (their features taken from the `x` given beside them).
+    pub(super) train: &'a Dataset,
+    /// The validation rows.
+    pub(super) val: Option<&'a Dataset>,
+    /// The model file's description of the inputs and targets.
+    pub(super) info: io::ModelInfo,
+}
+
+impl<'a> NetworkRows<'a> {
+    /// The parts of `p` in its own encoding, training on `train` (the balanced rows, or
+    /// `p`'s).
+    pub(super) fn of(p: &'a Prepared, train: &'a Dataset, targets: Option<&Standardizer>) -> Self {
+        NetworkRows {
+            train,
+            val: p.val.as_ref(),
+            info: p.model_info(targets),
+        }
+    }
+
+    /// The parts of `p` in the encoding `parts` (piecewise-linear rows).
+    pub(super) fn encoded(
+        p: &Prepared,
+        parts: &'a Encoded,
+        targets: Option<&Standardizer>,
+    ) -> Self {
+        NetworkRows {
+            train: &parts.train,
+            val: parts.val.as_ref(),
+            info: p.model_info_with(&parts.encoding, targets),
+        }
+    }
 }
 
 /// A row-major host matrix on the device.
@@ -111,16 +154,16 @@ impl<B: Backend> Trainer<'_, B> {
         crate::record::entries(&TableRecord { data, options })
     }
 
-    /// Trains the network in `dir` on the rows of `train` whose features are `x` (taken
-    /// over by the training tensor, without a copy on the CPU), validating on the prepared
-    /// validation rows; gives `x` back with the outcome.
-    pub(super) fn train(
-        &mut self,
+    /// Trains the network in `dir` on `rows`, whose training features are `x` (taken over
+    /// by the training tensor, without a copy on the CPU), reporting its progress to
+    /// `reporter`; gives `x` back with the outcome.
+    pub(super) fn train<R: Reporter + ?Sized>(
+        self,
         p: &Prepared,
-        (train, x): (&Dataset, Vec<f32>),
+        (rows, x): (NetworkRows<'_>, Vec<f32>),
         net: &Network,
         targets: Option<&Standardizer>,
-        dir: &Path,
+        (dir, reporter): (&Path, &mut R),
     ) -> Result<(Outcome<Mlp<B>>, Vec<f32>)> {
         let backend = self.backend;
         let classes = p.labels.as_ref().map_or(0, Vec::len);
@@ -131,30 +174,29 @@ impl<B: Backend> Trainer<'_, B> {
                 matrix(backend, &y, d.rows, net.out_dim)?,
             ))
         };
+        let train = rows.train;
         let xt = Tensor::from_vec(backend, x, [train.rows, train.n_features])?;
         let y = network_targets(&train.y, classes, targets)?;
         let yt = matrix(backend, &y, train.rows, net.out_dim)?;
-        let validation = p.val.as_ref().map(matrices).transpose()?;
+        let validation = rows.val.map(matrices).transpose()?;
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
-        let out = self.run(p, net, targets, dir, train)?;
-        let out = out.train::<B, Mlp<B>>(backend, Data::new(&xt, &yt), val_data)?;
+        let run = self.run(p, net, (targets, rows.info), dir, train)?;
+        let out =
+            run.reporter(reporter)
+                .train::<B, Mlp<B>>(backend, Data::new(&xt, &yt), val_data)?;
         crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
-        if out.report.stop_reason == nn::StopReason::Interrupted {
-            let step = out.report.steps;
-            self.reporter.note(TableNote::Stopped { dir, step });
-        }
         Ok((out, xt.into_vec()?))
     }
 
     /// The training run of `net` in `dir` on `train`, before its data.
-    fn run(
-        &mut self,
+    fn run<'r>(
+        self,
         p: &Prepared,
         net: &Network,
-        targets: Option<&Standardizer>,
+        (targets, info): (Option<&Standardizer>, io::ModelInfo),
         dir: &Path,
         train: &Dataset,
-    ) -> Result<crate::Run<'_>> {
+    ) -> Result<crate::Run<'r>> {
         let (options, job) = (self.options, self.options.job());
         let classes = p.labels.as_ref().map_or(0, Vec::len);
         let defaults = match net.hidden.is_empty() {
@@ -178,14 +220,13 @@ impl<B: Backend> Trainer<'_, B> {
         let architecture = net.architecture.clone();
         let mut run = crate::Run::new(job, dir, architecture, net.loss, settings)
             .extra(extra)
-            .info(p.model_info(targets))
+            .info(info)
             .early_stopping(auto::early_stopping(options.auto(), patience, p))
             .pool(1)
             .output_bias(None)
             .record(self.record(p, net, classes)?)
             .loss_units(loss_units)
             .weight_decay(net.weight_decay)
-            .reporter(self.reporter.runs())
             .memory_check(crate::budget::mlp_check(job, p.held_bytes() as f64));
         if let Some(flag) = &options.training.stop {
             run = run.stop_flag(flag.clone());

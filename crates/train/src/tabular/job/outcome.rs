@@ -1,8 +1,9 @@
 //! [`TableJob::train`]: the model trained, `auto`'s choice made, and the kept model scored
 //! on the test rows, with the files it leaves; [`TableJobOutcome`]: what it hands back.
 
+use super::candidates::First;
 use super::compare::Second;
-use super::network::{Network, Trainer};
+use super::network::{Network, NetworkRows, Trainer};
 use super::prepare::TableJob;
 use super::{TableModel, TableReporter};
 use crate::error::Error;
@@ -95,10 +96,9 @@ impl TableJob {
             x,
             inputs: (first, second),
         } = self;
-        let mut trainer = Trainer {
+        let trainer = Trainer {
             options: &options,
             backend,
-            reporter,
         };
         let train = balanced.as_ref().unwrap_or(&p.train);
         let targets = (classes == 0)
@@ -110,20 +110,28 @@ impl TableJob {
         };
         let net = trainer.network(train.n_features, classes, bands)?;
         let train_rows = p.train.rows;
-        let (out, x) = trainer.train(&p, (train, x), &net, targets.as_ref(), dir)?;
         let compared = options.auto() && balanced.is_none();
         let (out, x, selected) = match compared {
             true => {
                 let second = auto::second_network(first, second, &p).map(|inputs| Second {
                     inputs,
-                    classes,
-                    targets: targets.as_ref(),
-                    dir,
                     third: auto::third_network(inputs, second),
                 });
-                trainer.compare(&mut p, (out, x), second, targets.as_ref())?
+                let net = (&net, x, dir);
+                trainer.compare(&mut p, net, second, (targets.as_ref(), reporter))?
             }
-            false => (out, x, None),
+            false => {
+                let first = First {
+                    net: &net,
+                    rows: NetworkRows::of(&p, train, targets.as_ref()),
+                    x,
+                    dir,
+                };
+                let trained =
+                    trainer.candidates(&p, first, Vec::new(), (targets.as_ref(), reporter));
+                let ((out, x), _) = trained?;
+                (out, x, None)
+            }
         };
         // The features are read again only by the least-squares reference of a regression.
         let reference = classes == 0 && affordable(train_rows, p.train.n_features);

@@ -56,6 +56,15 @@ impl TableNote<'_> {
             TableNote::PiecewiseSkipped { bins } => vec![format!(
                 "note: model auto: the rows piecewise-linear in {bins} bins would not fit in memory; no network on them"
             )],
+            TableNote::SideBySide { dirs } => {
+                let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                vec![format!(
+                    "training {} more network{} at the same time, progress not shown: {}",
+                    dirs.len(),
+                    if dirs.len() == 1 { "" } else { "s" },
+                    names.join(", ")
+                )]
+            }
             TableNote::Stopped { dir, step } => vec![format!(
                 "stopped at step {step}; the run in {} can be resumed",
                 dir.display()
