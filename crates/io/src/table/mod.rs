@@ -37,7 +37,7 @@ mod piecewise;
 mod place;
 mod plain;
 mod printed;
-pub(crate) mod read;
+mod read;
 mod sniff;
 mod target;
 mod text;
@@ -58,12 +58,13 @@ pub use parquet::{load_parquet, read_parquet};
 pub use piecewise::{Piecewise, PlainColumn};
 pub use place::RowPlace;
 pub use read::{
-    DELIMITERS, TableEstimate, estimate_text_table, load_table, read_bytes, read_table,
-    sniff_delimiter,
+    DELIMITERS, TableEstimate, estimate_text_table, load_table, path_delimiter, read_bytes,
+    read_table, sniff_delimiter,
 };
 pub use sniff::{SHOWN_CHARS, shown};
 pub use target::{
     MAX_CODES, STRAY_TARGETS, TaskGuess, class_indices, class_labels, guess_task,
     looks_categorical, regression_targets, rows_with_number_target, rows_with_target,
+    target_column,
 };
 pub use text::{Cell, ColumnRef, Table, TextColumn};

@@ -64,16 +64,11 @@ pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<RawData> {
                 unlabeled,
             })
         }
-        DatasetFormat::Csv => {
-            let tsv = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
-            Ok(RawData {
-                rows: read_table(&bytes, &name, tsv.then_some(b'\t'))?,
-                test: None,
-                unlabeled: None,
-            })
-        }
+        DatasetFormat::Csv => Ok(RawData {
+            rows: read_table(&bytes, &name, io::table::path_delimiter(path))?,
+            test: None,
+            unlabeled: None,
+        }),
     }
 }
 
@@ -180,23 +175,17 @@ pub fn drop_incomplete_rows(
     Ok(table.select_rows(&keep)?)
 }
 
-/// Splits about `fraction` of the rows off, drawn with a `ChaCha8Rng` seeded by `seed` (the
-/// same draw as `io::dataset::train_test_split`), each part in file order: `(kept, held)`.
+/// Splits about `fraction` of the rows off, drawn as [`io::dataset::split_indices`] draws
+/// them, each part in file order: `(kept, held)`.
 pub fn split_rows(table: &Table, fraction: f32, seed: u64) -> Result<(Table, Table)> {
-    let rows = table.rows();
-    if rows < 2 {
+    let Some((kept, held)) = io::dataset::split_indices(table.rows(), fraction, seed) else {
         return Err(Error::Refused(format!(
-            "`{}` has {rows} row: too few to hold some out",
-            table.source
+            "`{}` has {} row: too few to hold some out",
+            table.source,
+            table.rows()
         )));
-    }
-    let held = ((rows as f64 * f64::from(fraction)).round() as usize).clamp(1, rows - 1);
-    let mut order: Vec<usize> = (0..rows).collect();
-    order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-    let (held_idx, kept_idx) = order.split_at_mut(held);
-    held_idx.sort_unstable();
-    kept_idx.sort_unstable();
-    Ok((table.select_rows(kept_idx)?, table.select_rows(held_idx)?))
+    };
+    Ok((table.select_rows(&kept)?, table.select_rows(&held)?))
 }
 
 /// Splits about `fraction` of the rows off class by class (stratified on the text of the
@@ -227,7 +216,7 @@ pub fn split_rows_by_class(
         });
         classes[k].push(r);
     }
-    let want = ((rows as f64 * f64::from(fraction)).round() as usize).clamp(1, rows - 1);
+    let want = io::dataset::held_count(rows, fraction);
     let shares = class_shares(&classes, want, fraction);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut held_idx, mut kept_idx) = (Vec::new(), Vec::new());
@@ -278,17 +267,9 @@ fn class_shares(classes: &[Vec<usize>], want: usize, fraction: f32) -> Vec<usize
     shares
 }
 
-/// The target column: the one `asked` for, or the last column.
+/// The target column's name: the one `asked` for, or the last column
+/// ([`io::table::target_column`]).
 pub fn target_name(table: &Table, asked: Option<&str>) -> Result<String> {
-    match asked {
-        Some(t) => {
-            table.require(t)?;
-            Ok(t.to_string())
-        }
-        None => table
-            .names()
-            .last()
-            .cloned()
-            .ok_or_else(|| Error::Refused(format!("`{}` has no columns", table.source))),
-    }
+    let c = io::table::target_column(table, asked)?;
+    Ok(table.names()[c].clone())
 }
