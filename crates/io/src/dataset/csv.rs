@@ -1,12 +1,13 @@
-//! CSV datasets: a header row, numeric cells, target columns chosen by name.
+//! CSV datasets: a header row, numeric cells, target columns chosen by name. The text is
+//! read by [`read_table`] (its quoting, line and missing-cell rules and errors); this is the
+//! numeric view of the table it gives.
 
-use crate::table::read::csv_error;
 use std::io::Read;
 use std::path::Path;
 
 use super::table::Dataset;
-use crate::error::{Error, Result};
-use crate::table::RowPlace;
+use crate::error::{Error, Result, read_file};
+use crate::table::{ColumnRef, Table, read_table, sniff_delimiter, target_column};
 
 /// How to read a CSV dataset.
 ///
@@ -18,8 +19,8 @@ pub struct CsvOptions {
     pub targets: Vec<String>,
     /// Feature column names, in the order wanted; empty means every column that is not a target.
     pub features: Vec<String>,
-    /// Drop rows where a used cell is missing (empty, `NA`, `N/A` or `nan`, any case) instead of
-    /// failing.
+    /// Drop rows where a used cell is missing (empty or one of
+    /// [`MISSING_TOKENS`](crate::table::MISSING_TOKENS), any case) instead of failing.
     pub drop_missing: bool,
     /// Field delimiter (default `b','`).
     pub delimiter: u8,
@@ -85,57 +86,47 @@ impl CsvOptions {
 /// Reads a CSV dataset from a file; see [`read_csv`].
 pub fn load_csv(path: impl AsRef<Path>, options: &CsvOptions) -> Result<Dataset> {
     let path = path.as_ref();
-    let file = std::fs::File::open(path).map_err(|e| Error::io("read", path, e))?;
-    read_csv(
-        std::io::BufReader::new(file),
-        &path.display().to_string(),
+    let bytes = read_file(path)?;
+    let name = path.display().to_string();
+    dataset_from_table(
+        &read_table(&bytes, &name, Some(options.delimiter))?,
         options,
     )
 }
 
 /// Reads a CSV dataset with a header row from any reader.
 ///
-/// `source_name` is used in error messages (a file name, or e.g. `"<stdin>"`). Cells are trimmed.
-/// Only the chosen columns are parsed, so other columns may hold text.
-pub fn read_csv<R: Read>(reader: R, source_name: &str, options: &CsvOptions) -> Result<Dataset> {
-    let mut rdr = ::csv::ReaderBuilder::new()
-        .delimiter(options.delimiter)
-        .has_headers(true)
-        .trim(::csv::Trim::All)
-        .from_reader(reader);
-    let header: Vec<String> = rdr
-        .headers()
-        .map_err(|e| csv_error(e, source_name))?
-        .iter()
-        .map(str::to_string)
-        .collect();
-    if header.is_empty() || (header.len() == 1 && header[0].is_empty()) {
-        return Err(Error::EmptyFile {
-            source_name: source_name.to_string(),
-        });
-    }
-    if header.len() == 1 && options.delimiter == b',' {
-        let separator = if header[0].contains(';') {
-            Some("semicolons")
-        } else if header[0].contains('\t') {
-            Some("tabs")
-        } else {
-            None
-        };
-        if let Some(separator) = separator {
-            return Err(Error::WrongSeparator {
-                source_name: source_name.to_string(),
-                header: header[0].chars().take(80).collect(),
-                separator,
-            });
-        }
-    }
-    let (feature_cols, target_cols) = choose_columns(&header, options, source_name)?;
+/// `source_name` is used in error messages (a file name, or e.g. `"<stdin>"`). The text is
+/// read by [`read_table`] with the options' delimiter (its errors: ragged rows, bad quoting,
+/// an empty file, a header without rows, ...), then viewed as numbers by
+/// [`dataset_from_table`].
+pub fn read_csv<R: Read>(
+    mut reader: R,
+    source_name: &str,
+    options: &CsvOptions,
+) -> Result<Dataset> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("read", Path::new(source_name), e))?;
+    dataset_from_table(
+        &read_table(&bytes, source_name, Some(options.delimiter))?,
+        options,
+    )
+}
 
-    let mut x = Vec::new();
-    let mut y = Vec::new();
-    let mut rows = 0usize;
-    let mut dropped = 0usize;
+/// The chosen columns of a table as numbers: a [`Dataset`] of its features and targets.
+///
+/// Cells are trimmed; only the chosen columns are read, so other columns may hold text.
+/// Errors, naming the row's line and the column: a cell that is not a number
+/// ([`Error::BadNumber`]) or is beyond the `f32` range ([`Error::NumberTooLarge`]), the first
+/// in the row from the left; a missing cell ([`Error::MissingValue`]) unless
+/// [`CsvOptions::drop_missing`]; no rows left ([`Error::NoDataRows`]). A table of one column
+/// whose name holds another delimiter than the comma asked for is
+/// [`Error::WrongSeparator`].
+pub fn dataset_from_table(table: &Table, options: &CsvOptions) -> Result<Dataset> {
+    refuse_wrong_separator(table, options.delimiter)?;
+    let (feature_cols, target_cols) = choose_columns(table, options)?;
     // Cells are checked left to right so that an error names the first bad column.
     let mut used: Vec<(usize, bool, usize)> = feature_cols
         .iter()
@@ -144,155 +135,149 @@ pub fn read_csv<R: Read>(reader: R, source_name: &str, options: &CsvOptions) -> 
         .chain(target_cols.iter().enumerate().map(|(k, &c)| (c, true, k)))
         .collect();
     used.sort_unstable();
-    let mut record = ::csv::StringRecord::new();
-    let mut fvals = vec![0f32; feature_cols.len()];
-    let mut tvals = vec![0f32; target_cols.len()];
-    loop {
-        match rdr.read_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(e, source_name)),
-        }
-        let line = record.position().map_or(0, ::csv::Position::line);
-        let cell = |col: usize| -> Result<Option<f32>> {
-            let text = record.get(col).unwrap_or("");
-            parse_cell(text).map_err(|too_large| {
-                let (source_name, column, value) = (
-                    source_name.to_string(),
-                    header[col].clone(),
-                    text.to_string(),
-                );
-                if too_large {
-                    Error::NumberTooLarge {
-                        source_name,
-                        place: RowPlace::Line(line),
-                        column,
-                        value,
-                    }
-                } else {
-                    Error::BadNumber {
-                        source_name,
-                        place: RowPlace::Line(line),
-                        column,
-                        value,
-                    }
-                }
-            })
-        };
+    let columns: Vec<(ColumnRef<'_>, bool, usize)> = used
+        .iter()
+        .map(|&(c, is_target, k)| (table.column(c), is_target, k))
+        .collect();
+    let mut values = RowValues::new(feature_cols.len(), target_cols.len(), table.rows());
+    let mut dropped = 0usize;
+    for r in 0..table.rows() {
         let mut missing: Option<usize> = None;
-        for &(col, is_target, k) in &used {
-            match cell(col)? {
-                Some(v) if is_target => tvals[k] = v,
-                Some(v) => fvals[k] = v,
-                None => {
-                    missing.get_or_insert(col);
-                }
-            }
-        }
-        if let Some(col) = missing {
-            if options.drop_missing {
-                dropped += 1;
+        for (&(c, _, _), &(column, is_target, k)) in used.iter().zip(&columns) {
+            let cell = column.cell(r);
+            if cell.is_missing() {
+                missing.get_or_insert(c);
                 continue;
             }
-            return Err(Error::MissingValue {
-                source_name: source_name.to_string(),
-                place: RowPlace::Line(line),
-                column: header[col].clone(),
-                value: record.get(col).unwrap_or("").to_string(),
-            });
+            let v = cell.number_f32().ok_or_else(|| table.not_a_number(r, c))?;
+            values.set(is_target, k, v);
         }
-        x.extend_from_slice(&fvals);
-        y.extend_from_slice(&tvals);
-        rows += 1;
+        match missing {
+            None => values.keep_row(),
+            Some(_) if options.drop_missing => dropped += 1,
+            Some(c) => return Err(missing_value(table, r, c)),
+        }
     }
-    if rows == 0 {
+    if values.rows == 0 {
         return Err(Error::NoDataRows {
-            source_name: source_name.to_string(),
+            source_name: table.source.clone(),
             dropped,
         });
     }
+    let names = |cols: &[usize]| cols.iter().map(|&c| table.names()[c].clone()).collect();
     Ok(Dataset {
-        x,
-        y,
-        rows,
+        rows: values.rows,
+        x: values.x,
+        y: values.y,
         n_features: feature_cols.len(),
         n_targets: target_cols.len(),
-        feature_names: feature_cols.iter().map(|&c| header[c].clone()).collect(),
-        target_names: target_cols.iter().map(|&c| header[c].clone()).collect(),
+        feature_names: names(&feature_cols),
+        target_names: names(&target_cols),
     })
 }
 
-/// `Ok(None)` for a missing value, `Ok(Some(v))` for a finite number, `Err(true)` for a
-/// number beyond the f32 range, `Err(false)` for anything else.
-fn parse_cell(text: &str) -> std::result::Result<Option<f32>, bool> {
-    let t = text.trim();
-    if t.is_empty()
-        || t.eq_ignore_ascii_case("na")
-        || t.eq_ignore_ascii_case("n/a")
-        || t.eq_ignore_ascii_case("nan")
-    {
-        return Ok(None);
+/// The values of the rows kept so far, and those of the row being read.
+struct RowValues {
+    x: Vec<f32>,
+    y: Vec<f32>,
+    rows: usize,
+    features: Vec<f32>,
+    targets: Vec<f32>,
+}
+
+impl RowValues {
+    fn new(features: usize, targets: usize, rows: usize) -> Self {
+        RowValues {
+            x: Vec::with_capacity(features * rows),
+            y: Vec::with_capacity(targets * rows),
+            rows: 0,
+            features: vec![0.0; features],
+            targets: vec![0.0; targets],
+        }
     }
-    match t.parse::<f32>() {
-        Ok(v) if v.is_finite() => Ok(Some(v)),
-        // "1e39" reads as infinity in f32 but is a finite number: say it is too large.
-        Ok(_) => Err(t.parse::<f64>().is_ok_and(f64::is_finite)),
-        Err(_) => Err(false),
+
+    /// Sets value `k` of the row's targets (`is_target`) or features.
+    fn set(&mut self, is_target: bool, k: usize, v: f32) {
+        match is_target {
+            true => self.targets[k] = v,
+            false => self.features[k] = v,
+        }
+    }
+
+    /// Keeps the row's values.
+    fn keep_row(&mut self) {
+        self.x.extend_from_slice(&self.features);
+        self.y.extend_from_slice(&self.targets);
+        self.rows += 1;
     }
 }
 
-/// Resolves the feature and target column indices from the options.
-fn choose_columns(
-    header: &[String],
-    options: &CsvOptions,
-    source_name: &str,
-) -> Result<(Vec<usize>, Vec<usize>)> {
-    let find = |name: &str| -> Result<usize> {
-        let mut hits = header.iter().enumerate().filter(|(_, h)| *h == name);
-        match (hits.next(), hits.next()) {
-            (Some((i, _)), None) => Ok(i),
-            (Some(_), Some(_)) => Err(Error::invalid(format!(
-                "`{source_name}` has more than one column named `{name}`"
-            ))),
-            (None, _) => Err(Error::UnknownColumn {
-                source_name: source_name.to_string(),
-                name: name.to_string(),
-                available: header.to_vec(),
-            }),
-        }
+/// The error for the missing cell `c` of row `r`.
+fn missing_value(table: &Table, r: usize, c: usize) -> Error {
+    let value = table.column(c).cell(r).text(&mut String::new()).to_string();
+    Error::MissingValue {
+        source_name: table.source.clone(),
+        place: table.place(r),
+        column: table.names()[c].clone(),
+        value: value.trim().to_string(),
+    }
+}
+
+/// Errors when a table read with commas is one column whose name the delimiter sniffer
+/// ([`sniff_delimiter`]) finds split by another delimiter.
+fn refuse_wrong_separator(table: &Table, delimiter: u8) -> Result<()> {
+    let [header] = table.names() else {
+        return Ok(());
     };
+    if delimiter != b',' {
+        return Ok(());
+    }
+    let separator = match sniff_delimiter(header.as_bytes()) {
+        b';' => "semicolons",
+        b'\t' => "tabs",
+        b'|' => "vertical bars",
+        _ => return Ok(()),
+    };
+    Err(Error::WrongSeparator {
+        source_name: table.source.clone(),
+        header: header.chars().take(80).collect(),
+        separator,
+    })
+}
+
+/// Resolves the feature and target column indices from the options; an unnamed target is
+/// the last column ([`target_column`]).
+fn choose_columns(table: &Table, options: &CsvOptions) -> Result<(Vec<usize>, Vec<usize>)> {
+    let source_name = &table.source;
     if options.features_only && !options.targets.is_empty() {
         return Err(Error::invalid(
             "a features-only read cannot also choose target columns",
         ));
     }
+    let require = |names: &[String]| -> Result<Vec<usize>> {
+        names.iter().map(|n| table.require(n)).collect()
+    };
     let targets: Vec<usize> = if options.features_only {
         Vec::new()
     } else if options.targets.is_empty() {
-        vec![header.len() - 1]
+        vec![target_column(table, None)?]
     } else {
-        options
-            .targets
-            .iter()
-            .map(|n| find(n))
-            .collect::<Result<_>>()?
+        require(&options.targets)?
     };
     let features: Vec<usize> = if options.features.is_empty() {
-        (0..header.len()).filter(|c| !targets.contains(c)).collect()
+        (0..table.names().len())
+            .filter(|c| !targets.contains(c))
+            .collect()
     } else {
-        options
-            .features
-            .iter()
-            .map(|n| find(n))
-            .collect::<Result<_>>()?
+        require(&options.features)?
     };
-    for (i, c) in targets.iter().chain(&features).enumerate() {
-        if targets.iter().chain(&features).skip(i + 1).any(|d| d == c) {
-            return Err(Error::invalid(format!(
-                "column `{}` of `{source_name}` is chosen twice (as a feature or target)",
-                header[*c]
-            )));
-        }
+    let chosen: Vec<usize> = targets.iter().chain(&features).copied().collect();
+    let twice = (1..chosen.len()).find(|&i| chosen[..i].contains(&chosen[i]));
+    if let Some(i) = twice {
+        return Err(Error::invalid(format!(
+            "column `{}` of `{source_name}` is chosen twice (as a feature or target)",
+            table.names()[chosen[i]]
+        )));
     }
     if features.is_empty() {
         return Err(Error::invalid(format!(

@@ -7,6 +7,7 @@ use super::json::parse_json;
 use super::split::train_test_split;
 use super::table::DataSplit;
 use crate::error::{Error, Result, read_file};
+use crate::table::path_delimiter;
 
 /// The file formats [`load_dataset`] reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,11 +87,8 @@ pub fn load_dataset(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Dat
         DatasetFormat::Json => parse_json(&bytes, &name)?,
         DatasetFormat::Csv => {
             let mut csv = options.csv.clone();
-            let is_tsv = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
-            if is_tsv && csv.delimiter == b',' {
-                csv.delimiter = b'\t';
+            if csv.delimiter == b',' {
+                csv.delimiter = path_delimiter(path).unwrap_or(b',');
             }
             DataSplit::train_only(read_csv(bytes.as_slice(), &name, &csv)?)
         }

@@ -18,6 +18,19 @@ pub struct Standardizer {
     pub std: Vec<f32>,
 }
 
+/// The deviation a column is scaled by: its standard deviation `sd`, or 1 for a constant
+/// column (`sd` at most 1e-12) or one beyond the `f32` range, so that scaling never divides
+/// by zero or infinity. The one rule for [`Standardizer`] and the table encoding's
+/// [`Scaling`](crate::table::Scaling).
+pub(crate) fn deviation_or_one(sd: f64) -> f32 {
+    let wide = sd as f32;
+    if sd > 1e-12 && wide.is_finite() {
+        wide
+    } else {
+        1.0
+    }
+}
+
 impl Standardizer {
     /// Fits the statistics of a row-major table with `columns` values per row.
     ///
@@ -46,10 +59,7 @@ impl Standardizer {
         }
         let std = sq
             .iter()
-            .map(|s| {
-                let sd = (s / rows).sqrt() as f32;
-                if sd > 0.0 && sd.is_finite() { sd } else { 1.0 }
-            })
+            .map(|s| deviation_or_one((s / rows).sqrt()))
             .collect();
         Ok(Self {
             mean: mean.iter().map(|&m| m as f32).collect(),

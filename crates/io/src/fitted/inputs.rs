@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::dataset::{CsvOptions, DatasetFormat, detect_format, read_csv};
+use crate::dataset::{CsvOptions, DatasetFormat, dataset_from_table, detect_format};
 use crate::error::{Error, Result, read_file};
 
 /// Input rows in a model's feature order, with the file's columns it did not use.
@@ -35,10 +35,7 @@ pub fn load_inputs(path: impl AsRef<Path>, feature_names: &[String]) -> Result<I
     match detect_format(path, &bytes)? {
         DatasetFormat::Json => json_inputs(&bytes, &name, feature_names),
         DatasetFormat::Csv => {
-            let tsv = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
-            let delimiter = if tsv { b'\t' } else { b',' };
+            let delimiter = crate::table::path_delimiter(path).unwrap_or(b',');
             read_csv_inputs(&bytes, &name, feature_names, delimiter)
         }
     }
@@ -51,21 +48,17 @@ pub fn read_csv_inputs(
     feature_names: &[String],
     delimiter: u8,
 ) -> Result<InputRows> {
-    let header: Vec<String> = ::csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .trim(::csv::Trim::All)
-        .from_reader(text)
-        .headers()
-        .map(|h| h.iter().map(str::to_string).collect())
-        .unwrap_or_default();
+    let table = crate::table::read_table(text, source_name, Some(delimiter))?;
     let options = CsvOptions::new()
         .features(feature_names.iter().cloned())
         .features_only(true)
         .delimiter(delimiter);
-    let data = read_csv(text, source_name, &options)?;
-    let ignored = header
-        .into_iter()
+    let data = dataset_from_table(&table, &options)?;
+    let ignored = table
+        .names()
+        .iter()
         .filter(|h| !feature_names.contains(h))
+        .cloned()
         .collect();
     Ok(InputRows {
         x: data.x,

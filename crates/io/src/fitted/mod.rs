@@ -204,25 +204,7 @@ impl<B: Backend> FittedModel<B> {
         for r in 0..table.rows() {
             for &c in &columns {
                 let cell = table.column(c).cell(r);
-                let v = cell.number_f32().ok_or_else(|| {
-                    let value = cell.text(&mut String::new()).to_string();
-                    let (source_name, place) = (table.source.clone(), table.place(r));
-                    let column = table.names()[c].clone();
-                    match crate::table::too_large_for_f32(&value) {
-                        true => Error::NumberTooLarge {
-                            source_name,
-                            place,
-                            column,
-                            value,
-                        },
-                        false => Error::BadNumber {
-                            source_name,
-                            place,
-                            column,
-                            value,
-                        },
-                    }
-                })?;
+                let v = cell.number_f32().ok_or_else(|| table.not_a_number(r, c))?;
                 x.push(v);
             }
         }

@@ -17,6 +17,10 @@ pub fn is_dataset_json(bytes: &[u8]) -> bool {
     struct Probe {
         m: Option<IgnoredAny>,
     }
+    // A struct also reads from an array (its fields by position): only an object is probed.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return false;
+    }
     let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<Probe>();
     matches!(values.next(), Some(Ok(Probe { m: Some(_) })))
 }

@@ -1,7 +1,10 @@
-//! Tables as people have them: text cells read as they are ([`Table`], [`read_table`]),
-//! column types decided from the whole table in file order ([`infer_schema`]), numbers read
-//! as people write them ([`NumberFormat`]), and an encoding fitted on the training rows ([`Preprocessor`]) that turns any table with the same columns into the
-//! numbers a network takes.
+//! Tables as people have them: text cells read as they are ([`Table`], [`read_table`]; any
+//! table file, CSV, Parquet or JSON, by [`load_table_file`]), column types decided from the
+//! whole table in file order ([`infer_schema`]), numbers read as people write them
+//! ([`NumberFormat`]), and an encoding fitted on the training rows ([`Preprocessor`]) that
+//! turns any table with the same columns into the numbers a network takes. The one parser,
+//! delimiter sniffer and missing-cell rule of the crate: the numeric CSV reader of
+//! [`crate::dataset`] is a view of [`read_table`]'s table.
 //!
 //! ```
 //! use io::table::{EncodeOptions, Preprocessor, TypeOverrides, infer_schema, read_table};
@@ -27,6 +30,7 @@ mod cells;
 mod column;
 mod counts;
 mod encode;
+mod file;
 mod infer;
 mod json;
 mod notes;
@@ -37,7 +41,7 @@ mod piecewise;
 mod place;
 mod plain;
 mod printed;
-pub(crate) mod read;
+mod read;
 mod sniff;
 mod target;
 mod text;
@@ -47,6 +51,7 @@ pub use cells::{
     too_large_for_f32, yes_no,
 };
 pub use encode::{ColumnEncoder, DateField, EncodeOptions, Preprocessor, Scaling};
+pub use file::{TableFile, is_parquet, load_table_file};
 pub use infer::{
     ColumnInfo, ColumnKind, ColumnOverride, FEW_WORDS, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE,
     MANY_VALUES, MOSTLY_NUMBERS, SOME_NUMBERS, TypeOverrides, infer_schema, is_id_name,
@@ -58,12 +63,13 @@ pub use parquet::{load_parquet, read_parquet};
 pub use piecewise::{Piecewise, PlainColumn};
 pub use place::RowPlace;
 pub use read::{
-    DELIMITERS, TableEstimate, estimate_text_table, load_table, read_bytes, read_table,
-    sniff_delimiter,
+    DELIMITERS, TableEstimate, estimate_text_table, load_table, path_delimiter, read_bytes,
+    read_table, sniff_delimiter,
 };
 pub use sniff::{SHOWN_CHARS, shown};
 pub use target::{
     MAX_CODES, STRAY_TARGETS, TaskGuess, class_indices, class_labels, guess_task,
     looks_categorical, regression_targets, rows_with_number_target, rows_with_target,
+    target_column,
 };
 pub use text::{Cell, ColumnRef, Table, TextColumn};

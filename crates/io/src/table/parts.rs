@@ -75,7 +75,7 @@ impl Scaling {
         Scaling {
             fill: fill as f32,
             mean: mean as f32,
-            std: if std > 1e-12 { std as f32 } else { 1.0 },
+            std: crate::dataset::deviation_or_one(std),
         }
     }
 

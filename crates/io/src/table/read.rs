@@ -79,6 +79,15 @@ pub fn estimate_text_table(path: impl AsRef<Path>) -> Option<TableEstimate> {
     })
 }
 
+/// The delimiter a file's name gives: a tab for a `.tsv` file (any case); `None` for any
+/// other name, whose delimiter is sniffed or chosen.
+pub fn path_delimiter(path: &Path) -> Option<u8> {
+    let tsv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
+    tsv.then_some(b'\t')
+}
+
 /// Reads a delimited text file into a [`Table`]; see [`read_table`].
 pub fn load_table(path: impl AsRef<Path>, delimiter: Option<u8>) -> Result<Table> {
     let path = path.as_ref();
@@ -448,7 +457,7 @@ fn check_line_endings(bytes: &[u8], source_name: &str) -> Result<()> {
 }
 
 /// Converts a `csv` crate error into this crate's error, keeping the line number.
-pub(crate) fn csv_error(e: ::csv::Error, source_name: &str) -> Error {
+fn csv_error(e: ::csv::Error, source_name: &str) -> Error {
     let line = e.position().map_or(0, ::csv::Position::line);
     match e.into_kind() {
         ::csv::ErrorKind::UnequalLengths {

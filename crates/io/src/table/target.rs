@@ -115,6 +115,23 @@ pub fn rows_with_number_target(table: &Table, target: &str) -> Result<(Vec<usize
     Ok((keep, dropped))
 }
 
+/// The target column's index: the column `asked` for, or else the last column (the one
+/// rule for a target left unnamed). Errors on a name the table lacks, listing its columns,
+/// and on a table without columns.
+pub fn target_column(table: &Table, asked: Option<&str>) -> Result<usize> {
+    match asked {
+        Some(name) => table.require(name),
+        None => table
+            .names()
+            .len()
+            .checked_sub(1)
+            .ok_or_else(|| Error::Table {
+                source_name: table.source.clone(),
+                message: "it has no columns".into(),
+            }),
+    }
+}
+
 /// The rows of `table` whose `target` cell is not missing, and how many were dropped.
 pub fn rows_with_target(table: &Table, target: &str) -> Result<(Vec<usize>, usize)> {
     let column = table.column(table.require(target)?);

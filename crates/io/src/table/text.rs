@@ -262,6 +262,35 @@ impl Table {
         Ok(())
     }
 
+    /// The error for cell `c` of row `r` when it is not read as an `f32`:
+    /// [`Error::NumberTooLarge`] for a number beyond the `f32` range, else
+    /// [`Error::BadNumber`], naming the source, the row's place, the column and the text.
+    pub fn not_a_number(&self, r: usize, c: usize) -> Error {
+        let value = self
+            .column(c)
+            .cell(r)
+            .text(&mut String::new())
+            .trim()
+            .to_string();
+        let (source_name, place) = (self.source.clone(), self.place(r));
+        let column = self.names[c].clone();
+        if super::too_large_for_f32(&value) {
+            Error::NumberTooLarge {
+                source_name,
+                place,
+                column,
+                value,
+            }
+        } else {
+            Error::BadNumber {
+                source_name,
+                place,
+                column,
+                value,
+            }
+        }
+    }
+
     /// The column called `name`, if there is one.
     pub fn column_named(&self, name: &str) -> Option<ColumnRef<'_>> {
         self.position(name).map(|c| self.column(c))

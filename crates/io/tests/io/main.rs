@@ -8,6 +8,7 @@ mod compact;
 mod crash;
 mod custom_model;
 mod dataset;
+mod dataset_homes;
 mod drawing;
 mod fitted;
 mod image;

@@ -19,8 +19,8 @@ use io::table::{
 
 pub use piecewise::Encoded;
 pub use read::{
-    RawData, drop_incomplete_rows, drop_missing_targets, is_parquet, read_any, split_rows,
-    split_rows_by_class, target_name,
+    drop_incomplete_rows, drop_missing_targets, read_any, split_rows, split_rows_by_class,
+    target_name,
 };
 pub use schema::{SchemaColumn, SchemaReport};
 pub use targets::{TaskNote, balance, drop_unreadable_targets, network_targets};

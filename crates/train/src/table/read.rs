@@ -1,80 +1,23 @@
-//! Table files as text tables, and the row operations of table jobs: dropping rows with a
-//! missing target or cell, seeded splits, the target column.
+//! Table files read within a memory budget, and the row operations of table jobs: dropping
+//! rows with a missing target or cell, seeded splits (stratified by class or not), the
+//! target column.
 
 use std::path::Path;
 
 use crate::{Error, Result};
-use io::dataset::{DatasetFormat, detect_format, parse_json};
 use io::image::{MemoryBudget, human_bytes};
-use io::table::{Table, TextColumn, read_table};
-use io::{Dataset, fitted::label_text};
+use io::table::{Table, TableFile, is_parquet};
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand::seq::SliceRandom;
 use tensor_core::rand_chacha::ChaCha8Rng;
 
-/// A data file read as text: its rows, and the test rows and target-less rows a JSON file
-/// can carry.
-pub struct RawData {
-    /// The rows (all of them for CSV and Parquet, the training part for JSON).
-    pub rows: Table,
-    /// A JSON file's test part.
-    pub test: Option<Table>,
-    /// A JSON file's rows without targets (`x_test` with an empty `y_test`).
-    pub unlabeled: Option<Table>,
-}
-
-/// Reads a CSV (delimiter sniffed; tab for `.tsv`), Parquet or JSON file (the dataset format,
-/// records or JSON lines) as text tables;
-/// a text file whose reading would not fit in `budget` is refused before it is read.
-pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<RawData> {
-    let name = path.display().to_string();
-    if is_parquet(path) {
-        let bytes = io::table::read_bytes(path)?;
-        return Ok(RawData {
-            rows: io::table::read_parquet(bytes, &name)?,
-            test: None,
-            unlabeled: None,
-        });
+/// Reads a table file as text tables ([`io::table::load_table_file`]: CSV, Parquet or
+/// JSON); a text file whose reading would not fit in `budget` is refused before it is read.
+pub fn read_any(path: &Path, budget: Option<&MemoryBudget>) -> Result<TableFile> {
+    if !is_parquet(path) {
+        refuse_beyond_budget(path, budget)?;
     }
-    refuse_beyond_budget(path, budget)?;
-    let bytes = io::table::read_bytes(path)?;
-    match detect_format(path, &bytes)? {
-        DatasetFormat::Json if !io::table::is_dataset_json(&bytes) => Ok(RawData {
-            rows: io::table::read_json_table(&bytes, &name)?,
-            test: None,
-            unlabeled: None,
-        }),
-        DatasetFormat::Json => {
-            let split = parse_json(&bytes, &name)?;
-            let unlabeled = match &split.unlabeled_x {
-                Some(x) => Some(numbers_table(
-                    &format!("{name} (x_test)"),
-                    &split.train.feature_names,
-                    x,
-                )?),
-                None => None,
-            };
-            Ok(RawData {
-                rows: dataset_table(&name, &split.train)?,
-                test: split
-                    .test
-                    .as_ref()
-                    .map(|t| dataset_table(&name, t))
-                    .transpose()?,
-                unlabeled,
-            })
-        }
-        DatasetFormat::Csv => {
-            let tsv = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
-            Ok(RawData {
-                rows: read_table(&bytes, &name, tsv.then_some(b'\t'))?,
-                test: None,
-                unlabeled: None,
-            })
-        }
-    }
+    Ok(io::table::load_table_file(path)?)
 }
 
 /// Refuses, in one line saying what would fit and before reading it, a text table whose
@@ -101,39 +44,6 @@ fn refuse_beyond_budget(path: &Path, budget: Option<&MemoryBudget>) -> Result<()
         )));
     }
     Ok(())
-}
-
-/// Whether a path names a Parquet file (by extension).
-pub fn is_parquet(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("parquet") || e.eq_ignore_ascii_case("parq"))
-}
-
-/// A numeric dataset as a text table: features then targets, numbers in shortest form.
-fn dataset_table(source: &str, d: &Dataset) -> Result<Table> {
-    let names: Vec<String> = d
-        .feature_names
-        .iter()
-        .chain(&d.target_names)
-        .cloned()
-        .collect();
-    let mut values = Vec::with_capacity(d.rows * names.len());
-    for r in 0..d.rows {
-        values.extend_from_slice(d.row_x(r));
-        values.extend_from_slice(d.row_y(r));
-    }
-    numbers_table(source, &names, &values)
-}
-
-fn numbers_table(source: &str, names: &[String], values: &[f32]) -> Result<Table> {
-    let n = names.len();
-    let mut columns = vec![TextColumn::default(); n];
-    for row in values.chunks_exact(n) {
-        for (c, v) in columns.iter_mut().zip(row) {
-            c.push(&label_text(*v));
-        }
-    }
-    Ok(Table::new(source, names.to_vec(), columns)?)
 }
 
 /// Drops the rows whose `target` is missing, adding a one-line note giving the count to
@@ -180,23 +90,17 @@ pub fn drop_incomplete_rows(
     Ok(table.select_rows(&keep)?)
 }
 
-/// Splits about `fraction` of the rows off, drawn with a `ChaCha8Rng` seeded by `seed` (the
-/// same draw as `io::dataset::train_test_split`), each part in file order: `(kept, held)`.
+/// Splits about `fraction` of the rows off, drawn as [`io::dataset::split_indices`] draws
+/// them, each part in file order: `(kept, held)`.
 pub fn split_rows(table: &Table, fraction: f32, seed: u64) -> Result<(Table, Table)> {
-    let rows = table.rows();
-    if rows < 2 {
+    let Some((kept, held)) = io::dataset::split_indices(table.rows(), fraction, seed) else {
         return Err(Error::Refused(format!(
-            "`{}` has {rows} row: too few to hold some out",
-            table.source
+            "`{}` has {} row: too few to hold some out",
+            table.source,
+            table.rows()
         )));
-    }
-    let held = ((rows as f64 * f64::from(fraction)).round() as usize).clamp(1, rows - 1);
-    let mut order: Vec<usize> = (0..rows).collect();
-    order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-    let (held_idx, kept_idx) = order.split_at_mut(held);
-    held_idx.sort_unstable();
-    kept_idx.sort_unstable();
-    Ok((table.select_rows(kept_idx)?, table.select_rows(held_idx)?))
+    };
+    Ok((table.select_rows(&kept)?, table.select_rows(&held)?))
 }
 
 /// Splits about `fraction` of the rows off class by class (stratified on the text of the
@@ -227,7 +131,7 @@ pub fn split_rows_by_class(
         });
         classes[k].push(r);
     }
-    let want = ((rows as f64 * f64::from(fraction)).round() as usize).clamp(1, rows - 1);
+    let want = io::dataset::held_count(rows, fraction);
     let shares = class_shares(&classes, want, fraction);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut held_idx, mut kept_idx) = (Vec::new(), Vec::new());
@@ -278,17 +182,9 @@ fn class_shares(classes: &[Vec<usize>], want: usize, fraction: f32) -> Vec<usize
     shares
 }
 
-/// The target column: the one `asked` for, or the last column.
+/// The target column's name: the one `asked` for, or the last column
+/// ([`io::table::target_column`]).
 pub fn target_name(table: &Table, asked: Option<&str>) -> Result<String> {
-    match asked {
-        Some(t) => {
-            table.require(t)?;
-            Ok(t.to_string())
-        }
-        None => table
-            .names()
-            .last()
-            .cloned()
-            .ok_or_else(|| Error::Refused(format!("`{}` has no columns", table.source))),
-    }
+    let c = io::table::target_column(table, asked)?;
+    Ok(table.names()[c].clone())
 }
