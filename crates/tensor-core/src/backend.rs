@@ -106,6 +106,17 @@ pub trait Primitives: Clone + Send + Sync + fmt::Debug + 'static {
     fn runs_side_by_side(&self) -> bool {
         false
     }
+    /// Runs `work`, one of several independent jobs given at once from threads of their
+    /// own (where [`runs_side_by_side`](Self::runs_side_by_side)), so that it does not
+    /// compete with the others for the device's threads (the CPU runs it on one thread of
+    /// its own: the same results, as they do not depend on the thread count). Runs it as
+    /// it is unless a backend says otherwise.
+    fn run_beside<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T
+    where
+        Self: Sized,
+    {
+        work()
+    }
     /// The activity counters so far.
     fn counters(&self) -> Counters;
     /// Waits until every queued operation has finished.

@@ -88,6 +88,15 @@ impl Primitives for CpuBackend {
         rayon::current_num_threads() > 1
     }
 
+    fn run_beside<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        // A pool of one thread: its operations run on that thread, never waiting for the
+        // shared pool's threads, which the jobs beside it keep busy.
+        match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+            Ok(pool) => pool.install(work),
+            Err(_) => work(),
+        }
+    }
+
     fn counters(&self) -> Counters {
         self.snapshot()
     }

@@ -142,3 +142,17 @@ fn independent_work_runs_side_by_side_only_with_more_than_one_thread() {
     assert!(!with_threads(1, || cpu().runs_side_by_side()));
     assert!(with_threads(2, || cpu().runs_side_by_side()));
 }
+
+/// Work run beside other work runs on one thread of its own, with the bits it has on two.
+#[test]
+fn work_run_beside_other_work_has_one_thread_and_the_same_bits() {
+    let cpu = cpu();
+    let beside = with_threads(2, || {
+        cpu.run_beside(|| (rayon::current_num_threads(), workload()))
+    });
+    assert_eq!(beside.0, 1);
+    let two = with_threads(2, workload);
+    for (i, (a, b)) in beside.1.iter().zip(&two).enumerate() {
+        assert_bits_eq(a, b, &format!("output {i}"));
+    }
+}

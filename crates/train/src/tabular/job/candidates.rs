@@ -131,9 +131,11 @@ impl<B: Backend> Trainer<'_, B> {
                     let own = c.x.is_some();
                     let x = c.x.unwrap_or_else(|| first.x.clone());
                     s.spawn(move || {
-                        let quiet = (c.dir.as_path(), &mut Silent);
-                        let (o, x) = self.train(p, (c.rows, x), &c.net, targets, quiet)?;
-                        Ok((o, own.then_some(x)))
+                        self.backend.run_beside(|| {
+                            let quiet = (c.dir.as_path(), &mut Silent);
+                            let (o, x) = self.train(p, (c.rows, x), &c.net, targets, quiet)?;
+                            Ok((o, own.then_some(x)))
+                        })
                     })
                 })
                 .collect();
