@@ -7,7 +7,7 @@
 //! one value at a time. Every element gets `fast(x)` when `ok(x)` and `exact(x)` otherwise,
 //! whatever the block or thread it lands in, so results never depend on the split.
 //!
-//! The loops are plain Rust compiled per vector path by [`crate::simd::dispatch!`]
+//! The loops are plain Rust compiled per vector path by [`crate::simd::multiversion!`]
 //! (auto-vectorised for AVX-512, AVX2 or NEON; the baseline instructions on the scalar
 //! path). The copies do the same multiplies and adds in the same order (Rust never contracts
 //! them into fused multiply-adds), so they give the same bits; only the speed differs.
@@ -193,21 +193,21 @@ macro_rules! with_act_grad {
 
 pub(crate) use {with_act, with_act_grad};
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// `out[i] = e(x[i])` on one thread.
     pub(crate) fn map<E: Elem>(e: E, x: &[f32], out: &mut [f32]);
     avx512 uses avx512, V => map_generic(e, x, out);
     otherwise => map_generic(e, x, out);
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// `x[i] = e(x[i])` on one thread.
     pub(crate) fn map_assign<E: Elem>(e: E, x: &mut [f32]);
     avx512 uses avx512, V => map_assign_generic(e, x);
     otherwise => map_assign_generic(e, x);
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// `out[i] = g[i] * e(x[i])` on one thread (activation backward).
     pub(crate) fn mul_map<E: Elem>(e: E, g: &[f32], x: &[f32], out: &mut [f32]);
     avx512 uses avx512, V => mul_map_generic(e, g, x, out);

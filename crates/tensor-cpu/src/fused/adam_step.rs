@@ -73,7 +73,7 @@ struct AdamConsts {
     l2: f32,
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// One chunk of the Adam update, compiled for AVX2 on the AVX2 and AVX-512 paths (8 lanes
     /// for the square root and division) and for NEON. Every lane performs the same
     /// operations as the baseline build (no contraction into fused multiply-adds), so the

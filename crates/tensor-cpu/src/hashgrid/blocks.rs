@@ -1,8 +1,8 @@
 //! The hash-grid encoding 8 points at a time, written once over [`GridLanes`] and compiled
-//! for each vector path by [`crate::simd::dispatch!`] (AVX2, also run on AVX-512 CPUs, and
-//! NEON): the cells of a block of
-//! points (corner entries and weights), and with two features per level the gathers and
-//! the interpolation (forward) or the corner updates (backward).
+//! for each vector path by [`crate::simd::multiversion!`] (AVX2, also run on AVX-512 CPUs,
+//! and NEON): the cells of a block of points (corner entries and weights), and with two
+//! features per level the gathers and the interpolation (forward) or the corner updates
+//! (backward).
 //!
 //! Each lane performs the operations of [`LevelConsts::cell`] and of the scalar
 //! interpolation in the same order, with the same roundings (no fused multiply-adds), so the
@@ -75,7 +75,7 @@ pub(super) fn encode_pairs_on<const D: usize>(
     unsafe { encode_pairs_unchecked::<D>(path, c, points, tables, out, feature_step) }
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// [`encode_pairs_on`] on a path the CPU has.
     unsafe fn encode_pairs_unchecked[const D](
         c: &LevelConsts,
@@ -105,7 +105,7 @@ pub(super) fn scatter_blocks_on<const D: usize, const F: usize>(
     unsafe { scatter_blocks_unchecked::<D, F>(path, c, points, grad, part) }
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// [`scatter_blocks_on`] on a path the CPU has.
     unsafe fn scatter_blocks_unchecked[const D, const F](
         c: &LevelConsts,

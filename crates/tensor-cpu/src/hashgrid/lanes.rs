@@ -2,7 +2,7 @@
 //! [`GridLanes`], an extension of the 8-lane registers of [`crate::simd::vector`] (AVX2,
 //! also run on AVX-512 CPUs, and NEON's pairs of 4-lane registers) with the `u32` lanes,
 //! gathers and coordinate loads only the hash grid needs. The kernels are compiled per path
-//! by [`crate::simd::dispatch!`], like every other vector kernel.
+//! by [`crate::simd::multiversion!`], like every other vector kernel.
 //!
 //! Every operation does per lane what the scalar lookup ([`LevelConsts::cell`] and the
 //! scalar interpolation) does to one point, with the same roundings (plain multiplies and

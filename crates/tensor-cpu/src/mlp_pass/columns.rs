@@ -55,7 +55,7 @@ unsafe fn add_rows_v<V: Lanes8, const NV: usize>(rows: &[f32], out: &mut [f32]) 
     }
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// [`add_rows`] for `out` of `8 NV` columns on the path that runs.
     fn add_rows_vectors[const NV](rows: &[f32], out: &mut [f32]);
     avx512 uses avx2, V => add_rows_v::<V, NV>(rows, out);

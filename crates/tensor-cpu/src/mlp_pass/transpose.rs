@@ -37,9 +37,16 @@ pub(super) unsafe fn transpose(
     unsafe { transpose_on(path, src, src_stride, dst, dst_stride, rows, cols) }
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// [`transpose`] on `path`.
-    unsafe fn transpose_on(src: *const f32, ss: usize, dst: *mut f32, ds: usize, rows: usize, cols: usize);
+    unsafe fn transpose_on(
+        src: *const f32,
+        ss: usize,
+        dst: *mut f32,
+        ds: usize,
+        rows: usize,
+        cols: usize,
+    );
     avx512 uses avx2, V => squares(
         // SAFETY: `squares` passes squares inside the blocks the caller vouches for.
         |s, ss, d, ds| unsafe { V::transpose_square(s, ss, d, ds) },

@@ -14,7 +14,7 @@
 //! - `neon`: Advanced SIMD (aarch64, where every CPU has it).
 //!
 //! Each vector algorithm is written once over [`vector::F32s`] and compiled per path by
-//! [`dispatch!`], the one place the paths' `#[target_feature]`s ([`path_features!`]) are
+//! [`multiversion!`], the one place the paths' `#[target_feature]`s ([`path_features!`]) are
 //! spelled.
 
 /// The instructions of the vector path `avx2`, `avx512` or `neon`: the one spelling of each
@@ -69,8 +69,17 @@ macro_rules! aarch64_detected {
 ///
 /// `unsafe fn name(args)` takes the path as its first argument (the CPU must have it);
 /// `fn name(args)` runs on [`active`] and is for bodies that are safe to call. Generic
-/// parameters: types as `<E: Trait>`, constants (`usize`) as `[const D]`.
-macro_rules! dispatch {
+/// parameters: types as `<E: Trait>`, constants (`usize`) as `[const D]`. For example:
+///
+/// ```text
+/// crate::simd::multiversion! {
+///     /// The doc of `sums_on`.
+///     unsafe fn sums_on[const N](rows: &[f32], out: &mut [f32]);
+///     avx512 uses avx2, V => sums::<V, N>(rows, out);
+///     otherwise => plain_sums(rows, out);
+/// }
+/// ```
+macro_rules! multiversion {
     (
         $(#[$doc:meta])*
         $vis:vis fn $name:ident $(<$($t:ident: $tb:ident),+>)? $([$(const $c:ident),+])?
@@ -80,11 +89,11 @@ macro_rules! dispatch {
     ) => {
         $(#[$doc])*
         $vis fn $name<$($($t: $tb,)+)? $($(const $c: usize,)+)?>($($arg: $ty),*) $(-> $ret)? {
-            $crate::simd::dispatch! {
-                fn on_path $(<$($t: $tb),+>)? $([$(const $c),+])? ($($arg: $ty),*) $(-> $ret)?;
+            $crate::simd::multiversion! {
+                @define fn on_path $(<$($t: $tb),+>)? $([$(const $c),+])? ($($arg: $ty),*)
+                    $(-> $ret)?;
                 avx512 uses $wide, $V => $body;
                 otherwise => $fallback;
-                unsafe
             }
             // SAFETY: the path that runs is one the CPU has; the body is safe to call.
             unsafe {
@@ -99,7 +108,8 @@ macro_rules! dispatch {
         avx512 uses $wide:ident, $V:ident => $body:expr;
         otherwise => $fallback:expr $(;)?
     ) => {
-        $crate::simd::dispatch! {
+        $crate::simd::multiversion! {
+            @define
             $(#[$doc])*
             ///
             /// # Safety
@@ -108,16 +118,15 @@ macro_rules! dispatch {
             $vis fn $name $(<$($t: $tb),+>)? $([$(const $c),+])? ($($arg: $ty),*) $(-> $ret)?;
             avx512 uses $wide, $V => $body;
             otherwise => $fallback;
-            unsafe
         }
     };
     (
+        @define
         $(#[$doc:meta])*
         $vis:vis fn $name:ident $(<$($t:ident: $tb:ident),+>)? $([$(const $c:ident),+])?
             ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;
         avx512 uses $wide:ident, $V:ident => $body:expr;
         otherwise => $fallback:expr;
-        unsafe
     ) => {
         $(#[$doc])*
         #[allow(unused_unsafe)]
@@ -125,11 +134,11 @@ macro_rules! dispatch {
             path: $crate::simd::SimdPath,
             $($arg: $ty),*
         ) $(-> $ret)? {
-            $crate::simd::dispatch!(@wide $wide, fn [$($($t: $tb,)+)? $($(const $c: usize,)+)?]
+            $crate::simd::multiversion!(@wide $wide, fn [$($($t: $tb,)+)? $($(const $c: usize,)+)?]
                 ($($arg: $ty),*) [$(-> $ret)?] $V => $body);
-            $crate::simd::dispatch!(@entry "x86_64", avx2, Avx2, fn [$($($t: $tb,)+)?
+            $crate::simd::multiversion!(@entry "x86_64", avx2, Avx2, fn [$($($t: $tb,)+)?
                 $($(const $c: usize,)+)?] ($($arg: $ty),*) [$(-> $ret)?] $V => $body);
-            $crate::simd::dispatch!(@entry "aarch64", neon, Neon, fn [$($($t: $tb,)+)?
+            $crate::simd::multiversion!(@entry "aarch64", neon, Neon, fn [$($($t: $tb,)+)?
                 $($(const $c: usize,)+)?] ($($arg: $ty),*) [$(-> $ret)?] $V => $body);
             // SAFETY: the CPU has the path (the caller's contract); otherwise forwarded.
             unsafe {
@@ -147,7 +156,7 @@ macro_rules! dispatch {
     };
     (@wide avx2, $($rest:tt)*) => {};
     (@wide avx512, $($rest:tt)*) => {
-        $crate::simd::dispatch!(@entry "x86_64", avx512, Avx512, $($rest)*);
+        $crate::simd::multiversion!(@entry "x86_64", avx512, Avx512, $($rest)*);
     };
     (@entry $arch:literal, $path:ident, $lanes:ident, fn [$($gen:tt)*] ($($params:tt)*)
         [$($ret:tt)*] $V:ident => $body:expr) => {
@@ -168,7 +177,7 @@ macro_rules! dispatch {
 pub(crate) use aarch64_detected;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86_detected;
-pub(crate) use {dispatch, enable_features, path_features};
+pub(crate) use {enable_features, multiversion, path_features};
 
 pub(crate) mod vector;
 

@@ -4,7 +4,7 @@
 //!
 //! A kernel is a generic function over `V: F32s` marked `#[inline(always)]` down to its
 //! innermost loop, called from one small entry per path marked `#[target_feature]` (see
-//! [`dispatch!`](crate::simd::dispatch)): the whole body is inlined into the entry and
+//! [`multiversion!`](crate::simd::multiversion)): the whole body is inlined into the entry and
 //! compiled with the path's instructions, as if written by hand for it. Kernels that work in
 //! blocks of 8 lanes (AVX2, also run on AVX-512 CPUs, and NEON) use the extension [`Lanes8`].
 //!

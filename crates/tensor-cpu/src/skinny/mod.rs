@@ -249,14 +249,14 @@ unsafe fn run(kernel: Kernel, rows: usize, cols: usize, r: &Region, w: Write) {
     unsafe { run_on(crate::simd::active(), kernel, rows, cols, r, w) }
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// The outer-product kernel ([`outer::region`]) on `path`, a vector path.
     unsafe fn outer_on(rows: usize, cols: usize, r: &Region, w: Write);
     avx512 uses avx512, V => outer::region::<V>(rows, cols, r, w);
     otherwise => unreachable!("the skinny kernels run only on a vector path");
 }
 
-crate::simd::dispatch! {
+crate::simd::multiversion! {
     /// The dot-product kernel ([`dot::region`]) on `path`, a vector path.
     unsafe fn dot_on(rows: usize, cols: usize, r: &Region, w: Write);
     avx512 uses avx2, V => dot::region::<V>(rows, cols, r, w);

@@ -23,7 +23,7 @@ impl GridLanes for Neon {
 
     #[inline(always)]
     unsafe fn splat_u(v: u32) -> U8 {
-        // SAFETY: as above.
+        // SAFETY: every aarch64 CPU has NEON.
         unsafe { U8(vdupq_n_u32(v), vdupq_n_u32(v)) }
     }
     #[inline(always)]
@@ -51,8 +51,9 @@ impl GridLanes for Neon {
     }
     #[inline(always)]
     unsafe fn clamp01(self) -> Neon {
-        // SAFETY: as above. Compare and select, as `f32::clamp`: a comparison with NaN is
-        // false, so NaN stays, and `-0.0 < 0.0` is false, so `-0.0` stays.
+        // SAFETY: every aarch64 CPU has NEON. Compare and select, as `f32::clamp`: a
+        // comparison with NaN is false, so NaN stays, and `-0.0 < 0.0` is false, so `-0.0`
+        // stays.
         unsafe {
             let (zero, one) = (vdupq_n_f32(0.0), vdupq_n_f32(1.0));
             let half = |v: float32x4_t| {

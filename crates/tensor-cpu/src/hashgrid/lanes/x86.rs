@@ -10,7 +10,7 @@ impl GridLanes for Avx2 {
 
     #[inline(always)]
     unsafe fn splat_u(v: u32) -> __m256i {
-        // SAFETY: as above.
+        // SAFETY: the caller runs this on a CPU with AVX2.
         unsafe { _mm256_set1_epi32(v as i32) }
     }
     #[inline(always)]
