@@ -6,6 +6,11 @@
 //! first, run the vectorised fast path when all are in range, and otherwise fall back to
 //! one value at a time. Every element gets `fast(x)` when `ok(x)` and `exact(x)` otherwise,
 //! whatever the block or thread it lands in, so results never depend on the split.
+//!
+//! The loops are plain Rust compiled per vector path by [`crate::simd::multiversion!`]
+//! (auto-vectorised for AVX-512, AVX2 or NEON; the baseline instructions on the scalar
+//! path). The copies do the same multiplies and adds in the same order (Rust never contracts
+//! them into fused multiply-adds), so they give the same bits; only the speed differs.
 
 use crate::math;
 
@@ -188,53 +193,25 @@ macro_rules! with_act_grad {
 
 pub(crate) use {with_act, with_act_grad};
 
-/// Defines `$name` that runs `$generic` compiled for the path of [`crate::simd`] that runs
-/// (AVX-512, AVX2, or the baseline instructions: SSE2 on x86-64, NEON on aarch64, where it
-/// is part of the baseline). The copies do the same multiplies and adds in the same order
-/// (Rust never contracts them into fused multiply-adds), so they give the same bits; only
-/// the speed differs.
-macro_rules! multiversion {
-    ($(#[$doc:meta])* fn $name:ident<E>($($arg:ident: $ty:ty),*) => $generic:ident) => {
-        $(#[$doc])*
-        pub(crate) fn $name<E: Elem>($($arg: $ty),*) {
-            #[cfg(target_arch = "x86_64")]
-            {
-                $crate::simd::target_features! { avx512:
-                    fn wide<E: Elem>($($arg: $ty),*) {
-                        $generic($($arg),*)
-                    }
-                }
-                $crate::simd::target_features! { avx2:
-                    fn avx2<E: Elem>($($arg: $ty),*) {
-                        $generic($($arg),*)
-                    }
-                }
-                match $crate::simd::active() {
-                    // SAFETY: the path that runs is one the CPU has.
-                    $crate::simd::SimdPath::Avx512 => return unsafe { wide($($arg),*) },
-                    // SAFETY: the path that runs is one the CPU has (AVX2 and FMA).
-                    $crate::simd::SimdPath::Avx2 => return unsafe { avx2($($arg),*) },
-                    _ => {}
-                }
-            }
-            $generic($($arg),*)
-        }
-    };
-}
-
-multiversion! {
+crate::simd::multiversion! {
     /// `out[i] = e(x[i])` on one thread.
-    fn map<E>(e: E, x: &[f32], out: &mut [f32]) => map_generic
+    pub(crate) fn map<E: Elem>(e: E, x: &[f32], out: &mut [f32]);
+    avx512 uses avx512, V => map_generic(e, x, out);
+    otherwise => map_generic(e, x, out);
 }
 
-multiversion! {
+crate::simd::multiversion! {
     /// `x[i] = e(x[i])` on one thread.
-    fn map_assign<E>(e: E, x: &mut [f32]) => map_assign_generic
+    pub(crate) fn map_assign<E: Elem>(e: E, x: &mut [f32]);
+    avx512 uses avx512, V => map_assign_generic(e, x);
+    otherwise => map_assign_generic(e, x);
 }
 
-multiversion! {
+crate::simd::multiversion! {
     /// `out[i] = g[i] * e(x[i])` on one thread (activation backward).
-    fn mul_map<E>(e: E, g: &[f32], x: &[f32], out: &mut [f32]) => mul_map_generic
+    pub(crate) fn mul_map<E: Elem>(e: E, g: &[f32], x: &[f32], out: &mut [f32]);
+    avx512 uses avx512, V => mul_map_generic(e, g, x, out);
+    otherwise => mul_map_generic(e, g, x, out);
 }
 
 #[inline(always)]

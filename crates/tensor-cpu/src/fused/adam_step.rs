@@ -73,40 +73,31 @@ struct AdamConsts {
     l2: f32,
 }
 
-/// One chunk of the Adam update, compiled for AVX2 on the AVX2 and AVX-512 paths (8 lanes
-/// for the square root and division; NEON is part of aarch64's baseline, so its copy is
-/// the plain one). Every lane performs the same operations as the baseline
-/// build (no contraction into fused multiply-adds), so the bits do not depend on the CPU.
-fn adam_chunk(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
-    #[inline(always)]
-    fn run(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
-        let AdamConsts {
-            s,
-            step_size,
-            inv_bc2,
-            decay,
-            l2,
-        } = *k;
-        let rows = p.iter_mut().zip(g).zip(m.iter_mut().zip(v.iter_mut()));
-        for ((p, &g), (m, v)) in rows {
-            let g = if l2 != 0.0 { g + l2 * *p } else { g };
-            *m = s.beta1 * *m + (1.0 - s.beta1) * g;
-            *v = s.beta2 * *v + (1.0 - s.beta2) * g * g;
-            *p = *p * decay - step_size * *m / ((*v * inv_bc2).sqrt() + s.eps);
-        }
+crate::simd::multiversion! {
+    /// One chunk of the Adam update, compiled for AVX2 on the AVX2 and AVX-512 paths (8 lanes
+    /// for the square root and division) and for NEON. Every lane performs the same
+    /// operations as the baseline build (no contraction into fused multiply-adds), so the
+    /// bits do not depend on the CPU.
+    fn adam_chunk(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]);
+    avx512 uses avx2, V => adam_rows(k, p, g, m, v);
+    otherwise => adam_rows(k, p, g, m, v);
+}
+
+/// [`adam_chunk`], compiled with the instructions of its caller.
+#[inline(always)]
+fn adam_rows(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
+    let AdamConsts {
+        s,
+        step_size,
+        inv_bc2,
+        decay,
+        l2,
+    } = *k;
+    let rows = p.iter_mut().zip(g).zip(m.iter_mut().zip(v.iter_mut()));
+    for ((p, &g), (m, v)) in rows {
+        let g = if l2 != 0.0 { g + l2 * *p } else { g };
+        *m = s.beta1 * *m + (1.0 - s.beta1) * g;
+        *v = s.beta2 * *v + (1.0 - s.beta2) * g * g;
+        *p = *p * decay - step_size * *m / ((*v * inv_bc2).sqrt() + s.eps);
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        crate::simd::target_features! { avx2:
-            fn avx2(k: &AdamConsts, p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]) {
-                run(k, p, g, m, v)
-            }
-        }
-        use crate::simd::SimdPath;
-        if matches!(crate::simd::active(), SimdPath::Avx2 | SimdPath::Avx512) {
-            // SAFETY: the path that runs is one the CPU has.
-            return unsafe { avx2(k, p, g, m, v) };
-        }
-    }
-    run(k, p, g, m, v)
 }

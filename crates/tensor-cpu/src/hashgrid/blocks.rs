@@ -1,7 +1,8 @@
 //! The hash-grid encoding 8 points at a time, written once over [`GridLanes`] and compiled
-//! for each vector path (AVX2, also run on AVX-512 CPUs, and NEON): the cells of a block of
-//! points (corner entries and weights), and with two features per level the gathers and
-//! the interpolation (forward) or the corner updates (backward).
+//! for each vector path by [`crate::simd::multiversion!`] (AVX2, also run on AVX-512 CPUs,
+//! and NEON): the cells of a block of points (corner entries and weights), and with two
+//! features per level the gathers and the interpolation (forward) or the corner updates
+//! (backward).
 //!
 //! Each lane performs the operations of [`LevelConsts::cell`] and of the scalar
 //! interpolation in the same order, with the same roundings (no fused multiply-adds), so the
@@ -70,17 +71,21 @@ pub(super) fn encode_pairs_on<const D: usize>(
     if !path.supported() {
         return 0;
     }
-    match path {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the CPU has the path's instructions (checked above).
-        SimdPath::Avx2 | SimdPath::Avx512 => unsafe {
-            entry::encode_avx2::<D>(c, points, tables, out, feature_step)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above.
-        SimdPath::Neon => unsafe { entry::encode_neon::<D>(c, points, tables, out, feature_step) },
-        _ => 0,
-    }
+    // SAFETY: the CPU has the path's instructions (checked above).
+    unsafe { encode_pairs_unchecked::<D>(path, c, points, tables, out, feature_step) }
+}
+
+crate::simd::multiversion! {
+    /// [`encode_pairs_on`] on a path the CPU has.
+    unsafe fn encode_pairs_unchecked[const D](
+        c: &LevelConsts,
+        points: &[f32],
+        tables: &[f32],
+        out: &mut [f32],
+        feature_step: usize,
+    ) -> usize;
+    avx512 uses avx2, V => encode_pairs::<V, D>(c, points, tables, out, feature_step);
+    otherwise => 0;
 }
 
 /// Adds the contributions of the points of `points` (all but the last `n % 8`, in point
@@ -96,68 +101,20 @@ pub(super) fn scatter_blocks_on<const D: usize, const F: usize>(
     if !path.supported() {
         return 0;
     }
-    match path {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the CPU has the path's instructions (checked above).
-        SimdPath::Avx2 | SimdPath::Avx512 => unsafe {
-            entry::scatter_avx2::<D, F>(c, points, grad, part)
-        },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above.
-        SimdPath::Neon => unsafe { entry::scatter_neon::<D, F>(c, points, grad, part) },
-        _ => 0,
-    }
+    // SAFETY: the CPU has the path's instructions (checked above).
+    unsafe { scatter_blocks_unchecked::<D, F>(path, c, points, grad, part) }
 }
 
-/// The kernels below compiled for each path: the one place a body meets an instruction set.
-mod entry {
-    #[cfg(target_arch = "x86_64")]
-    use super::super::lanes::Avx2Grid;
-    #[cfg(target_arch = "aarch64")]
-    use super::super::lanes::NeonGrid;
-    use super::{GradAt, LevelConsts, encode_pairs, scatter_blocks};
-
-    /// Defines `$encode` and `$scatter`, [`encode_pairs`] and [`scatter_blocks`] over
-    /// `$lanes` compiled for the path `$path`.
-    macro_rules! entries {
-        ($arch:literal, $path:ident, $lanes:ty, $encode:ident, $scatter:ident) => {
-            crate::simd::target_features! { $path:
-                /// [`encode_pairs`] for this path.
-                ///
-                /// # Safety
-                /// The CPU must have the path's instructions.
-                #[cfg(target_arch = $arch)]
-                pub(super) unsafe fn $encode<const D: usize>(
-                    c: &LevelConsts,
-                    points: &[f32],
-                    tables: &[f32],
-                    out: &mut [f32],
-                    feature_step: usize,
-                ) -> usize {
-                    // SAFETY: forwarded from the caller.
-                    unsafe { encode_pairs::<$lanes, D>(c, points, tables, out, feature_step) }
-                }
-
-                /// [`scatter_blocks`] for this path.
-                ///
-                /// # Safety
-                /// The CPU must have the path's instructions.
-                #[cfg(target_arch = $arch)]
-                pub(super) unsafe fn $scatter<const D: usize, const F: usize>(
-                    c: &LevelConsts,
-                    points: &[f32],
-                    grad: GradAt<'_>,
-                    part: &mut [f32],
-                ) -> usize {
-                    // SAFETY: forwarded from the caller.
-                    unsafe { scatter_blocks::<$lanes, D, F>(c, points, grad, part) }
-                }
-            }
-        };
-    }
-
-    entries!("x86_64", avx2, Avx2Grid, encode_avx2, scatter_avx2);
-    entries!("aarch64", neon, NeonGrid, encode_neon, scatter_neon);
+crate::simd::multiversion! {
+    /// [`scatter_blocks_on`] on a path the CPU has.
+    unsafe fn scatter_blocks_unchecked[const D, const F](
+        c: &LevelConsts,
+        points: &[f32],
+        grad: GradAt<'_>,
+        part: &mut [f32],
+    ) -> usize;
+    avx512 uses avx2, V => scatter_blocks::<V, D, F>(c, points, grad, part);
+    otherwise => 0;
 }
 
 /// Fills `out` with the cells of the 8 points at `x` at level `c`.

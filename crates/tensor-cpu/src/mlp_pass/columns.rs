@@ -1,8 +1,7 @@
 //! Column sums of a tile (the bias gradients): each column's running sum held in a vector
 //! register across the rows, rather than loaded and stored back for every row.
 
-use crate::simd::SimdPath;
-use crate::simd::vector::F32s;
+use crate::simd::vector::Lanes8;
 
 /// `out[j] += rows[r * out.len() + j]` for every row `r` in order, `j < out.len()`: the
 /// same additions, in the same order, as the plain loop.
@@ -12,30 +11,15 @@ pub(super) fn add_rows(rows: &[f32], out: &mut [f32]) {
         return;
     }
     debug_assert_eq!(rows.len() % w, 0);
-    let path = crate::simd::active();
-    /// Runs the vector loop for `$v` registers of 8 lanes on the path that runs.
-    macro_rules! vectors {
-        ($v:literal) => {
-            match path {
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: the path that runs is one the CPU has; `out` holds 8 `$v` values.
-                SimdPath::Avx2 | SimdPath::Avx512 => unsafe { entry::avx2::<$v>(rows, out) },
-                #[cfg(target_arch = "aarch64")]
-                // SAFETY: as above.
-                SimdPath::Neon => unsafe { entry::neon::<$v>(rows, out) },
-                _ => plain(rows, out),
-            }
-        };
-    }
     match w {
-        8 => vectors!(1),
-        16 => vectors!(2),
-        24 => vectors!(3),
-        32 => vectors!(4),
-        40 => vectors!(5),
-        48 => vectors!(6),
-        56 => vectors!(7),
-        64 => vectors!(8),
+        8 => add_rows_vectors::<1>(rows, out),
+        16 => add_rows_vectors::<2>(rows, out),
+        24 => add_rows_vectors::<3>(rows, out),
+        32 => add_rows_vectors::<4>(rows, out),
+        40 => add_rows_vectors::<5>(rows, out),
+        48 => add_rows_vectors::<6>(rows, out),
+        56 => add_rows_vectors::<7>(rows, out),
+        64 => add_rows_vectors::<8>(rows, out),
         _ => plain(rows, out),
     }
 }
@@ -52,7 +36,7 @@ fn plain(rows: &[f32], out: &mut [f32]) {
 /// # Safety
 /// The CPU must run `V` (8 lanes); `out` must hold `8 NV` values.
 #[inline(always)]
-unsafe fn add_rows_v<V: F32s, const NV: usize>(rows: &[f32], out: &mut [f32]) {
+unsafe fn add_rows_v<V: Lanes8, const NV: usize>(rows: &[f32], out: &mut [f32]) {
     assert!(
         V::LANES == 8 && out.len() == 8 * NV,
         "a whole number of vectors"
@@ -71,31 +55,11 @@ unsafe fn add_rows_v<V: F32s, const NV: usize>(rows: &[f32], out: &mut [f32]) {
     }
 }
 
-/// [`add_rows_v`] compiled for each path.
-mod entry {
-    #[cfg(target_arch = "x86_64")]
-    crate::simd::target_features! { avx2:
-        /// The AVX2 copy.
-        ///
-        /// # Safety
-        /// The CPU must have AVX2 and FMA; as [`super::add_rows_v`].
-        pub(super) unsafe fn avx2<const NV: usize>(rows: &[f32], out: &mut [f32]) {
-            // SAFETY: forwarded.
-            unsafe { super::add_rows_v::<crate::simd::vector::Avx2, NV>(rows, out) }
-        }
-    }
-
-    #[cfg(target_arch = "aarch64")]
-    crate::simd::target_features! { neon:
-        /// The NEON copy.
-        ///
-        /// # Safety
-        /// As [`super::add_rows_v`].
-        pub(super) unsafe fn neon<const NV: usize>(rows: &[f32], out: &mut [f32]) {
-            // SAFETY: forwarded.
-            unsafe { super::add_rows_v::<crate::simd::vector::Neon, NV>(rows, out) }
-        }
-    }
+crate::simd::multiversion! {
+    /// [`add_rows`] for `out` of `8 NV` columns on the path that runs.
+    fn add_rows_vectors[const NV](rows: &[f32], out: &mut [f32]);
+    avx512 uses avx2, V => add_rows_v::<V, NV>(rows, out);
+    otherwise => plain(rows, out);
 }
 
 #[cfg(test)]

@@ -13,25 +13,171 @@
 //! - `avx512`: AVX-512 F, BW, DQ and VL on top of AVX2 (x86-64).
 //! - `neon`: Advanced SIMD (aarch64, where every CPU has it).
 //!
-//! Each vector algorithm is written once over [`vector::F32s`] and instantiated per path.
+//! Each vector algorithm is written once over [`vector::F32s`] and compiled per path by
+//! [`multiversion!`], the one place the paths' `#[target_feature]`s ([`path_features!`]) are
+//! spelled.
 
-/// Puts the `#[target_feature]` of the vector path `avx2`, `avx512` or `neon` on each item
-/// that follows: the one spelling of each path's instructions, those that
-/// [`SimdPath::supported`] detects, so that an item compiled for a path runs on every CPU
-/// where the path is chosen. (An attribute takes a literal, not a constant.)
-macro_rules! target_features {
-    (avx2: $($item:item)*) => {
-        $( #[target_feature(enable = "avx2,fma")] $item )*
+/// The instructions of the vector path `avx2`, `avx512` or `neon`: the one spelling of each
+/// path's feature names, those [`SimdPath::supported`] detects and those every kernel
+/// compiled for the path is compiled with, so that an item compiled for a path runs on every
+/// CPU where the path is chosen. Expands to `$crate::simd::$then!([features] $args)`.
+macro_rules! path_features {
+    (avx2 => $then:ident!($($args:tt)*)) => {
+        $crate::simd::$then!(["avx2", "fma"] $($args)*)
     };
-    (avx512: $($item:item)*) => {
-        $( #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")] $item )*
+    (avx512 => $then:ident!($($args:tt)*)) => {
+        $crate::simd::$then!(
+            ["avx512f", "avx512bw", "avx512dq", "avx512vl", "avx2", "fma"] $($args)*
+        )
     };
-    (neon: $($item:item)*) => {
-        $( #[target_feature(enable = "neon")] $item )*
+    (neon => $then:ident!($($args:tt)*)) => {
+        $crate::simd::$then!(["neon"] $($args)*)
     };
 }
 
-pub(crate) use target_features;
+/// `$item` with one `#[target_feature]` per feature name (an attribute takes a literal, not a
+/// constant, hence a macro).
+macro_rules! enable_features {
+    ([$($feature:tt),*] $item:item) => {
+        $(#[target_feature(enable = $feature)])* $item
+    };
+}
+
+/// Whether this x86-64 CPU has every feature named.
+#[cfg(target_arch = "x86_64")]
+macro_rules! x86_detected {
+    ([$($feature:tt),*]) => {
+        true $(&& std::arch::is_x86_feature_detected!($feature))*
+    };
+}
+
+/// Whether this aarch64 CPU has every feature named.
+#[cfg(target_arch = "aarch64")]
+macro_rules! aarch64_detected {
+    ([$($feature:tt),*]) => {
+        true $(&& std::arch::is_aarch64_feature_detected!($feature))*
+    };
+}
+
+/// Defines `$name`, which runs `$body` compiled for the vector path that runs, the one way a
+/// kernel body meets the paths' instructions. `$body` names the lane type of the path
+/// ([`vector::F32s`]) `$V`: [`vector::Avx512`] (or [`vector::Avx2`], where the kernel says
+/// `avx512 uses avx2`: 8 lanes compiled for AVX2, as on an AVX2 CPU), [`vector::Avx2`],
+/// [`vector::Neon`]; each is an entry marked with the path's `#[target_feature]`
+/// ([`path_features!`]) into which the `#[inline(always)]` body is inlined, so the whole
+/// kernel is compiled with the path's instructions. Every other path runs `$fallback`.
+///
+/// `unsafe fn name(args)` takes the path as its first argument (the CPU must have it);
+/// `fn name(args)` runs on [`active`] and is for bodies that are safe to call. Generic
+/// parameters: types as `<E: Trait>`, constants (`usize`) as `[const D]`. For example:
+///
+/// ```text
+/// crate::simd::multiversion! {
+///     /// The doc of `sums_on`.
+///     unsafe fn sums_on[const N](rows: &[f32], out: &mut [f32]);
+///     avx512 uses avx2, V => sums::<V, N>(rows, out);
+///     otherwise => plain_sums(rows, out);
+/// }
+/// ```
+macro_rules! multiversion {
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident $(<$($t:ident: $tb:ident),+>)? $([$(const $c:ident),+])?
+            ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?;
+        avx512 uses $wide:ident, $V:ident => $body:expr;
+        otherwise => $fallback:expr $(;)?
+    ) => {
+        $(#[$doc])*
+        $vis fn $name<$($($t: $tb,)+)? $($(const $c: usize,)+)?>($($arg: $ty),*) $(-> $ret)? {
+            $crate::simd::multiversion! {
+                @define fn on_path $(<$($t: $tb),+>)? $([$(const $c),+])? ($($arg: $ty),*)
+                    $(-> $ret)?;
+                avx512 uses $wide, $V => $body;
+                otherwise => $fallback;
+            }
+            // SAFETY: the path that runs is one the CPU has; the body is safe to call.
+            unsafe {
+                on_path::<$($($t,)+)? $($($c,)+)?>($crate::simd::active(), $($arg),*)
+            }
+        }
+    };
+    (
+        $(#[$doc:meta])*
+        $vis:vis unsafe fn $name:ident $(<$($t:ident: $tb:ident),+>)? $([$(const $c:ident),+])?
+            ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?;
+        avx512 uses $wide:ident, $V:ident => $body:expr;
+        otherwise => $fallback:expr $(;)?
+    ) => {
+        $crate::simd::multiversion! {
+            @define
+            $(#[$doc])*
+            ///
+            /// # Safety
+            /// The CPU must have `path` (as [`crate::simd::active`] gives); otherwise as the
+            /// body.
+            $vis fn $name $(<$($t: $tb),+>)? $([$(const $c),+])? ($($arg: $ty),*) $(-> $ret)?;
+            avx512 uses $wide, $V => $body;
+            otherwise => $fallback;
+        }
+    };
+    (
+        @define
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident $(<$($t:ident: $tb:ident),+>)? $([$(const $c:ident),+])?
+            ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;
+        avx512 uses $wide:ident, $V:ident => $body:expr;
+        otherwise => $fallback:expr;
+    ) => {
+        $(#[$doc])*
+        #[allow(unused_unsafe)]
+        $vis unsafe fn $name<$($($t: $tb,)+)? $($(const $c: usize,)+)?>(
+            path: $crate::simd::SimdPath,
+            $($arg: $ty),*
+        ) $(-> $ret)? {
+            $crate::simd::multiversion!(@wide $wide, fn [$($($t: $tb,)+)? $($(const $c: usize,)+)?]
+                ($($arg: $ty),*) [$(-> $ret)?] $V => $body);
+            $crate::simd::multiversion!(@entry "x86_64", avx2, Avx2, fn [$($($t: $tb,)+)?
+                $($(const $c: usize,)+)?] ($($arg: $ty),*) [$(-> $ret)?] $V => $body);
+            $crate::simd::multiversion!(@entry "aarch64", neon, Neon, fn [$($($t: $tb,)+)?
+                $($(const $c: usize,)+)?] ($($arg: $ty),*) [$(-> $ret)?] $V => $body);
+            // SAFETY: the CPU has the path (the caller's contract); otherwise forwarded.
+            unsafe {
+                match path {
+                    #[cfg(target_arch = "x86_64")]
+                    $crate::simd::SimdPath::Avx512 => $wide::<$($($t,)+)? $($($c,)+)?>($($arg),*),
+                    #[cfg(target_arch = "x86_64")]
+                    $crate::simd::SimdPath::Avx2 => avx2::<$($($t,)+)? $($($c,)+)?>($($arg),*),
+                    #[cfg(target_arch = "aarch64")]
+                    $crate::simd::SimdPath::Neon => neon::<$($($t,)+)? $($($c,)+)?>($($arg),*),
+                    _ => $fallback,
+                }
+            }
+        }
+    };
+    (@wide avx2, $($rest:tt)*) => {};
+    (@wide avx512, $($rest:tt)*) => {
+        $crate::simd::multiversion!(@entry "x86_64", avx512, Avx512, $($rest)*);
+    };
+    (@entry $arch:literal, $path:ident, $lanes:ident, fn [$($gen:tt)*] ($($params:tt)*)
+        [$($ret:tt)*] $V:ident => $body:expr) => {
+        #[cfg(target_arch = $arch)]
+        $crate::simd::path_features!($path => enable_features!(
+            #[allow(unused_unsafe)]
+            unsafe fn $path<$($gen)*>($($params)*) $($ret)* {
+                #[allow(dead_code)]
+                type $V = $crate::simd::vector::$lanes;
+                // SAFETY: forwarded from the caller.
+                unsafe { $body }
+            }
+        ));
+    };
+}
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) use aarch64_detected;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86_detected;
+pub(crate) use {enable_features, multiversion, path_features};
 
 pub(crate) mod vector;
 
@@ -83,17 +229,11 @@ impl SimdPath {
         match self {
             SimdPath::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
+            SimdPath::Avx2 => path_features!(avx2 => x86_detected!()),
             #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx512 => {
-                SimdPath::Avx2.supported()
-                    && is_x86_feature_detected!("avx512f")
-                    && is_x86_feature_detected!("avx512bw")
-                    && is_x86_feature_detected!("avx512dq")
-                    && is_x86_feature_detected!("avx512vl")
-            }
+            SimdPath::Avx512 => path_features!(avx512 => x86_detected!()),
             #[cfg(target_arch = "aarch64")]
-            SimdPath::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            SimdPath::Neon => path_features!(neon => aarch64_detected!()),
             #[allow(unreachable_patterns)]
             _ => false,
         }

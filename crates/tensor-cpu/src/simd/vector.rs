@@ -4,8 +4,9 @@
 //!
 //! A kernel is a generic function over `V: F32s` marked `#[inline(always)]` down to its
 //! innermost loop, called from one small entry per path marked `#[target_feature]` (see
-//! [`instantiate`]): the whole body is inlined into the entry and compiled with the path's
-//! instructions, as if written by hand for it.
+//! [`multiversion!`](crate::simd::multiversion)): the whole body is inlined into the entry and
+//! compiled with the path's instructions, as if written by hand for it. Kernels that work in
+//! blocks of 8 lanes (AVX2, also run on AVX-512 CPUs, and NEON) use the extension [`Lanes8`].
 //!
 //! Every operation is one IEEE operation per lane (a fused multiply-add rounds once), so a
 //! kernel that performs the same operations per element gives the same bits on every path.
@@ -67,29 +68,12 @@ pub(crate) trait F32s: Copy {
     unsafe fn mul_relu_grad(self, at: Self) -> Self;
 }
 
-/// An 8-lane register whose lanes can be summed in the one order every path uses.
-pub(crate) trait Sum8: F32s {
+/// An 8-lane register (AVX2, NEON): the operations of the kernels that work in blocks of 8
+/// lanes.
+pub(crate) trait Lanes8: F32s {
     /// The sums of the lanes of each of `v`: `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`.
     unsafe fn lane_sums(v: &[Self; 4]) -> [f32; 4];
+    /// Writes the transpose of the 8 x 8 square at `src` (rows `ss` apart) to `dst` (rows
+    /// `ds` apart): an exact copy.
+    unsafe fn transpose_square(src: *const f32, ss: usize, dst: *mut f32, ds: usize);
 }
-
-/// Defines `$name`, an entry to the generic kernel `$body::<$vector>` compiled with the
-/// instructions of the path `$path` (`avx2`, `avx512` or `neon`, see
-/// [`target_features!`](crate::simd::target_features)): the one place a kernel body meets a
-/// path.
-macro_rules! instantiate {
-    ($(#[$doc:meta])* $path:ident, fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? => $body:path) => {
-        $crate::simd::target_features! { $path:
-            $(#[$doc])*
-            ///
-            /// # Safety
-            /// The CPU must have the path's instructions; otherwise as the body.
-            pub(crate) unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
-                // SAFETY: forwarded from the caller.
-                unsafe { $body($($arg),*) }
-            }
-        }
-    };
-}
-
-pub(crate) use instantiate;

@@ -5,13 +5,13 @@
 //! would need `op(B)`'s rows contiguous.
 //!
 //! Every element is computed by the same operations (lane-wise fused multiply-adds in the
-//! order of the shared dimension, then a fixed tree across the lanes, [`Sum8::lane_sums`])
+//! order of the shared dimension, then a fixed tree across the lanes, [`Lanes8::lane_sums`])
 //! whatever tile it falls in, so results do not depend on how the caller cuts the product.
-//! Written once over 8-lane registers ([`Sum8`]) and instantiated per path: AVX2 (also on
+//! Written once over 8-lane registers ([`Lanes8`]) and instantiated per path: AVX2 (also on
 //! AVX-512 CPUs) and NEON give the same bits.
 
 use super::{EpiKind, Region, Write, epilogue_scalar};
-use crate::simd::vector::Sum8;
+use crate::simd::vector::Lanes8;
 
 /// Rows of `op(A)` per tile.
 const TILE_ROWS: usize = 3;
@@ -25,7 +25,7 @@ const LANES: usize = 8;
 /// # Safety
 /// `r` must describe readable operands and a writable tile of `C` of that size.
 #[inline(always)]
-unsafe fn tile<V: Sum8, const MI: usize, const NJ: usize>(r: &Region, w: Write) {
+unsafe fn tile<V: Lanes8, const MI: usize, const NJ: usize>(r: &Region, w: Write) {
     // SAFETY: every pointer below stays inside the region the caller vouches for.
     unsafe {
         let mut acc = [[V::zero(); TILE_COLS]; MI];
@@ -95,7 +95,7 @@ macro_rules! rest_rows {
 /// # Safety
 /// As for [`tile`], for `rows` rows.
 #[inline(always)]
-unsafe fn strip<V: Sum8, const NJ: usize>(rows: usize, r: &Region, w: Write) {
+unsafe fn strip<V: Lanes8, const NJ: usize>(rows: usize, r: &Region, w: Write) {
     let mut i = 0;
     // SAFETY: each tile starts at row i of the region and ends before row `rows`.
     unsafe {
@@ -114,7 +114,7 @@ unsafe fn strip<V: Sum8, const NJ: usize>(rows: usize, r: &Region, w: Write) {
 /// `k x cols`, columns contiguous) and a writable `rows x cols` block of `C`, not touched
 /// by another thread.
 #[inline(always)]
-pub(super) unsafe fn region<V: Sum8>(rows: usize, cols: usize, r: &Region, w: Write) {
+pub(super) unsafe fn region<V: Lanes8>(rows: usize, cols: usize, r: &Region, w: Write) {
     let mut j = 0;
     // SAFETY: each strip covers columns j..j + its width, inside 0..cols.
     unsafe {

@@ -249,48 +249,32 @@ unsafe fn run(kernel: Kernel, rows: usize, cols: usize, r: &Region, w: Write) {
     unsafe { run_on(crate::simd::active(), kernel, rows, cols, r, w) }
 }
 
+crate::simd::multiversion! {
+    /// The outer-product kernel ([`outer::region`]) on `path`, a vector path.
+    unsafe fn outer_on(rows: usize, cols: usize, r: &Region, w: Write);
+    avx512 uses avx512, V => outer::region::<V>(rows, cols, r, w);
+    otherwise => unreachable!("the skinny kernels run only on a vector path");
+}
+
+crate::simd::multiversion! {
+    /// The dot-product kernel ([`dot::region`]) on `path`, a vector path.
+    unsafe fn dot_on(rows: usize, cols: usize, r: &Region, w: Write);
+    avx512 uses avx2, V => dot::region::<V>(rows, cols, r, w);
+    otherwise => unreachable!("the skinny kernels run only on a vector path");
+}
+
 /// [`run`] compiled for `path`.
 ///
 /// # Safety
 /// As for [`run`]; the CPU must have `path`, a vector path.
 unsafe fn run_on(path: SimdPath, kernel: Kernel, rows: usize, cols: usize, r: &Region, w: Write) {
-    // SAFETY: forwarded; the path that runs is one the CPU has.
+    // SAFETY: forwarded.
     unsafe {
-        match (kernel, path) {
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Outer, SimdPath::Avx512) => entry::outer_avx512(rows, cols, r, w),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Outer, SimdPath::Avx2) => entry::outer_avx2(rows, cols, r, w),
-            #[cfg(target_arch = "x86_64")]
-            (Kernel::Dot, SimdPath::Avx2 | SimdPath::Avx512) => entry::dot_avx2(rows, cols, r, w),
-            #[cfg(target_arch = "aarch64")]
-            (Kernel::Outer, SimdPath::Neon) => entry::outer_neon(rows, cols, r, w),
-            #[cfg(target_arch = "aarch64")]
-            (Kernel::Dot, SimdPath::Neon) => entry::dot_neon(rows, cols, r, w),
-            _ => unreachable!("the skinny kernels run only on a vector path"),
+        match kernel {
+            Kernel::Outer => outer_on(path, rows, cols, r, w),
+            Kernel::Dot => dot_on(path, rows, cols, r, w),
         }
     }
-}
-
-/// The kernels compiled for each path.
-mod entry {
-    use super::{Region, Write, dot, outer};
-    #[cfg(target_arch = "aarch64")]
-    use crate::simd::vector::Neon;
-    use crate::simd::vector::instantiate;
-    #[cfg(target_arch = "x86_64")]
-    use crate::simd::vector::{Avx2, Avx512};
-
-    #[cfg(target_arch = "x86_64")]
-    instantiate!(avx2, fn outer_avx2(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Avx2>);
-    #[cfg(target_arch = "x86_64")]
-    instantiate!(avx512, fn outer_avx512(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Avx512>);
-    #[cfg(target_arch = "x86_64")]
-    instantiate!(avx2, fn dot_avx2(rows: usize, cols: usize, r: &Region, w: Write) => dot::region::<Avx2>);
-    #[cfg(target_arch = "aarch64")]
-    instantiate!(neon, fn outer_neon(rows: usize, cols: usize, r: &Region, w: Write) => outer::region::<Neon>);
-    #[cfg(target_arch = "aarch64")]
-    instantiate!(neon, fn dot_neon(rows: usize, cols: usize, r: &Region, w: Write) => dot::region::<Neon>);
 }
 
 /// Calls `f(start, len)` for consecutive pieces of `0..long`, [`TASK_LONG`] long, in

@@ -1,27 +1,20 @@
-//! [`GridLanes`] for AVX2: one 8-lane register per vector, hardware gathers.
+//! [`GridLanes`] for AVX2 (the AVX-512 path runs it too): one 8-lane register per vector,
+//! hardware gathers.
 
 use super::{GridLanes, LANES};
+use crate::simd::vector::Avx2;
 use std::arch::x86_64::*;
 
-/// The AVX2 (and FMA) instructions; the AVX-512 path runs them too.
-pub(in crate::hashgrid) struct Avx2Grid;
-
-impl GridLanes for Avx2Grid {
-    type F = __m256;
+impl GridLanes for Avx2 {
     type U = __m256i;
 
     #[inline(always)]
-    unsafe fn splat(v: f32) -> __m256 {
-        // SAFETY: the caller runs this on a CPU with AVX2.
-        unsafe { _mm256_set1_ps(v) }
-    }
-    #[inline(always)]
     unsafe fn splat_u(v: u32) -> __m256i {
-        // SAFETY: as above.
+        // SAFETY: the caller runs this on a CPU with AVX2.
         unsafe { _mm256_set1_epi32(v as i32) }
     }
     #[inline(always)]
-    unsafe fn coords<const D: usize>(x: *const f32) -> [__m256; 3] {
+    unsafe fn coords<const D: usize>(x: *const f32) -> [Avx2; 3] {
         // SAFETY: the caller guarantees `8 D` readable values at `x`.
         unsafe {
             let mut out = [_mm256_setzero_ps(); 3];
@@ -47,46 +40,36 @@ impl GridLanes for Avx2Grid {
                     }
                 }
             }
-            out
+            out.map(Avx2)
         }
     }
     #[inline(always)]
-    unsafe fn clamp01(x: __m256) -> __m256 {
+    unsafe fn clamp01(self) -> Avx2 {
         // SAFETY: the caller runs this on a CPU with AVX2. `max(a, b)` and `min(a, b)`
         // return `b` unless `a` is strictly beyond it, as `f32::clamp` does.
         unsafe {
             let (zero, one) = (_mm256_setzero_ps(), _mm256_set1_ps(1.0));
-            _mm256_min_ps(one, _mm256_max_ps(zero, x))
+            Avx2(_mm256_min_ps(one, _mm256_max_ps(zero, self.0)))
         }
     }
     #[inline(always)]
-    unsafe fn mul(a: __m256, b: __m256) -> __m256 {
-        // SAFETY: the caller runs this on a CPU with AVX2.
-        unsafe { _mm256_mul_ps(a, b) }
-    }
-    #[inline(always)]
-    unsafe fn add(a: __m256, b: __m256) -> __m256 {
+    unsafe fn sub(self, b: Avx2) -> Avx2 {
         // SAFETY: as above.
-        unsafe { _mm256_add_ps(a, b) }
+        unsafe { Avx2(_mm256_sub_ps(self.0, b.0)) }
     }
     #[inline(always)]
-    unsafe fn sub(a: __m256, b: __m256) -> __m256 {
-        // SAFETY: as above.
-        unsafe { _mm256_sub_ps(a, b) }
-    }
-    #[inline(always)]
-    unsafe fn cell_index(p: __m256, last: __m256i) -> __m256i {
+    unsafe fn cell_index(self, last: __m256i) -> __m256i {
         // SAFETY: as above. Truncation gives INT_MIN for NaN and values beyond i32, and
         // negative values only for inputs below 0: the max with 0 then gives 0, as `as u32`.
         unsafe {
-            let i = _mm256_max_epi32(_mm256_cvttps_epi32(p), _mm256_setzero_si256());
+            let i = _mm256_max_epi32(_mm256_cvttps_epi32(self.0), _mm256_setzero_si256());
             _mm256_min_epu32(i, last)
         }
     }
     #[inline(always)]
-    unsafe fn to_f32(i: __m256i) -> __m256 {
+    unsafe fn to_f32(i: __m256i) -> Avx2 {
         // SAFETY: as above.
-        unsafe { _mm256_cvtepi32_ps(i) }
+        unsafe { Avx2(_mm256_cvtepi32_ps(i)) }
     }
     #[inline(always)]
     unsafe fn add_u(a: __m256i, b: __m256i) -> __m256i {
@@ -114,22 +97,12 @@ impl GridLanes for Avx2Grid {
         unsafe { _mm256_min_epu32(a, b) }
     }
     #[inline(always)]
-    unsafe fn store(v: __m256, out: *mut f32) {
-        // SAFETY: the caller guarantees 8 writable values.
-        unsafe { _mm256_storeu_ps(out, v) }
-    }
-    #[inline(always)]
     unsafe fn store_u(v: __m256i, out: &mut [u32; LANES]) {
         // SAFETY: `out` holds 8 values.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
     }
     #[inline(always)]
-    unsafe fn load(p: *const f32) -> __m256 {
-        // SAFETY: the caller guarantees 8 readable values.
-        unsafe { _mm256_loadu_ps(p) }
-    }
-    #[inline(always)]
-    unsafe fn gather_pairs(pairs: *const f32, entries: &[u32; LANES]) -> (__m256, __m256) {
+    unsafe fn gather_pairs(pairs: *const f32, entries: &[u32; LANES]) -> (Avx2, Avx2) {
         // SAFETY: the caller guarantees each pair readable. Points 0, 1, 4, 5 are gathered
         // into one register and 2, 3, 6, 7 into the other, so that the shuffles that split
         // the two values leave them in point order.
@@ -141,8 +114,8 @@ impl GridLanes for Avx2Grid {
             let hi = _mm256_i32gather_epi64::<8>(pairs, _mm256_extracti128_si256::<1>(e));
             let (lo, hi) = (_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi));
             (
-                _mm256_shuffle_ps::<0x88>(lo, hi),
-                _mm256_shuffle_ps::<0xDD>(lo, hi),
+                Avx2(_mm256_shuffle_ps::<0x88>(lo, hi)),
+                Avx2(_mm256_shuffle_ps::<0xDD>(lo, hi)),
             )
         }
     }

@@ -2,12 +2,12 @@
 //! kernels keep the tile shapes (and the order of every sum) of the 8-lane AVX2 path with
 //! NEON's 32 registers.
 
-use super::{F32s, Sum8};
+use super::{F32s, Lanes8};
 use std::arch::aarch64::*;
 
 /// 8 lanes in two NEON registers.
 #[derive(Clone, Copy)]
-pub(crate) struct Neon(float32x4_t, float32x4_t);
+pub(crate) struct Neon(pub(crate) float32x4_t, pub(crate) float32x4_t);
 
 impl F32s for Neon {
     const LANES: usize = 8;
@@ -102,7 +102,7 @@ impl F32s for Neon {
     }
 }
 
-impl Sum8 for Neon {
+impl Lanes8 for Neon {
     #[inline(always)]
     unsafe fn lane_sums(v: &[Self; 4]) -> [f32; 4] {
         // SAFETY: the caller runs this on a CPU with the instructions.
@@ -115,6 +115,31 @@ impl Sum8 for Neon {
             // `out` holds 4 values.
             vst1q_f32(out.as_mut_ptr(), vaddq_f32(lo, hi));
             out
+        }
+    }
+    #[inline(always)]
+    unsafe fn transpose_square(src: *const f32, ss: usize, dst: *mut f32, ds: usize) {
+        // SAFETY: the caller guarantees 8 rows of 8 values on each side; every aarch64 CPU
+        // has NEON.
+        unsafe {
+            for (bi, bj) in [(0, 0), (0, 4), (4, 0), (4, 4)] {
+                let r: [float32x4_t; 4] =
+                    std::array::from_fn(|i| vld1q_f32(src.add((bi + i) * ss + bj)));
+                // [a0 b0 a2 b2], [a1 b1 a3 b3], [c0 d0 c2 d2], [c1 d1 c3 d3].
+                let t0 = vreinterpretq_f64_f32(vtrn1q_f32(r[0], r[1]));
+                let t1 = vreinterpretq_f64_f32(vtrn2q_f32(r[0], r[1]));
+                let t2 = vreinterpretq_f64_f32(vtrn1q_f32(r[2], r[3]));
+                let t3 = vreinterpretq_f64_f32(vtrn2q_f32(r[2], r[3]));
+                let out = [
+                    vtrn1q_f64(t0, t2),
+                    vtrn1q_f64(t1, t3),
+                    vtrn2q_f64(t0, t2),
+                    vtrn2q_f64(t1, t3),
+                ];
+                for (k, v) in out.into_iter().enumerate() {
+                    vst1q_f32(dst.add((bj + k) * ds + bi), vreinterpretq_f32_f64(v));
+                }
+            }
         }
     }
 }

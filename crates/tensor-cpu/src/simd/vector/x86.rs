@@ -1,15 +1,15 @@
 //! [`F32s`] for AVX2 and AVX-512.
 
-use super::{F32s, Sum8};
+use super::{F32s, Lanes8};
 use std::arch::x86_64::*;
 
 /// 8 lanes, AVX2 and FMA.
 #[derive(Clone, Copy)]
-pub(crate) struct Avx2(__m256);
+pub(crate) struct Avx2(pub(crate) __m256);
 
 /// 16 lanes, AVX-512F.
 #[derive(Clone, Copy)]
-pub(crate) struct Avx512(__m512);
+pub(crate) struct Avx512(pub(crate) __m512);
 
 impl F32s for Avx2 {
     const LANES: usize = 8;
@@ -97,7 +97,7 @@ impl F32s for Avx2 {
     }
 }
 
-impl Sum8 for Avx2 {
+impl Lanes8 for Avx2 {
     #[inline(always)]
     unsafe fn lane_sums(v: &[Self; 4]) -> [f32; 4] {
         // SAFETY: the caller runs this on a CPU with the instructions.
@@ -110,6 +110,42 @@ impl Sum8 for Avx2 {
             // `out` holds 4 values.
             _mm_storeu_ps(out.as_mut_ptr(), sums);
             out
+        }
+    }
+    #[inline(always)]
+    unsafe fn transpose_square(src: *const f32, ss: usize, dst: *mut f32, ds: usize) {
+        // SAFETY: the caller guarantees AVX2 and 8 rows of 8 values on each side.
+        unsafe {
+            let r: [__m256; 8] = std::array::from_fn(|i| _mm256_loadu_ps(src.add(i * ss)));
+            let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+            let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+            let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+            let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+            let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+            let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+            let t6 = _mm256_unpacklo_ps(r[6], r[7]);
+            let t7 = _mm256_unpackhi_ps(r[6], r[7]);
+            let u0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+            let u1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+            let u2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+            let u3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+            let u4 = _mm256_shuffle_ps::<0x44>(t4, t6);
+            let u5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
+            let u6 = _mm256_shuffle_ps::<0x44>(t5, t7);
+            let u7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+            let out = [
+                _mm256_permute2f128_ps::<0x20>(u0, u4),
+                _mm256_permute2f128_ps::<0x20>(u1, u5),
+                _mm256_permute2f128_ps::<0x20>(u2, u6),
+                _mm256_permute2f128_ps::<0x20>(u3, u7),
+                _mm256_permute2f128_ps::<0x31>(u0, u4),
+                _mm256_permute2f128_ps::<0x31>(u1, u5),
+                _mm256_permute2f128_ps::<0x31>(u2, u6),
+                _mm256_permute2f128_ps::<0x31>(u3, u7),
+            ];
+            for (i, v) in out.iter().enumerate() {
+                _mm256_storeu_ps(dst.add(i * ds), *v);
+            }
         }
     }
 }
