@@ -19,7 +19,8 @@ usage: python3 tables_peers.py IRON_LEARN_BINARY TABLES_DIR [--cache FILE] [--ma
 --ours-only runs no peer: only the cached peers' figures are shown beside ours.
 --device picks the device ours trains on (default cpu).
 environment: TABLES_ONLY=a,b keeps the tables whose file name contains one of the words;
-PEERS_SKIP=tabm_d,hgb leaves those peers out.
+PEERS_SKIP=tabm_d,hgb leaves those peers out; PEERS_DEVICE=cuda fits RealMLP-TD / TabM-D on the
+GPU (their scores only: the 2-core timings are on the CPU).
 """
 
 import json
@@ -125,7 +126,7 @@ def fit_pytabkit(name, xtr, ytr, xte, task):
     for c in text:
         cats = pd.CategoricalDtype(sorted(xtr[c].dropna().unique()))
         xtr[c], xte[c] = xtr[c].astype(cats), xte[c].astype(cats)
-    model = cls(random_state=0, n_threads=2, device="cpu")
+    model = cls(random_state=0, n_threads=2, device=os.environ.get("PEERS_DEVICE", "cpu"))
     model.fit(xtr, ytr)
     return model.predict(xte)
 
