@@ -347,3 +347,39 @@ fn auto_trains_the_same_networks_side_by_side_as_in_turn() {
         }
     }
 }
+
+/// `model` on the curved table, stopped by its stop flag before the first step: the notes'
+/// kinds and lines.
+fn stopped_at_once(model: TableModel) -> (Vec<&'static str>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = options(&curved_table(dir.path(), 500), model);
+    o.training.stop = Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+        true,
+    )));
+    let mut notes = Notes::default();
+    let job = TableJob::prepare(&o, &mut notes).unwrap();
+    job.train(&CpuBackend::new(), &dir.path().join("run"), &mut notes)
+        .unwrap();
+    (notes.kinds, notes.lines)
+}
+
+#[test]
+fn a_stopped_job_says_once_whether_its_run_can_be_resumed() {
+    let (kinds, lines) = stopped_at_once(network(ModelChoice::Auto));
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "stopped").count(),
+        1,
+        "{kinds:?}"
+    );
+    let said = lines.last().unwrap();
+    assert!(
+        said.contains("run is one") && said.contains("not resumed"),
+        "the job's folder, not a side network's: {said}"
+    );
+    let (kinds, lines) = stopped_at_once(network(ModelChoice::Network));
+    assert_eq!(kinds, ["read", "stopped"]);
+    assert!(
+        lines.last().unwrap().contains("can be resumed"),
+        "{lines:?}"
+    );
+}

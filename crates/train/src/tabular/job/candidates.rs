@@ -56,7 +56,7 @@ pub(super) struct First<'a> {
 
 impl<B: Backend> Trainer<'_, B> {
     /// Trains `first` with its progress shown, and the `others` after it or beside it;
-    /// notes the networks trained beside it and those stopped by the stop flag.
+    /// notes the networks trained beside it, and the first run stopped by the stop flag.
     pub(super) fn candidates(
         self,
         p: &Prepared,
@@ -78,11 +78,16 @@ impl<B: Backend> Trainer<'_, B> {
         };
         let reports = std::iter::once(&trained.0.0.report);
         let reports = reports.chain(trained.1.iter().map(|(out, _)| &out.report));
-        for (report, dir) in reports.zip(&dirs) {
-            if report.stop_reason == nn::StopReason::Interrupted {
-                let step = report.steps;
-                reporter.note(TableNote::Stopped { dir, step });
-            }
+        // The first run stopped, in the job's folder: one note for the job.
+        let stopped = reports
+            .zip(&dirs)
+            .find(|(report, _)| report.stop_reason == nn::StopReason::Interrupted);
+        if let Some((report, dir)) = stopped {
+            reporter.note(TableNote::Stopped {
+                dir,
+                step: report.steps,
+                resumable: !self.options.auto(),
+            });
         }
         Ok(trained)
     }

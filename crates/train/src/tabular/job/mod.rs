@@ -87,12 +87,15 @@ pub enum TableNote<'a> {
         /// Their run folders.
         dirs: &'a [std::path::PathBuf],
     },
-    /// A run in `dir` was stopped by the stop flag at `step`; it can be resumed.
+    /// A run in `dir` was stopped by the stop flag at `step`; it can be resumed unless it
+    /// is one of `auto`'s, which are not resumed (`resumable` false).
     Stopped {
         /// The run folder.
         dir: &'a Path,
         /// The last step taken.
         step: u64,
+        /// Whether the run can be resumed.
+        resumable: bool,
     },
 }
 

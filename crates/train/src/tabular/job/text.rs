@@ -65,8 +65,20 @@ impl TableNote<'_> {
                     names.join(", ")
                 )]
             }
-            TableNote::Stopped { dir, step } => vec![format!(
+            TableNote::Stopped {
+                dir,
+                step,
+                resumable: true,
+            } => vec![format!(
                 "stopped at step {step}; the run in {} can be resumed",
+                dir.display()
+            )],
+            TableNote::Stopped {
+                dir,
+                step,
+                resumable: false,
+            } => vec![format!(
+                "stopped at step {step}; the run in {} is one of the default model's, whose comparison is not resumed: train it again, or train the network alone, whose run can be",
                 dir.display()
             )],
         }
