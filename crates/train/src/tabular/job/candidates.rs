@@ -15,9 +15,9 @@ use tensor_core::Backend;
 
 /// `auto`'s networks train at the same time only when the copies of the plain training
 /// features that this needs take at most this many bytes (64 MiB: every development table
-/// of docs/BENCHMARKS.md, the largest of which needs 8 MB (hotel_rates, 9,858 training
-/// rows of 202 encoded columns); a larger table trains its
-/// networks in turn rather than hold copies of its features).
+/// of docs/BENCHMARKS.md, the largest of which needs 8 MB, hotel_rates' 9,858 training rows
+/// of 202 encoded columns; a larger table trains its networks in turn rather than hold
+/// copies of its features).
 pub const SIDE_BY_SIDE_MAX_BYTES: usize = 64 << 20;
 
 /// One of the networks after the first: its shape, what it reads and where its run goes.
