@@ -6,10 +6,11 @@
 //!   gradient returned, parameter gradients overwritten — or accumulated when asked),
 //!   parameters visited by stable name (`layers.0.weight`). [`Linear`] fuses its
 //!   activation; [`ActivationLayer`], [`Sequential`] and the [`Encoding`]s complete the set.
-//! - [`Model`]: the extension point for architectures. A model is a [`Layer`] with a
-//!   serialisable configuration it can be rebuilt from, host-side state for checkpoints and
-//!   chunked prediction; the [`Trainer`], the optimizers and checkpoints work with any
-//!   model, so a new architecture needs no change to them (see the trait's example).
+//! - [`Model`]: the extension point for architectures. A model is a [`Layer`] with a stable
+//!   name ([`Model::KIND`]), a serialisable configuration it can be rebuilt from, host-side
+//!   state for checkpoints, chunked prediction and the Adam settings it trains best with;
+//!   the [`Trainer`], the optimizers, checkpoints and model files work with any model, so a
+//!   new architecture needs no change to them (see the trait's example).
 //! - [`Mlp`]: the everyday model, built with [`Mlp::builder`] or rebuilt from an
 //!   [`MlpConfig`] (serialisable), with host-side [`Mlp::export_state`] /
 //!   [`Mlp::import_state`] for checkpoints and chunked [`Mlp::predict`].

@@ -1,23 +1,23 @@
 //! The ONNX form of each model type: [`OnnxModel`] (how a model type writes its network as
-//! ONNX operators) and the registry that [`export`](crate::export) looks a network up in by
-//! its kind ([`register`]).
+//! ONNX operators) and how [`export`](crate::export) finds it by a network's kind.
 //!
 //! Adding ONNX export to a model type: implement [`OnnxModel`] for it (its network as nodes
 //! of a [`Graph`], and the operator set they need), and call [`register`] once for the
 //! backend it runs on, in place of [`io::fitted::register`]: that one call makes the type
-//! load, save, predict, render and export. The built-in types (the MLP and the hash-grid
-//! network) are listed in `exporters` and need no call. A network of a kind without an ONNX
+//! load, save, predict, render and export (its exporter is kept in the entry of its kind in
+//! the one registry of model kinds, `io`'s). The built-in types (the MLP and the hash-grid
+//! network) are listed in `built_in` and need no call. A network of a kind without an ONNX
 //! form is refused in one line naming its kind.
 
-use io::fitted::{KindRegistry, ModelKind, Network};
-use nn::{HashGridMlp, Mlp};
+use io::fitted::Network;
+use nn::{HashGridMlp, Mlp, Model};
 use tensor_core::Backend;
 
 use crate::graph::Graph;
 use crate::{Error, Result};
 
 /// A model type with an ONNX form: it adds its network to a graph.
-pub trait OnnxModel<B: Backend>: ModelKind<B> {
+pub trait OnnxModel<B: Backend>: Model<B> {
     /// The ONNX operator set the nodes of [`to_onnx`](Self::to_onnx) need (at least 13, which
     /// the graph's input and output steps use).
     const OPSET: i64 = crate::OPSET;
@@ -44,47 +44,47 @@ pub(crate) struct Body {
 /// Adds a network to a graph (see [`OnnxModel::to_onnx`]).
 type Exporter<B> = fn(&dyn Network<B>, &mut Graph, &str) -> Result<Body>;
 
-/// The ONNX form of each model type, by kind and backend.
-static EXPORTERS: KindRegistry = KindRegistry::new();
-
-/// The exporters, with the model types every build exports (the MLP and the hash-grid
-/// network) added first on backend `B`.
-fn exporters<B: Backend>() -> &'static KindRegistry {
-    EXPORTERS.seed::<B>(|r| {
-        for added in [
-            r.add::<B, Mlp<B>, Exporter<B>>(Mlp::<B>::KIND, export_as::<B, Mlp<B>>),
-            r.add::<B, HashGridMlp<B>, Exporter<B>>(
-                HashGridMlp::<B>::KIND,
-                export_as::<B, HashGridMlp<B>>,
-            ),
-        ] {
-            debug_assert!(added.is_ok(), "the built-in kinds are distinct");
-        }
-    });
-    &EXPORTERS
+/// The built-in kinds with an ONNX form on backend `B`, and their exporters.
+fn built_in<B: Backend>() -> [(&'static str, Exporter<B>); 2] {
+    [
+        (Mlp::<B>::KIND, export_as::<B, Mlp<B>>),
+        (HashGridMlp::<B>::KIND, export_as::<B, HashGridMlp<B>>),
+    ]
 }
 
 /// Adds the model type `M` on backend `B` to those that model files hold
-/// ([`io::fitted::register`]) and to those that [`export`](crate::export) writes as ONNX.
-/// Registering the same type again changes nothing; a kind already taken by another type is
-/// refused, naming it.
+/// ([`io::fitted::register`]) and to those that [`export`](crate::export) writes as ONNX: its
+/// exporter goes into the entry of its kind ([`io::fitted::register_with`]). Registering the
+/// same type again changes nothing; a kind already taken by another type is refused, naming
+/// it.
 pub fn register<B: Backend, M: OnnxModel<B>>() -> Result<()> {
-    io::fitted::register::<B, M>()?;
-    exporters::<B>()
-        .add::<B, M, Exporter<B>>(M::KIND, export_as::<B, M>)
-        .map_err(Error::Unsupported)
+    Ok(io::fitted::register_with::<B, M, Exporter<B>>(
+        export_as::<B, M>,
+    )?)
+}
+
+/// The exporter of `kind` on backend `B`: a built-in one, or one added with [`register`].
+fn exporter<B: Backend>(kind: &str) -> Option<Exporter<B>> {
+    match built_in::<B>().into_iter().find(|(k, _)| *k == kind) {
+        Some((_, export)) => Some(export),
+        None => io::fitted::extension::<B, Exporter<B>>(kind),
+    }
 }
 
 /// The kinds with an ONNX form on backend `B`, built-in first.
 pub fn exported_kinds<B: Backend>() -> Vec<&'static str> {
-    exporters::<B>().kinds::<B>()
+    let known = io::fitted::known_kinds::<B>();
+    known
+        .into_iter()
+        .filter(|k| exporter::<B>(k).is_some())
+        .collect()
 }
 
 /// Adds `network` to `g`, reading the standardised inputs `x`, by the exporter of its kind;
 /// a kind without one is refused, naming it.
 pub(crate) fn body<B: Backend>(g: &mut Graph, x: &str, network: &dyn Network<B>) -> Result<Body> {
     let kind = network.kind();
-    match exporters::<B>().get::<B, Exporter<B>>(kind) {
+    match exporter::<B>(kind) {
         Some(export) => export(network, g, x),
         None => Err(Error::Unsupported(format!(
             "a `{kind}` model has no ONNX form (exported kinds: `{}`)",

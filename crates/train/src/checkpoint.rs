@@ -4,36 +4,13 @@
 use crate::{Error, Result};
 use io::Checkpoint;
 use io::checkpoint::DataFingerprint;
-use io::fitted::{MODEL_KIND_KEY, ModelKind};
+use io::fitted::MODEL_KIND_KEY;
 use nn::{
-    AdamConfig, HashGridMlp, Mlp, MlpConfig, NamedArray, Optimizer, OptimizerConfig,
-    OptimizerState, TrainerState,
+    Mlp, MlpConfig, Model, NamedArray, Optimizer, OptimizerConfig, OptimizerState, TrainerState,
 };
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use tensor_core::Backend;
-
-/// A model a run can train and a checkpoint can hold: a [`ModelKind`] (its name in the
-/// checkpoint, its configuration and state) with the optimizer settings it trains with.
-pub trait RunModel<B: Backend>: ModelKind<B> {
-    /// Adam's settings for learning rate `lr` and AdamW's decoupled `weight_decay`.
-    fn adam(lr: f32, weight_decay: f32) -> AdamConfig {
-        if weight_decay > 0.0 {
-            AdamConfig::adamw(lr, weight_decay)
-        } else {
-            AdamConfig::new(lr)
-        }
-    }
-}
-
-impl<B: Backend> RunModel<B> for Mlp<B> {}
-
-impl<B: Backend> RunModel<B> for HashGridMlp<B> {
-    /// The Instant-NGP recipe: beta2 0.99, eps 1e-15.
-    fn adam(lr: f32, _weight_decay: f32) -> AdamConfig {
-        AdamConfig::hash_grid(lr)
-    }
-}
 
 /// The checkpoint file name inside a run folder.
 pub const FILE_NAME: &str = "model.safetensors";
@@ -60,7 +37,7 @@ fn to_json<T: serde::Serialize + ?Sized>(what: &str, value: &T) -> Result<Value>
 }
 
 /// Writes model, optimizer and trainer state atomically to `path`.
-pub fn save<B: Backend, M: RunModel<B>>(
+pub fn save<B: Backend, M: Model<B>>(
     path: &Path,
     meta: &RunMeta<M::Config>,
     model: &M,
@@ -95,7 +72,7 @@ pub fn save<B: Backend, M: RunModel<B>>(
 }
 
 /// A checkpoint read back: its metadata and a model built from it.
-pub struct Loaded<B: Backend, M: RunModel<B> = Mlp<B>> {
+pub struct Loaded<B: Backend, M: Model<B> = Mlp<B>> {
     /// Job, architecture and job-specific data.
     pub meta: RunMeta<M::Config>,
     /// The model with its saved parameters.
@@ -112,7 +89,7 @@ pub fn read(path: &Path) -> Result<(PathBuf, Checkpoint)> {
     Ok((path, checkpoint))
 }
 
-/// The kind of model a checkpoint holds ([`ModelKind::KIND`]; checkpoints written before
+/// The kind of model a checkpoint holds ([`Model::KIND`]; checkpoints written before
 /// there were several kinds hold an MLP; one whose kind is not a name reads as empty).
 pub fn kind(checkpoint: &Checkpoint) -> &str {
     io::fitted::kind_of(checkpoint).unwrap_or_default()
@@ -129,7 +106,7 @@ pub fn job(checkpoint: &Checkpoint) -> &str {
 
 /// Loads the checkpoint at `path` (or `path/model.safetensors` for a folder) and rebuilds
 /// its model on `backend`.
-pub fn load<B: Backend, M: RunModel<B>>(backend: &B, path: &Path) -> Result<Loaded<B, M>> {
+pub fn load<B: Backend, M: Model<B>>(backend: &B, path: &Path) -> Result<Loaded<B, M>> {
     let (path, checkpoint) = read(path)?;
     rebuild(backend, &path, checkpoint)
 }
@@ -160,7 +137,7 @@ fn check_finite(path: &Path, checkpoint: &Checkpoint) -> Result<()> {
 /// Rebuilds the model of a checkpoint read from `path` through the model registry (the
 /// loader of [`load_fitted`] and of model files), as the type `M` of the run; `M` is
 /// registered first when it is not one of the kinds the registry already reads.
-pub fn rebuild<B: Backend, M: RunModel<B>>(
+pub fn rebuild<B: Backend, M: Model<B>>(
     backend: &B,
     path: &Path,
     checkpoint: Checkpoint,
@@ -216,7 +193,7 @@ pub fn rebuild<B: Backend, M: RunModel<B>>(
     })
 }
 
-impl<B: Backend, M: RunModel<B>> Loaded<B, M> {
+impl<B: Backend, M: Model<B>> Loaded<B, M> {
     /// The saved optimizer, with its moments, for the loaded model.
     pub fn optimizer(&self) -> Result<Box<dyn Optimizer<B>>> {
         let md = &self.checkpoint.metadata;

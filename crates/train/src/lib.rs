@@ -1,7 +1,8 @@
 //! Training runs for Iron Learn: what makes a run safe to leave alone and useful afterwards,
 //! as a library.
 //!
-//! A [`Run`] trains any [`RunModel`] (an [`nn::Mlp`], an [`nn::HashGridMlp`]) in a folder:
+//! A [`Run`] trains any [`nn::Model`] (an [`nn::Mlp`], an [`nn::HashGridMlp`], a type of your
+//! own) in a folder:
 //!
 //! - it **resumes** from the folder's checkpoint ([`Settings::resume`]), refusing in one line
 //!   a checkpoint of another job, network or data set, or another batch size (which would
@@ -78,7 +79,7 @@ pub mod tabular;
 pub mod timing;
 pub mod xor;
 
-pub use checkpoint::{Loaded, RunMeta, RunModel};
+pub use checkpoint::{Loaded, RunMeta};
 pub use data::{DataSummary, RunData};
 pub use divergence::Diverged;
 pub use error::{Error, Result, ResumeAdvice};

@@ -3,12 +3,12 @@
 //! learning-rate schedule still add up); otherwise the resume is refused in one line that
 //! names what changed and the option that changed it.
 
-use crate::checkpoint::{self, RunMeta, RunModel};
+use crate::checkpoint::{self, RunMeta};
 use crate::error::ResumeAdvice;
 use crate::plan::Plan;
 use crate::record;
 use crate::{Error, Result, Run};
-use nn::{Optimizer, Trainer};
+use nn::{Model, Optimizer, Trainer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -19,7 +19,7 @@ const SHOWN_CHARS: usize = 40;
 
 /// The model and optimizer of the checkpoint in `run`'s folder, with the trainer's state
 /// restored, after checking that the checkpoint belongs to this run.
-pub(crate) fn resume<B: Backend, M: RunModel<B>>(
+pub(crate) fn resume<B: Backend, M: Model<B>>(
     run: &mut Run<'_, M::Config>,
     backend: &B,
     meta: &RunMeta<M::Config>,

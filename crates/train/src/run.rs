@@ -2,7 +2,7 @@
 //! atomic checkpoints, early stopping that keeps the best weights, a divergence guard, a stop
 //! request, and its record (`config.json`), history (`history.csv`) and progress.
 
-use crate::checkpoint::{self, RunMeta, RunModel};
+use crate::checkpoint::{self, RunMeta};
 use crate::data::RunData;
 use crate::history;
 use crate::monitor::{LossUnits, Monitor};
@@ -76,7 +76,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     ///
     /// `train` is tensors ([`Data`]) or a batch source with its data's summary
     /// ([`RunData::Sampled`]), which makes each step's batch itself.
-    pub fn train<'d, B: Backend, M: RunModel<B, Config = C>>(
+    pub fn train<'d, B: Backend, M: Model<B, Config = C>>(
         mut self,
         backend: &B,
         train: impl Into<RunData<'d, B>>,
@@ -155,7 +155,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     }
 
     /// Restores the best weights (saving them), writes `history.csv` and makes the outcome.
-    fn conclude<B: Backend, M: RunModel<B, Config = C>>(
+    fn conclude<B: Backend, M: Model<B, Config = C>>(
         self,
         mut model: M,
         optimizer: &dyn Optimizer<B>,
@@ -228,7 +228,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     }
 
     /// A fresh model and optimizer, or the checkpoint's when resuming.
-    fn start<B: Backend, M: RunModel<B, Config = C>>(
+    fn start<B: Backend, M: Model<B, Config = C>>(
         &mut self,
         backend: &B,
         meta: &RunMeta<C>,

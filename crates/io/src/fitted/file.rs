@@ -6,7 +6,8 @@ use nn::NamedArray;
 use serde_json::json;
 use tensor_core::Backend;
 
-use super::network::{DEFAULT_KIND, MODEL_KIND_KEY, rebuild};
+use super::network::{DEFAULT_KIND, MODEL_KIND_KEY};
+use super::registry::rebuild;
 use super::{FittedModel, ModelInfo, Network};
 use crate::checkpoint::{ARCHITECTURE_KEY, Checkpoint};
 use crate::error::{Error, Result};

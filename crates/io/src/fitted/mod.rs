@@ -43,9 +43,9 @@ mod registry;
 pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX, kind_of, load_network, model_file};
 pub use info::{ModelInfo, Task, label_text};
 pub use inputs::{InputRows, load_inputs, read_csv_inputs};
-pub use network::{DEFAULT_KIND, MODEL_KIND_KEY, ModelKind, Network, boxed, known_kinds, register};
+pub use network::{DEFAULT_KIND, MODEL_KIND_KEY, Network, boxed};
 pub use predictions::Predictions;
-pub use registry::KindRegistry;
+pub use registry::{extension, known_kinds, register, register_with};
 
 use tensor_core::{Backend, Tensor};
 
@@ -64,10 +64,10 @@ pub struct FittedModel<B: Backend> {
 }
 
 impl<B: Backend> FittedModel<B> {
-    /// Pairs a network of any [`ModelKind`] ([`Mlp`](nn::Mlp),
+    /// Pairs a network of any [`nn::Model`] ([`Mlp`](nn::Mlp),
     /// [`HashGridMlp`](nn::HashGridMlp), ...) with its description, checking that they agree
     /// (input and output widths, standardisation sizes, class count).
-    pub fn new<M: ModelKind<B>>(network: M, info: ModelInfo) -> Result<Self> {
+    pub fn new<M: nn::Model<B>>(network: M, info: ModelInfo) -> Result<Self> {
         Self::from_network(network::boxed(network), info)
     }
 

@@ -1,58 +1,24 @@
-//! The model types a model file can hold: [`ModelKind`] (a model type with the name its
-//! files record), [`Network`] (any of them behind one object) and the registry that rebuilds
-//! a network from a file by its kind ([`register`]).
-//!
-//! Adding a model type: implement [`nn::Model`] for it, implement [`ModelKind`] (one
-//! constant), and, unless it is one of the built-in types listed in `loaders`, call
-//! [`register`] once for the backend it runs on. Saving, loading, `predict`, image rendering
-//! and run checkpoints (resumed through [`load_network`](super::load_network), like every
-//! load) then work for it with no other change. The `iron-learn-onnx` crate's `register`
-//! makes this same call and adds the type's ONNX form.
+//! [`Network`]: the network of a model file, any [`nn::Model`] behind one object ([`boxed`]
+//! makes one). The model type's [`Model::KIND`] is the name its files record; the
+//! [`registry`](super::registry) rebuilds a network from a file by that name.
 
 use std::any::Any;
-use std::fmt::Debug;
+use std::fmt::{self, Debug};
+use std::marker::PhantomData;
 
-use nn::{HashGridMlp, Mlp, Model, NamedArray};
+use nn::{Mlp, Model, NamedArray};
 use serde_json::Value;
 use tensor_core::{Backend, Tensor};
-
-use super::registry::KindRegistry;
 
 /// The metadata key naming the model type of a file (absent in files written before there
 /// were several: they hold an MLP, [`DEFAULT_KIND`]).
 pub const MODEL_KIND_KEY: &str = "model_kind";
 
-/// The kind of a file without [`MODEL_KIND_KEY`]: an MLP.
+/// The kind of a file without [`MODEL_KIND_KEY`]: an MLP (the [`Model::KIND`] of
+/// [`nn::Mlp`]).
 pub const DEFAULT_KIND: &str = "mlp";
 
-/// A model type that a model file can hold: an [`nn::Model`] with the name recorded under
-/// [`MODEL_KIND_KEY`]. Its configuration is the `architecture` metadata entry and its state
-/// the file's tensors, so the type saves and rebuilds itself.
-pub trait ModelKind<B: Backend>: Model<B> + Debug + 'static {
-    /// The `model_kind` metadata value, unique among model types.
-    const KIND: &'static str;
-
-    /// The backend the model lives on.
-    fn backend(&self) -> &B;
-}
-
-impl<B: Backend> ModelKind<B> for Mlp<B> {
-    const KIND: &'static str = DEFAULT_KIND;
-
-    fn backend(&self) -> &B {
-        Mlp::backend(self)
-    }
-}
-
-impl<B: Backend> ModelKind<B> for HashGridMlp<B> {
-    const KIND: &'static str = "hash_grid_mlp";
-
-    fn backend(&self) -> &B {
-        HashGridMlp::backend(self)
-    }
-}
-
-/// The trained network of a [`FittedModel`](super::FittedModel): any [`ModelKind`], seen
+/// The trained network of a [`FittedModel`](super::FittedModel): any [`nn::Model`], seen
 /// through what a model file and prediction need ([`boxed`] makes one).
 pub trait Network<B: Backend>: Debug + Send + Sync {
     /// The `model_kind` metadata value of this network.
@@ -81,17 +47,26 @@ pub trait Network<B: Backend>: Debug + Send + Sync {
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
-/// A model of kind `M` behind [`Network`] (a wrapper, so that the methods of `Network` never
-/// shadow those of [`Model`] on `M` itself).
-#[derive(Debug)]
-struct Held<M>(M);
+/// A model of type `M` on backend `B` behind [`Network`] (a wrapper, so that the methods of
+/// `Network` never shadow those of [`Model`] on `M` itself).
+struct Held<B, M>(M, PhantomData<fn() -> B>);
 
-/// A network of any [`ModelKind`] as a [`Network`] object.
-pub fn boxed<B: Backend, M: ModelKind<B>>(model: M) -> Box<dyn Network<B>> {
-    Box::new(Held(model))
+impl<B: Backend, M: Model<B>> Debug for Held<B, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("kind", &M::KIND)
+            .field("backend", &self.0.backend().name())
+            .field("config", self.0.config())
+            .finish()
+    }
 }
 
-impl<B: Backend, M: ModelKind<B>> Network<B> for Held<M> {
+/// A network of any [`nn::Model`] as a [`Network`] object.
+pub fn boxed<B: Backend, M: Model<B>>(model: M) -> Box<dyn Network<B>> {
+    Box::new(Held(model, PhantomData))
+}
+
+impl<B: Backend, M: Model<B>> Network<B> for Held<B, M> {
     fn kind(&self) -> &'static str {
         M::KIND
     }
@@ -146,81 +121,4 @@ impl<B: Backend> dyn Network<B> + '_ {
     pub fn as_mlp(&self) -> Option<&Mlp<B>> {
         self.downcast_ref()
     }
-}
-
-/// Rebuilds a network from a file's configuration and tensors; errors are sentences about
-/// the file.
-type Loader<B> = fn(&Value, &B, &[NamedArray]) -> Result<Box<dyn Network<B>>, String>;
-
-/// How each model type is rebuilt from a file, by kind and backend.
-static LOADERS: KindRegistry = KindRegistry::new();
-
-/// The loaders, with the model types every build reads (the MLP and the hash-grid network)
-/// added first on backend `B`.
-fn loaders<B: Backend>() -> &'static KindRegistry {
-    LOADERS.seed::<B>(|r| {
-        for added in [
-            r.add::<B, Mlp<B>, Loader<B>>(Mlp::<B>::KIND, load_as::<B, Mlp<B>>),
-            r.add::<B, HashGridMlp<B>, Loader<B>>(
-                HashGridMlp::<B>::KIND,
-                load_as::<B, HashGridMlp<B>>,
-            ),
-        ] {
-            debug_assert!(added.is_ok(), "the built-in kinds are distinct");
-        }
-    });
-    &LOADERS
-}
-
-/// Adds the model type `M` on backend `B` to those that [`FittedModel::load`] and
-/// [`FittedModel::from_checkpoint`] rebuild, by its [`ModelKind::KIND`]. Registering the
-/// same type again changes nothing; a kind already taken by another type (a built-in one
-/// included) is refused, naming it.
-///
-/// [`FittedModel::load`]: super::FittedModel::load
-/// [`FittedModel::from_checkpoint`]: super::FittedModel::from_checkpoint
-pub fn register<B: Backend, M: ModelKind<B>>() -> crate::Result<()> {
-    loaders::<B>()
-        .add::<B, M, Loader<B>>(M::KIND, load_as::<B, M>)
-        .map_err(crate::Error::invalid)
-}
-
-/// The kinds readable on backend `B`, built-in first.
-pub fn known_kinds<B: Backend>() -> Vec<&'static str> {
-    loaders::<B>().kinds::<B>()
-}
-
-/// Rebuilds a network of kind `kind` from its configuration and state on `backend`; errors
-/// are sentences about the file.
-pub(super) fn rebuild<B: Backend>(
-    kind: &str,
-    config: &Value,
-    backend: &B,
-    state: &[NamedArray],
-) -> Result<Box<dyn Network<B>>, String> {
-    match loaders::<B>().get::<B, Loader<B>>(kind) {
-        Some(load) => load(config, backend, state),
-        None => Err(format!(
-            "its `{MODEL_KIND_KEY}` is `{kind}`, which this version cannot read (it reads `{}`)",
-            known_kinds::<B>().join("`, `")
-        )),
-    }
-}
-
-/// The [`Loader`] of model type `M`.
-fn load_as<B: Backend, M: ModelKind<B>>(
-    config: &Value,
-    backend: &B,
-    state: &[NamedArray],
-) -> Result<Box<dyn Network<B>>, String> {
-    let config: M::Config = serde_json::from_value(config.clone())
-        .map_err(|e| format!("its `architecture` is unreadable ({e})"))?;
-    let mut model = M::from_config(backend, &config, 0).map_err(|e| match e {
-        nn::Error::Config(_) => format!("its `architecture` is invalid ({e})"),
-        e => format!("its network cannot be built ({e})"),
-    })?;
-    model
-        .import_state(state)
-        .map_err(|e| format!("its tensors do not fit its architecture ({e})"))?;
-    Ok(boxed(model))
 }

@@ -1,8 +1,8 @@
 //! A model type defined outside the library, in this file alone: an affine map
-//! `y = x W + b`. The model-file tests register it with `io::fitted::register`; the ONNX
+//! `y = x W + b`, an [`nn::Layer`] and an [`nn::Model`] (its `KIND` names it in files) and
+//! nothing else. The model-file tests register it with `io::fitted::register`; the ONNX
 //! tests include this file too and add its ONNX form.
 
-use io::fitted::ModelKind;
 use nn::{Activation, Init, Layer, Linear, Model, NamedArray, ParamMut, ParamRef};
 use serde::{Deserialize, Serialize};
 use tensor_core::rand::SeedableRng;
@@ -22,12 +22,6 @@ pub struct Affine<B: Backend> {
     backend: B,
     config: AffineConfig,
     layer: Linear<B>,
-}
-
-impl<B: Backend> std::fmt::Debug for Affine<B> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Affine({:?})", self.config)
-    }
 }
 
 impl<B: Backend> Layer<B> for Affine<B> {
@@ -74,6 +68,11 @@ impl<B: Backend> Layer<B> for Affine<B> {
 
 impl<B: Backend> Model<B> for Affine<B> {
     type Config = AffineConfig;
+    const KIND: &'static str = "test_affine";
+
+    fn backend(&self) -> &B {
+        &self.backend
+    }
 
     fn from_config(backend: &B, config: &AffineConfig, seed: u64) -> nn::Result<Self> {
         if config.inputs == 0 || config.outputs == 0 {
@@ -107,14 +106,6 @@ impl<B: Backend> Model<B> for Affine<B> {
         let mut out = Tensor::zeros(&self.backend, [x.dims()[0], self.config.outputs])?;
         self.layer.infer(x, &mut out)?;
         Ok(out)
-    }
-}
-
-impl<B: Backend> ModelKind<B> for Affine<B> {
-    const KIND: &'static str = "test_affine";
-
-    fn backend(&self) -> &B {
-        &self.backend
     }
 }
 

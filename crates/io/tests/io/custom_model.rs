@@ -1,13 +1,15 @@
 //! A model type defined outside the library, in one file of its own (`affine.rs`: an affine
-//! map `y = x W + b`). With one [`register`] call it is saved, loaded back by its kind,
-//! predicted on raw rows and drawn as an image through the same `FittedModel` calls that the
-//! command line uses.
+//! map `y = x W + b`, an `nn::Layer` and an `nn::Model`). With one [`register`] call it is
+//! saved, loaded back by its kind, predicted on raw rows and drawn as an image through the
+//! same `FittedModel` calls that the command line uses.
 
-use crate::affine::{Affine, affine};
+use crate::affine::{Affine, AffineConfig, affine};
 use io::fitted::{FittedModel, ModelInfo, register};
 use io::image::coords::pixel_to_coord;
 use io::image::{ColorMode, load_picture};
 use io::{Checkpoint, Standardizer};
+use nn::{Layer, Model, ParamMut, ParamRef};
+use tensor_core::{Backend, Tensor};
 use tensor_cpu::CpuBackend;
 
 /// The one registration call a new model type needs.
@@ -94,8 +96,7 @@ fn a_registered_model_type_draws_an_image() {
     }
 }
 
-/// Registering a type again, a built-in one included, changes nothing (another type cannot
-/// take a kind: `KindRegistry`'s own test).
+/// Registering a type again, a built-in one included, changes nothing.
 #[test]
 fn registering_a_type_twice_changes_nothing() {
     registered();
@@ -138,4 +139,109 @@ fn a_file_of_a_kind_not_registered_on_this_backend_names_the_kinds_it_reads() {
     ck.save(&path).unwrap();
     let e = FittedModel::load(&path, &cpu).unwrap_err().to_string();
     assert!(e.contains("tensors do not fit"), "{e}");
+}
+
+/// Another model type with the name `test_affine` (an affine map under another type).
+struct Impostor<B: Backend>(Affine<B>);
+
+impl<B: Backend> Layer<B> for Impostor<B> {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn input_dim(&self) -> usize {
+        self.0.input_dim()
+    }
+    fn output_dim(&self) -> usize {
+        self.0.output_dim()
+    }
+    fn forward(&mut self, x: &Tensor<B>) -> nn::Result<&Tensor<B>> {
+        self.0.forward(x)
+    }
+    fn output(&self) -> Option<&Tensor<B>> {
+        self.0.output()
+    }
+    fn backward(&mut self, x: &Tensor<B>, grad: &Tensor<B>) -> nn::Result<&Tensor<B>> {
+        self.0.backward(x, grad)
+    }
+    fn backward_params(&mut self, x: &Tensor<B>, grad: &Tensor<B>) -> nn::Result<()> {
+        self.0.backward_params(x, grad)
+    }
+    fn input_grad(&self) -> Option<&Tensor<B>> {
+        self.0.input_grad()
+    }
+    fn infer(&self, x: &Tensor<B>, out: &mut Tensor<B>) -> nn::Result<()> {
+        self.0.infer(x, out)
+    }
+    fn visit_params(&self, f: &mut dyn FnMut(ParamRef<'_, B>) -> nn::Result<()>) -> nn::Result<()> {
+        self.0.visit_params(f)
+    }
+    fn visit_params_mut(
+        &mut self,
+        f: &mut dyn FnMut(ParamMut<'_, B>) -> nn::Result<()>,
+    ) -> nn::Result<()> {
+        self.0.visit_params_mut(f)
+    }
+    fn set_accumulate_grads(&mut self, accumulate: bool) {
+        self.0.set_accumulate_grads(accumulate)
+    }
+}
+
+impl<B: Backend> Model<B> for Impostor<B> {
+    type Config = AffineConfig;
+    const KIND: &'static str = Affine::<B>::KIND;
+
+    fn backend(&self) -> &B {
+        self.0.backend()
+    }
+    fn from_config(backend: &B, config: &AffineConfig, seed: u64) -> nn::Result<Self> {
+        Affine::from_config(backend, config, seed).map(Impostor)
+    }
+    fn config(&self) -> &AffineConfig {
+        self.0.config()
+    }
+    fn predict(&self, x: &Tensor<B>) -> nn::Result<Tensor<B>> {
+        self.0.predict(x)
+    }
+}
+
+#[test]
+fn another_type_cannot_take_a_registered_kind() {
+    registered();
+    let e = register::<CpuBackend, Impostor<CpuBackend>>().unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("`test_affine` is already registered"),
+        "{e}"
+    );
+    let kinds = io::fitted::known_kinds::<CpuBackend>();
+    assert_eq!(kinds.iter().filter(|k| **k == "test_affine").count(), 1);
+    // The file of the kind still loads as the type that holds it.
+    let cpu = CpuBackend::new();
+    let info = ModelInfo::regression(&["x"], &["y"]);
+    let model = FittedModel::new(Impostor(affine(&cpu, 1, &[2.0], &[1.0])), info).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("impostor.safetensors");
+    model.save(&path).unwrap();
+    let back = FittedModel::load(&path, &cpu).unwrap();
+    assert!(
+        back.network()
+            .downcast_ref::<Affine<CpuBackend>>()
+            .is_some()
+    );
+}
+
+#[test]
+fn another_crate_keeps_a_value_beside_the_kind() {
+    registered();
+    io::fitted::register_with::<CpuBackend, Affine<CpuBackend>, u32>(7).unwrap();
+    registered();
+    assert_eq!(
+        io::fitted::extension::<CpuBackend, u32>("test_affine"),
+        Some(7)
+    );
+    assert_eq!(
+        io::fitted::extension::<CpuBackend, u64>("test_affine"),
+        None
+    );
+    assert_eq!(io::fitted::extension::<CpuBackend, u32>("mlp"), None);
 }

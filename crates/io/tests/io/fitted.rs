@@ -3,7 +3,7 @@
 
 use io::fitted::{FittedModel, ModelInfo, Network, Predictions, Task, load_inputs};
 use io::{Checkpoint, Standardizer};
-use nn::{Activation, Mlp, MlpConfig};
+use nn::{Activation, Mlp, MlpConfig, Model};
 use tensor_cpu::CpuBackend;
 
 fn act(a: Activation, x: f64) -> f64 {

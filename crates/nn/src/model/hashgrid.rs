@@ -8,7 +8,7 @@ use crate::layer::train_pass_by_layers;
 use crate::layer::{DenseParts, Layer, Linear, ParamMut, ParamRef, Sequential};
 use crate::layer::{check_input, ensure, no_forward};
 use crate::model::Model;
-use crate::{Loss, Result, config_err};
+use crate::{AdamConfig, Loss, Result, config_err};
 use tensor_core::mlp_pass::{DenseGrad, DenseRef, relu_mlp_mse_pass};
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
@@ -84,11 +84,6 @@ pub struct HashGridMlp<B: Backend> {
 }
 
 impl<B: Backend> HashGridMlp<B> {
-    /// The backend the parameters live on.
-    pub fn backend(&self) -> &B {
-        &self.backend
-    }
-
     /// The encoding's layout (levels, resolutions, table offsets).
     pub fn spec(&self) -> &HashGridSpec {
         &self.tables.spec
@@ -375,6 +370,16 @@ impl<B: Backend> std::fmt::Debug for HashGridMlp<B> {
 
 impl<B: Backend> Model<B> for HashGridMlp<B> {
     type Config = HashGridMlpConfig;
+    const KIND: &'static str = "hash_grid_mlp";
+
+    fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// The Instant-NGP recipe ([`AdamConfig::hash_grid`]), without weight decay.
+    fn adam(lr: f32, _weight_decay: f32) -> AdamConfig {
+        AdamConfig::hash_grid(lr)
+    }
 
     fn from_config(backend: &B, config: &HashGridMlpConfig, seed: u64) -> Result<Self> {
         let spec = config.validate()?;

@@ -68,11 +68,6 @@ impl<B: Backend> Mlp<B> {
         &self.config
     }
 
-    /// The backend the parameters live on.
-    pub fn backend(&self) -> &B {
-        &self.backend
-    }
-
     /// The input encoding, if any.
     pub fn encoding(&self) -> Option<&Encoding<B>> {
         self.encoding.as_ref()
@@ -286,6 +281,11 @@ impl<B: Backend> std::fmt::Debug for Mlp<B> {
 
 impl<B: Backend> Model<B> for Mlp<B> {
     type Config = MlpConfig;
+    const KIND: &'static str = "mlp";
+
+    fn backend(&self) -> &B {
+        &self.backend
+    }
 
     fn from_config(backend: &B, config: &MlpConfig, seed: u64) -> Result<Self> {
         Mlp::from_config(backend, config, seed)

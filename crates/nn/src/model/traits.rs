@@ -3,6 +3,7 @@
 use super::state::{NamedArray, export_params, import_params};
 use crate::Result;
 use crate::layer::Layer;
+use crate::optim::AdamConfig;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
@@ -11,16 +12,23 @@ use tensor_core::{Backend, Tensor};
 /// A whole network that can be trained, saved, rebuilt and used for prediction: the
 /// extension point for new architectures. [`Mlp`](crate::Mlp) is one implementation.
 ///
-/// A model is a [`Layer`] (the supertrait) with three more abilities:
+/// A model is a [`Layer`] (the supertrait) with a few more abilities:
 ///
 /// | need | from | contract |
 /// | --- | --- | --- |
+/// | a stable name | [`Model::KIND`] | unique among model types; model files and checkpoints record it (`model_kind`) |
+/// | its backend | [`Model::backend`] | the backend its parameters live on |
 /// | training forward | [`Layer::forward`] | keeps what the backward pass needs, in buffers reused between steps |
 /// | backward | [`Layer::backward`], [`Layer::backward_params`] | parameter gradients overwritten (or accumulated after [`Layer::set_accumulate_grads`]) |
 /// | parameters with gradients | [`Layer::visit_params`], [`Layer::visit_params_mut`] | every trainable tensor, by a stable name, in a stable order (optimizers key their state by it) |
 /// | inference | [`Model::predict`] | new tensor, training buffers untouched, bounded memory for any number of rows |
 /// | checkpoint state | [`Model::export_state`], [`Model::import_state`] | host-side [`NamedArray`]s; by default the parameters |
 /// | checkpoint configuration | [`Model::Config`], [`Model::config`], [`Model::from_config`] | serialisable; with the state, enough to rebuild the model |
+/// | optimizer settings | [`Model::adam`] | the Adam settings it trains best with; plain Adam (AdamW with a weight decay) by default |
+///
+/// These are all a model type implements: with them, the `iron-learn-io` crate saves, loads,
+/// predicts with and renders it, and `iron-learn-train` trains and resumes it in a run
+/// folder; `iron-learn-onnx` adds one trait of its own for the ONNX form.
 ///
 /// With these, a model trains with [`Trainer::fit`](crate::Trainer::fit) and every
 /// [`Optimizer`](crate::Optimizer), and resumes bit for bit: rebuild it with
@@ -53,6 +61,7 @@ use tensor_core::{Backend, Tensor};
 /// }
 ///
 /// struct LinearModel<B: Backend> {
+///     backend: B,
 ///     config: LinearConfig,
 ///     layer: Linear<B>,
 /// }
@@ -106,13 +115,18 @@ use tensor_core::{Backend, Tensor};
 /// // Configuration and prediction; the state is the parameters (the default).
 /// impl<B: Backend> Model<B> for LinearModel<B> {
 ///     type Config = LinearConfig;
+///     const KIND: &'static str = "linear_model";
 ///
 ///     fn from_config(backend: &B, config: &LinearConfig, seed: u64) -> nn::Result<Self> {
 ///         let (i, o) = (config.input, config.output);
 ///         let init = Init::XavierUniform.layer(0, 1, i, o, Activation::Identity, Activation::Identity);
 ///         let mut rng = ChaCha8Rng::seed_from_u64(seed);
 ///         let layer = Linear::new(backend, i, o, Activation::Identity, init, &mut rng)?;
-///         Ok(LinearModel { config: config.clone(), layer })
+///         Ok(LinearModel { backend: backend.clone(), config: config.clone(), layer })
+///     }
+///
+///     fn backend(&self) -> &B {
+///         &self.backend
 ///     }
 ///
 ///     fn config(&self) -> &LinearConfig {
@@ -150,10 +164,17 @@ use tensor_core::{Backend, Tensor};
 /// }
 /// # Ok::<(), nn::Error>(())
 /// ```
-pub trait Model<B: Backend>: Layer<B> + Sized {
+pub trait Model<B: Backend>: Layer<B> + Sized + 'static {
     /// Everything needed to rebuild the model's structure (sizes, activations, the seeds
     /// of fixed random matrices...), stored in checkpoint metadata.
     type Config: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// The model type's stable name, unique among model types: model files and checkpoints
+    /// record it (their `model_kind`) and are rebuilt by it.
+    const KIND: &'static str;
+
+    /// The backend the model's parameters live on.
+    fn backend(&self) -> &B;
 
     /// A new model with the structure `config` describes and parameters drawn from `seed`
     /// (the configuration is validated first). Restoring a checkpoint builds the model this
@@ -168,6 +189,17 @@ pub trait Model<B: Backend>: Layer<B> + Sized {
     /// memory: compute in chunks of rows ([`predict_in_chunks`](super::predict_in_chunks)
     /// does the bookkeeping).
     fn predict(&self, x: &Tensor<B>) -> Result<Tensor<B>>;
+
+    /// The Adam settings the model trains best with, for learning rate `lr` and AdamW's
+    /// decoupled `weight_decay`: by default plain Adam, or AdamW when `weight_decay` is
+    /// positive.
+    fn adam(lr: f32, weight_decay: f32) -> AdamConfig {
+        if weight_decay > 0.0 {
+            AdamConfig::adamw(lr, weight_decay)
+        } else {
+            AdamConfig::new(lr)
+        }
+    }
 
     /// Copies the state a checkpoint holds to the host: by default every parameter under its
     /// stable name. Models with other state (a fixed random matrix, running statistics)

@@ -1,6 +1,6 @@
-//! A model type defined outside the library (the affine map of the model-file tests) gains
-//! ONNX export with one [`OnnxModel`] impl and one [`onnx::register`] call; a kind without
-//! an ONNX form is refused, naming it.
+//! A model type defined outside the library (the affine map of the model-file tests: an
+//! `nn::Layer` and an `nn::Model`) gains ONNX export with one [`OnnxModel`] impl and one
+//! [`onnx::register`] call; a kind without an ONNX form is refused, naming it.
 
 #[path = "../../../io/tests/io/affine.rs"]
 mod affine;

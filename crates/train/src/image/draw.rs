@@ -9,12 +9,11 @@ use super::record::image_info;
 use crate::metrics::{PictureScores, under_trained};
 use crate::plot::comparison::COMPARISON_SIDE;
 use crate::plot::write_comparison;
-use crate::{Outcome, Reporter, Result, RunModel};
+use crate::{Outcome, Reporter, Result};
 use io::FittedModel;
 use io::Picture;
-use io::fitted::ModelKind;
 use io::image::{CompactPicture, ModelPixels, RenderSettings, Scores, render_scored_with};
-use nn::PixelValues;
+use nn::{Model, PixelValues};
 use std::path::Path;
 use tensor_core::Backend;
 
@@ -51,7 +50,7 @@ impl Drawing {
     /// Draws the trained model of `out` into `reconstruction.png` in bands, scoring each band
     /// against the picture (whose `values` the fit trained on, `batch` pixels a step) as it
     /// is drawn, then writes `comparison.png` and `metrics.json`.
-    pub fn finish<B: Backend, M: RunModel<B> + ModelKind<B>>(
+    pub fn finish<B: Backend, M: Model<B>>(
         self,
         backend: &B,
         dir: &Path,
@@ -113,7 +112,7 @@ impl Drawing {
 
     /// The figures of a reconstruction drawn at `w x h` and scored in bands, after the run
     /// `out`.
-    fn metrics<M: RunModel<B>, B: Backend>(
+    fn metrics<M: Model<B>, B: Backend>(
         &self,
         banded: &Scores,
         (w, h): (usize, usize),

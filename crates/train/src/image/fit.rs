@@ -8,10 +8,9 @@ use super::outcome::ImageFitOutcome;
 use super::plan::Plan;
 use super::record::{ImageExtra, image_record};
 use super::target::load_target;
-use crate::{DataSummary, LossUnits, Reporter, Result, Run, RunData, RunModel};
-use io::fitted::ModelKind;
+use crate::{DataSummary, LossUnits, Reporter, Result, Run, RunData};
 use io::image::CompactPicture;
-use nn::{HashGridMlp, Loss, Mlp, PixelSampler};
+use nn::{HashGridMlp, Loss, Mlp, Model, PixelSampler};
 use serde_json::{Map, Value};
 use std::cell::Cell;
 use tensor_core::Backend;
@@ -186,7 +185,7 @@ struct Fitted<'r> {
 impl Fitted<'_> {
     /// Trains a network of `architecture` on the sampler's pixels, draws `loss.png`, then
     /// the reconstruction and the rest of the fit's files.
-    fn train<B: Backend, M: RunModel<B> + ModelKind<B>>(
+    fn train<B: Backend, M: Model<B>>(
         mut self,
         backend: &B,
         parts: RunParts<'_>,

@@ -1,17 +1,15 @@
-//! A model type defined outside the library (the affine map of the model-file tests) trains
-//! in a `Run`, and resumes from its checkpoint through the model registry, which `Run`
-//! registers it with itself.
+//! A model type defined outside the library (the affine map of the model-file tests: an
+//! `nn::Layer` and an `nn::Model`, nothing more) trains in a `Run`, and resumes from its
+//! checkpoint through the model registry, which `Run` registers it with itself.
 
 #[path = "../../../io/tests/io/affine.rs"]
 mod affine;
 
 use affine::{Affine, AffineConfig, affine};
 use nn::{Data, Loss, Model, StopReason, TrainLength};
-use tensor_core::{Backend, Tensor};
+use tensor_core::Tensor;
 use tensor_cpu::CpuBackend;
-use train::{Run, RunModel, Settings};
-
-impl<B: Backend> RunModel<B> for Affine<B> {}
+use train::{Run, Settings};
 
 #[test]
 fn a_model_type_of_its_own_resumes_to_the_weights_of_a_straight_run() {

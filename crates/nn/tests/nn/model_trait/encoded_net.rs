@@ -20,6 +20,7 @@ pub struct EncodedNetConfig {
 }
 
 pub struct EncodedNet<B: Backend> {
+    backend: B,
     config: EncodedNetConfig,
     encoding: Encoding<B>,
     body: Sequential<B>,
@@ -88,6 +89,11 @@ impl<B: Backend> Layer<B> for EncodedNet<B> {
 
 impl<B: Backend> Model<B> for EncodedNet<B> {
     type Config = EncodedNetConfig;
+    const KIND: &'static str = "encoded_net";
+
+    fn backend(&self) -> &B {
+        &self.backend
+    }
 
     fn from_config(backend: &B, c: &EncodedNetConfig, seed: u64) -> nn::Result<Self> {
         let encoding = Encoding::positional(backend, c.input, c.bands, true)?;
@@ -104,6 +110,7 @@ impl<B: Backend> Model<B> for EncodedNet<B> {
                 backend, c.hidden, c.output, id, last, &mut rng,
             )?)?;
         Ok(EncodedNet {
+            backend: backend.clone(),
             config: c.clone(),
             encoding,
             body,
