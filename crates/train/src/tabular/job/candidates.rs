@@ -109,14 +109,12 @@ impl<B: Backend> Trainer<'_, B> {
             let x = c.x.unwrap_or_else(|| std::mem::take(&mut plain));
             let shown = (c.dir.as_path(), &mut *reporter);
             let (o, x) = self.train(p, (c.rows, x), &c.net, targets, shown)?;
-            let given_back = match own {
-                true => Some(x),
-                false => {
-                    plain = x;
-                    None
-                }
-            };
-            trained.push((o, given_back));
+            if own {
+                trained.push((o, Some(x)));
+            } else {
+                plain = x;
+                trained.push((o, None));
+            }
         }
         Ok(((out, plain), trained))
     }
