@@ -41,8 +41,12 @@ pub const LINEAR: Defaults = Defaults {
 pub const MLP_HIDDEN: &str = "128x3";
 /// Mini-batch size of `mlp` on training sets larger than [`MLP_FULL_BATCH_ROWS`].
 pub const MLP_BATCH: usize = 64;
-/// `mlp` trains on the full batch up to this many training rows.
-pub const MLP_FULL_BATCH_ROWS: usize = 256;
+/// `mlp` trains on the full batch up to this many training rows: one batch's worth. Larger
+/// sets take mini-batches; on the 13 development tables drawn down to 300 and 320 rows
+/// (192 to 240 training rows), batches of 64 for 100 epochs scored a mean 0.001 and 0.003
+/// above 400 full-batch epochs in 1.9 and 1.5 times less time (docs/BENCHMARKS.md, "Small
+/// tables: mini-batches").
+pub const MLP_FULL_BATCH_ROWS: usize = MLP_BATCH;
 /// Epochs of `mlp` on the full batch (up to [`MLP_FULL_BATCH_ROWS`] rows).
 pub const MLP_FULL_BATCH_EPOCHS: u64 = 400;
 /// The optimizer steps `mlp` aims at on larger sets: the epochs are as many as make about
@@ -91,7 +95,8 @@ mod tests {
 
     #[test]
     fn mlp_batches_only_larger_sets() {
-        assert_eq!(mlp(100).batch, None);
+        assert_eq!(mlp(MLP_BATCH).batch, None);
+        assert_eq!(mlp(MLP_BATCH + 1).batch, Some(MLP_BATCH));
         assert_eq!(mlp(1000).batch, Some(MLP_BATCH));
     }
 
@@ -101,7 +106,12 @@ mod tests {
             TrainLength::Epochs(e) => e,
             TrainLength::Steps(_) => unreachable!(),
         };
-        assert_eq!(epochs(200), MLP_FULL_BATCH_EPOCHS);
+        assert_eq!(epochs(MLP_BATCH), MLP_FULL_BATCH_EPOCHS);
+        assert_eq!(
+            epochs(200),
+            MLP_MAX_EPOCHS,
+            "4 batches an epoch: capped at 100 epochs"
+        );
         assert_eq!(
             epochs(300),
             MLP_MAX_EPOCHS,
