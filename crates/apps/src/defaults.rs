@@ -145,7 +145,7 @@ fn network(cmd: Command) -> Command {
     let d = NetworkOptions::default();
     let share = AUTO_VAL_FRACTION * 100.0;
     let model = format!(
-        "The model: `auto` keeps the best on {share}% held-out training rows of the network (its best epoch; also with periodic inputs, the mean of both, or with piecewise-linear inputs) and a linear model (refitted on all rows); `mlp` trains the network alone"
+        "The model: `auto` keeps the best on {share}% held-out training rows of the network (its best epoch; also with periodic or piecewise-linear inputs, or the mean of the plain one and either) and a linear model (refitted on all rows); `mlp` trains the network alone"
     );
     let cmd = cmd.mut_arg("model", |a| a.help(model));
     let cmd = shown(cmd, "model", name_of(choice, d.choice));

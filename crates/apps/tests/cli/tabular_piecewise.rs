@@ -129,7 +129,7 @@ fn auto_trains_a_third_network_on_piecewise_inputs_by_default() {
     let out = stdout(&o);
     assert!(out.contains("with periodic inputs"), "{out}");
     assert!(
-        out.contains("a third network with piecewise inputs"),
+        out.contains("; with piecewise inputs") && out.contains("its mean with the plain"),
         "{out}"
     );
     assert!(out_dir.join("piecewise/config.json").exists());

@@ -330,10 +330,11 @@ fn auto_trains_the_same_networks_side_by_side_as_in_turn() {
     let (kinds_beside, predicted_beside, reason_beside) = auto_in_pool(&data, &beside, 2);
     assert_eq!(kinds_in_turn, ["read"]);
     assert_eq!(kinds_beside, ["read", "side by side"]);
-    // The validation scores of every network, their mean and the linear model, and each
+    // The validation scores of every network, the means and the linear model, and each
     // test prediction, are the same to the last digit written.
     assert!(
-        reason_in_turn.contains("a third network"),
+        reason_in_turn.contains("with periodic inputs")
+            && reason_in_turn.contains("with piecewise inputs"),
         "{reason_in_turn}"
     );
     assert_eq!(reason_in_turn, reason_beside);

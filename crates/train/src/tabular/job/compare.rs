@@ -1,7 +1,7 @@
-//! `auto`'s comparison: the second network, trained on periodic inputs (the network's own
-//! encoding of the plain rows) or on the piecewise-linear rows of the table, against the
-//! first network and their mean ([`auto::better_network`]), a third network on
-//! piecewise-linear rows ([`auto::challenge`]), then the linear model ([`auto::select`]).
+//! `auto`'s comparison: the first network, a second trained on periodic inputs (the
+//! network's own encoding of the plain rows) or on the piecewise-linear rows of the table, a
+//! third on piecewise-linear rows, and each of those two's mean with the first
+//! ([`auto::best_network`]), then the linear model ([`auto::select`]).
 
 use super::candidates::{Candidate, First};
 use super::encodings::fits_piecewise;
@@ -145,14 +145,14 @@ impl<B: Backend> Trainer<'_, B> {
         Ok(others)
     }
 
-    /// The best of the first network (`first`, on the plain rows), the second, their mean
-    /// and the third (`others`: each with its inputs), on the validation rows; with how it
-    /// was chosen (`None` with no second network).
+    /// The best of the first network (`first`, on the plain rows), the others (each with
+    /// its inputs) and each one's mean with the first, on the validation rows; with how it
+    /// was chosen (`None` with no other network).
     fn best_network(
         self,
         p: &Prepared,
         first: Outcome<Mlp<B>>,
-        mut others: impl Iterator<Item = (NumericEncoding, Outcome<Mlp<B>>)>,
+        others: impl Iterator<Item = (NumericEncoding, Outcome<Mlp<B>>)>,
         parts: Option<&Encoded>,
         targets: Option<&Standardizer>,
     ) -> Result<(Outcome<Mlp<B>>, Option<NetworkNote>)> {
@@ -170,14 +170,11 @@ impl<B: Backend> Trainer<'_, B> {
                 rows,
             }
         };
-        let Some(second) = others.next().map(network) else {
+        let others: Vec<_> = others.map(network).collect();
+        if others.is_empty() {
             return Ok((first, None));
-        };
-        let (kept, note) = auto::better_network(self.backend, p, first, second, targets)?;
-        let Some(third) = others.next().map(network) else {
-            return Ok((kept, Some(note)));
-        };
-        let (kept, note) = auto::challenge(self.backend, p, kept, note, third, targets)?;
+        }
+        let (kept, note) = auto::best_network(self.backend, p, first, others, targets)?;
         Ok((kept, Some(note)))
     }
 

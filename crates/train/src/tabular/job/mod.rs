@@ -6,10 +6,11 @@
 //! - [`TableJob::prepare`]: checks the options, reads, types, splits and encodes the table
 //!   and refuses a target the model cannot learn, before any run folder is touched.
 //! - [`TableJob::train`]: trains the model in a run folder (the network, or `auto`'s
-//!   candidates: the network, a second network on periodic or piecewise-linear inputs,
-//!   their mean, a third on piecewise-linear inputs, a linear model), scores the kept one
-//!   on the test rows and writes `schema.json`, the predictions and `metrics.json`; returns
-//!   a [`TableJobOutcome`]: the model kept and why, the figures and the files written.
+//!   candidates: the network, a second network on periodic or piecewise-linear inputs, a
+//!   third on piecewise-linear inputs, each one's mean with the first, a linear model),
+//!   scores the kept one on the test rows and writes `schema.json`, the predictions and
+//!   `metrics.json`; returns a [`TableJobOutcome`]: the model kept and why, the figures and
+//!   the files written.
 //!
 //! What the job has to say on the way (the table as read, notes) reaches a
 //! [`TableReporter`]; the library prints nothing, but gives the report's text line by line
