@@ -13,7 +13,8 @@ use train::image::defaults::{
     default_hidden,
 };
 use train::tabular::auto::{
-    AUTO_PERIODIC, AUTO_PIECEWISE_BINS, AUTO_VAL_FRACTION, BEST_EPOCH_PATIENCE, MAX_PERIODIC_INPUTS,
+    AUTO_PERIODIC, AUTO_PIECEWISE_BINS, AUTO_VAL_FRACTION, BEST_EPOCH_PATIENCE,
+    MAX_PERIODIC_INPUTS, MAX_PIECEWISE_INPUTS,
 };
 use train::tabular::job::{NetworkOptions, PATIENCE_VAL_FRACTION};
 
@@ -156,7 +157,7 @@ fn network(cmd: Command) -> Command {
 fn numbers(cmd: Command) -> Command {
     let bins = AUTO_PIECEWISE_BINS;
     let encoding = format!(
-        "plain; with `--model auto`, the second network's inputs (plain: none, and no third network when given); by default periodic, then a third network on piecewise inputs in {bins} bins, on tables of at most {MAX_PERIODIC_INPUTS} encoded columns"
+        "plain; with `--model auto`, the second network's inputs (plain: none, and no third network when given); by default periodic, then a third network on piecewise inputs in {bins} bins, on tables of at most {MAX_PERIODIC_INPUTS} encoded columns (wider ones: the piecewise network alone, on at most {MAX_PIECEWISE_INPUTS} columns)"
     );
     let bands = format!(
         "0, or {AUTO_PERIODIC} with `--numeric-encoding periodic`; with `--model auto`, the network's inputs: no second network"

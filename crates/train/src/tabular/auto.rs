@@ -29,9 +29,18 @@ pub const BEST_EPOCH_PATIENCE: u64 = 30;
 pub const AUTO_PERIODIC: usize = 3;
 /// The second network's run folder, inside the job's.
 pub const PERIODIC_DIR: &str = "periodic";
-/// Tables of more encoded columns train no second network (a periodic encoding is 7 times
-/// wider, a piecewise one up to [`AUTO_PIECEWISE_BINS`] times).
+/// Tables of more encoded columns train no periodic network (a periodic encoding is 7 times
+/// wider); their second network reads piecewise-linear inputs instead, when those are at
+/// most [`MAX_PIECEWISE_INPUTS`] columns.
 pub const MAX_PERIODIC_INPUTS: usize = 100;
+/// The most columns of piecewise-linear rows that `auto` trains a network on, on a table
+/// too wide for a periodic network, when none was asked for: four times the hidden width,
+/// so that the network costs at most about three times the plain one. On hotel_rates (188 encoded columns, 302 piecewise) that network and
+/// its mean with the plain one raised the test R² from 0.9452 to 0.9518 (three splits) in
+/// about three times the time; loans (235 columns, 921 piecewise) keeps the plain network
+/// or the linear model either way, in four times the time (docs/BENCHMARKS.md, "Wide
+/// tables").
+pub const MAX_PIECEWISE_INPUTS: usize = 512;
 /// Bins of each number's piecewise-linear encoding when none are asked (measured on the
 /// 13 development tables with 8, 16 and 32: docs/BENCHMARKS.md, "Piecewise-linear inputs").
 pub const AUTO_PIECEWISE_BINS: usize = 32;
@@ -109,18 +118,34 @@ pub fn early_stopping(auto: bool, patience: Option<u64>, p: &Prepared) -> Option
 }
 
 /// What `auto`'s second network reads, if it trains one: `asked` (the second network's
-/// inputs asked for), else [`AUTO_SECOND`]; none when the first network's inputs were
-/// asked for (`first`), plain inputs are asked for the second, there are fewer than
-/// [`MIN_VAL_ROWS`] validation rows, or more than [`MAX_PERIODIC_INPUTS`] encoded columns.
+/// inputs asked for), else [`AUTO_SECOND`], or piecewise-linear inputs in
+/// [`AUTO_PIECEWISE_BINS`] bins on tables of more than [`MAX_PERIODIC_INPUTS`] encoded
+/// columns; none when the first network's inputs were asked for (`first`), plain inputs
+/// are asked for the second, there are fewer than [`MIN_VAL_ROWS`] validation rows, or
+/// periodic inputs are asked on a table of more than [`MAX_PERIODIC_INPUTS`] columns.
 pub fn second_network(
     first: Option<NumericEncoding>,
     asked: Option<NumericEncoding>,
     p: &Prepared,
 ) -> Option<NumericEncoding> {
     let val_rows = p.val.as_ref().map_or(0, |v| v.rows);
-    let second = asked.unwrap_or(AUTO_SECOND);
-    let fits = val_rows >= MIN_VAL_ROWS && p.train.n_features <= MAX_PERIODIC_INPUTS;
+    let narrow = p.train.n_features <= MAX_PERIODIC_INPUTS;
+    let second = match asked {
+        Some(asked) => asked,
+        None if narrow => AUTO_SECOND,
+        None => NumericEncoding::Piecewise(AUTO_PIECEWISE_BINS),
+    };
+    let fits =
+        val_rows >= MIN_VAL_ROWS && (narrow || matches!(second, NumericEncoding::Piecewise(_)));
     (first.is_none() && second != NumericEncoding::Plain && fits).then_some(second)
+}
+
+/// The most columns of the piecewise-linear rows `auto` trains a network on: none when
+/// their network was `asked` for or the table has at most [`MAX_PERIODIC_INPUTS`] encoded
+/// columns (beside a periodic network), [`MAX_PIECEWISE_INPUTS`] on a wider table, where
+/// the piecewise network stands in for the periodic one.
+pub fn piecewise_cap(asked: Option<NumericEncoding>, p: &Prepared) -> Option<usize> {
+    (asked.is_none() && p.train.n_features > MAX_PERIODIC_INPUTS).then_some(MAX_PIECEWISE_INPUTS)
 }
 
 /// The kept model and whether it differs from the network in the run's checkpoint.

@@ -11,3 +11,4 @@ mod table_auto;
 mod table_job;
 mod table_split;
 mod table_typing;
+mod table_wide;

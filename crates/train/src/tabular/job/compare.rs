@@ -23,6 +23,9 @@ pub(super) struct Second {
     pub(super) inputs: NumericEncoding,
     /// The third network's inputs.
     pub(super) third: Option<NumericEncoding>,
+    /// The most columns of piecewise-linear rows to train on ([`auto::piecewise_cap`];
+    /// `None`: any).
+    pub(super) max_piecewise: Option<usize>,
 }
 
 /// The kept model, the training rows' features in its encoding, and the choice.
@@ -45,14 +48,14 @@ fn inputs_that_fit(
     p: &Prepared,
     second: Option<Second>,
     reporter: &mut dyn TableReporter,
-) -> Result<Vec<NumericEncoding>> {
+) -> Result<(Vec<NumericEncoding>, Option<usize>)> {
     let Some(second) = second else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     };
     if let NumericEncoding::Piecewise(bins) = second.inputs
         && !fits(p, bins, reporter)?
     {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let mut inputs = vec![second.inputs];
     if let Some(NumericEncoding::Piecewise(bins)) = second.third
@@ -60,7 +63,27 @@ fn inputs_that_fit(
     {
         inputs.push(NumericEncoding::Piecewise(bins));
     }
-    Ok(inputs)
+    Ok((inputs, second.max_piecewise))
+}
+
+/// The piecewise-linear rows of `p` in `bins` bins (`None`: none), fitted on `x`, when
+/// they are at most `max` columns wide (`None`: any width); otherwise none, and no network
+/// on them in `inputs`.
+fn piecewise_parts(
+    p: &Prepared,
+    x: &[f32],
+    (bins, max): (Option<usize>, Option<usize>),
+    inputs: &mut Vec<NumericEncoding>,
+) -> Result<Option<Encoded>> {
+    let Some(bins) = bins else {
+        return Ok(None);
+    };
+    let parts = p.piecewise(x, bins)?;
+    if max.is_none_or(|max| parts.train.n_features <= max) {
+        return Ok(Some(parts));
+    }
+    inputs.retain(|i| !matches!(i, NumericEncoding::Piecewise(_)));
+    Ok(None)
 }
 
 /// The bins of the piecewise-linear network among `inputs`, if there is one.
@@ -83,11 +106,9 @@ impl<B: Backend> Trainer<'_, B> {
         second: Option<Second>,
         (targets, reporter): (Option<&Standardizer>, &mut dyn TableReporter),
     ) -> Result<Compared<B>> {
-        let inputs = inputs_that_fit(p, second, reporter)?;
-        let mut parts = match piecewise_bins(&inputs) {
-            Some(bins) => Some(p.piecewise(&x, bins)?),
-            None => None,
-        };
+        let (mut inputs, max) = inputs_that_fit(p, second, reporter)?;
+        let bins = piecewise_bins(&inputs);
+        let mut parts = piecewise_parts(p, &x, (bins, max), &mut inputs)?;
         let wide = parts
             .as_mut()
             .map(|parts| std::mem::take(&mut parts.train.x));

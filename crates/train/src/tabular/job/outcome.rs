@@ -116,6 +116,7 @@ impl TableJob {
                 let second = auto::second_network(first, second, &p).map(|inputs| Second {
                     inputs,
                     third: auto::third_network(inputs, second),
+                    max_piecewise: auto::piecewise_cap(second, &p),
                 });
                 let net = (&net, x, dir);
                 trainer.compare(&mut p, net, second, (targets.as_ref(), reporter))?
