@@ -28,6 +28,14 @@ impl Prepared {
     /// a run may have taken out of `self.train`).
     pub fn piecewise(&self, train_x: &[f32], bins: usize) -> Result<Encoded> {
         let encoding = self.encoding.with_piecewise(train_x, bins)?;
+        self.piecewise_with(train_x, encoding)
+    }
+
+    /// The parts of `self` in `encoding`: `self`'s encoding with piecewise-linear numbers
+    /// ([`io::table::Preprocessor::with_piecewise`], fitted on `train_x`, the training rows'
+    /// features in `self`'s encoding), whose width a caller may check before the rows are
+    /// encoded.
+    pub fn piecewise_with(&self, train_x: &[f32], encoding: Preprocessor) -> Result<Encoded> {
         let names = encoding.output_names();
         let part = |d: &Dataset, x: &[f32]| -> Result<Dataset> {
             let x = encoding.piecewise_rows(x)?;

@@ -78,9 +78,10 @@ fn piecewise_parts(
     let Some(bins) = bins else {
         return Ok(None);
     };
-    let parts = p.piecewise(x, bins)?;
-    if max.is_none_or(|max| parts.train.n_features <= max) {
-        return Ok(Some(parts));
+    // The width is checked on the fitted encoding, before any row is encoded.
+    let encoding = p.encoding.with_piecewise(x, bins)?;
+    if max.is_none_or(|max| encoding.width() <= max) {
+        return Ok(Some(p.piecewise_with(x, encoding)?));
     }
     inputs.retain(|i| !matches!(i, NumericEncoding::Piecewise(_)));
     Ok(None)
