@@ -81,6 +81,7 @@ fn predict_advice(e: &train::predict::PredictError) -> Option<String> {
         | PredictError::KeepClashes { .. } => " (--keep)".into(),
         PredictError::PointsNeedOneInput { .. } => " (--x); use --data".into(),
         PredictError::NotFinite(_) => " (--x)".into(),
+        PredictError::OutputNotCsv { .. } => " (--output)".into(),
         PredictError::Train(e) => return train_advice(e),
         PredictError::Io(e) => return io_advice(e),
     })

@@ -61,6 +61,15 @@ pub enum PredictError {
         /// The table's source.
         table: String,
     },
+    /// An output file named for another format than the CSV text written into it.
+    #[error(
+        "predictions are written as CSV text; `{}` is named for another format: give a file ending in .csv",
+        path.display()
+    )]
+    OutputNotCsv {
+        /// The output file asked for.
+        path: PathBuf,
+    },
     /// Points of one input for a model of several.
     #[error("points give one input, but this model takes {count} ({names})")]
     PointsNeedOneInput {
@@ -146,9 +155,24 @@ pub fn predict<B: Backend>(
         inputs.push(path);
     }
     io::output::refuse_own_input(output, &inputs)?;
+    check_csv_name(output)?;
     let answers = answers(backend, options, reporter)?;
     crate::record::write_file(output, &answers.csv)?;
     Ok(answers)
+}
+
+/// Refuses an output file named for a format other than CSV (`.json`, `.parquet`...): a
+/// name ending in `.csv` or `.txt`, or with no extension, takes the CSV text.
+fn check_csv_name(path: &Path) -> Result<()> {
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        None | Some("csv" | "txt") => Ok(()),
+        Some(_) => Err(PredictError::OutputNotCsv {
+            path: path.to_path_buf(),
+        }),
+    }
 }
 
 /// The answers of [`predict`], not written anywhere.
@@ -240,8 +264,8 @@ fn check_keep_once(keep: &[String]) -> Result<()> {
 }
 
 /// Predicts the rows of a table (columns matched by name, in any order), with the `keep`
-/// columns copied in front; notes the columns the model does not read, and the cells that
-/// could not be read as their column's training type.
+/// columns copied in front; notes the columns the model does not read (and that are not
+/// kept), and the cells that could not be read as their column's training type.
 fn predict_table<B: Backend>(
     model: &FittedModel<B>,
     table: &Table,
@@ -256,7 +280,7 @@ fn predict_table<B: Backend>(
     let ignored: Vec<&str> = table
         .names()
         .iter()
-        .filter(|n| !inputs.contains(n))
+        .filter(|n| !inputs.contains(n) && !keep.contains(n))
         .map(String::as_str)
         .collect();
     if !ignored.is_empty() {

@@ -102,8 +102,8 @@ fn words_as_classes_from_the_raw_file() {
     assert!(rows[0].starts_with("A,Adelie,"), "{text}");
     assert!(rows[2].starts_with("C,Chinstrap,"), "{text}");
     assert!(
-        stderr(&o).contains("species"),
-        "the extra column is noted: {}",
+        stderr(&o).contains("ignored 1 column the model does not use: species\n"),
+        "the extra column is noted, not the kept one: {}",
         describe(&o)
     );
     let o = run([
@@ -115,6 +115,18 @@ fn words_as_classes_from_the_raw_file() {
         "nope",
     ]);
     assert_one_line_error(&o, &["--keep", "nope"]);
+    // Predictions are CSV: a file named for another format is refused, and not written.
+    let json = dir.path().join("answers.json");
+    let o = run([
+        "predict",
+        run_dir.to_str().unwrap(),
+        "--data",
+        &new,
+        "--output",
+        json.to_str().unwrap(),
+    ]);
+    assert_one_line_error(&o, &["written as CSV", "answers.json", ".csv"]);
+    assert!(!json.exists());
     let lacking = write(dir.path(), "lacking.csv", "island,tagged\nDream,no\n");
     let o = run(["predict", run_dir.to_str().unwrap(), "--data", &lacking]);
     assert_one_line_error(&o, &["no column `bill_length`"]);
