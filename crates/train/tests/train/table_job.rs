@@ -257,7 +257,11 @@ fn the_report_names_the_linear_model_auto_kept_and_prints_its_figures() {
     let c = out.metrics.coefficients.as_ref().unwrap();
     let intercept = format!("  {:<32} {:>12.6}", "(intercept)", c.intercept);
     assert!(lines.contains(&intercept), "{lines:#?}");
-    let last = format!("{}; results in {}", out.summary, out.dir.display());
+    let last = format!(
+        "the network on plain inputs: {}; results in {}",
+        out.summary,
+        out.dir.display()
+    );
     assert_eq!(lines.last(), Some(&last));
 }
 

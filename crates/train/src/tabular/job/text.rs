@@ -183,8 +183,13 @@ impl<B: Backend> TableJobOutcome<B> {
         if let Some(c) = &m.coefficients {
             lines.extend(coefficient_lines(c, &self.labels));
         }
+        // Beside other candidates, the run summed up is the network's on plain inputs.
+        let run = match self.selection {
+            Selection::Alone => "",
+            _ => "the network on plain inputs: ",
+        };
         lines.push(format!(
-            "{}; results in {}",
+            "{run}{}; results in {}",
             self.summary,
             self.dir.display()
         ));
