@@ -14,8 +14,10 @@ linear, HistGradientBoosting and LightGBM, and a summary; `--markdown FILE` also
 table as Markdown.
 
 usage: python3 tables_peers.py IRON_LEARN_BINARY TABLES_DIR [--cache FILE] [--markdown FILE]
-       [--json FILE] [--splits N] [--device cpu|cuda] [--ours-only] [--peers-only]
-       [-- EXTRA MLP ARGS]
+       [--json FILE] [--splits N] [--device cpu|cuda] [--tables LIST.json] [--ours-only]
+       [--peers-only] [-- EXTRA MLP ARGS]
+--tables reads the tables from a JSON list of {"file", "target", "task"} (as
+heldout_tables.py writes it) instead of the 13 development tables.
 --ours-only runs no peer: only the cached peers' figures are shown beside ours.
 --device picks the device ours trains on (default cpu).
 environment: TABLES_ONLY=a,b keeps the tables whose file name contains one of the words;
@@ -178,6 +180,14 @@ def pytabkit_available():
         return False
 
 
+def table_list(listing):
+    """(file, target, task) of the tables: the development tables, or those of a JSON list."""
+    if listing is None:
+        return TABLES
+    with open(listing) as f:
+        return [(t["file"], t["target"], t["task"]) for t in json.load(f)]
+
+
 def main():
     args = sys.argv[1:]
     extra = []
@@ -198,6 +208,7 @@ def main():
     json_path = option("--json")
     splits = int(option("--splits", "3"))
     device = option("--device", "cpu")
+    listing = option("--tables")
     ours_only = "--ours-only" in args
     peers_only = "--peers-only" in args
     args = [a for a in args if a not in ("--ours-only", "--peers-only")]
@@ -219,7 +230,7 @@ def main():
     header = f"{'table':<22} {'ours':>16} " + " ".join(f"{p:>16}" for p in peers) + "  within  kept"
     print(header, flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for name, target, task in TABLES:
+        for name, target, task in table_list(listing):
             path = os.path.join(tables, name)
             if not os.path.exists(path) or (only and not any(w in name for w in only)):
                 continue
