@@ -35,11 +35,11 @@ pub const PERIODIC_DIR: &str = "periodic";
 pub const MAX_PERIODIC_INPUTS: usize = 100;
 /// The most columns of piecewise-linear rows that `auto` trains a network on, on a table
 /// too wide for a periodic network, when none was asked for: four times the hidden width,
-/// so that the network costs at most about three times the plain one. On hotel_rates (188 encoded columns, 302 piecewise) that network and
-/// its mean with the plain one raised the test R² from 0.9452 to 0.9518 (three splits) in
-/// about three times the time; loans (235 columns, 921 piecewise) keeps the plain network
-/// or the linear model either way, in four times the time (docs/BENCHMARKS.md, "Wide
-/// tables").
+/// so that the network costs at most about three times the plain one. On hotel_rates (188
+/// encoded columns, 302 piecewise) that network's mean with the plain one raised the test
+/// R² from 0.9452 to 0.9518 (three splits); loans (235 columns, 921 piecewise) kept the
+/// plain network or the linear model with or without it, in four times the time
+/// (docs/BENCHMARKS.md, "Wide tables").
 pub const MAX_PIECEWISE_INPUTS: usize = 512;
 /// Bins of each number's piecewise-linear encoding when none are asked (measured on the
 /// 13 development tables with 8, 16 and 32: docs/BENCHMARKS.md, "Piecewise-linear inputs").
@@ -272,7 +272,8 @@ fn mean_outputs(a: &[f32], b: &[f32]) -> Vec<f32> {
 /// score and saying which was kept. A tie keeps the earlier, simpler candidate. On the 11
 /// development tables that train three networks (five seeds each), adding the mean of the
 /// plain and piecewise networks to the candidates raised the mean test score from 0.7802
-/// to 0.7815 (docs/BENCHMARKS.md, "The mean of two networks").
+/// to 0.7815; on 12 held-out tables it was neutral (docs/BENCHMARKS.md, "The mean of two
+/// networks", "Twelve held-out tables").
 pub fn best_network<B: Backend>(
     backend: &B,
     p: &Prepared,
