@@ -110,8 +110,8 @@ fn table_advice(refusal: &train::tabular::job::TableRefusal) -> String {
         TableRefusal::ValFraction(_) => " (--val-fraction)",
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
         TableRefusal::ResumedForOtherTask { .. } => " (drop --task, or pass another --out)",
-        TableRefusal::ResumeAuto => {
-            " (--resume); add --model mlp (the default, auto, compares several models and keeps one)"
+        TableRefusal::AutoFinished { .. } => {
+            " (--resume); leave it out and pass --force, or another --out"
         }
         TableRefusal::Numbers(NumberConflict::PeriodicWithOtherEncoding) => {
             " (--periodic); leave it out or use --numeric-encoding periodic"

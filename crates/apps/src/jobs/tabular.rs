@@ -110,6 +110,7 @@ impl Job for Tabular {
         if let Some(out) = &args.out {
             options
                 .check_resumed_task(out)
+                .and_then(|()| options.check_auto_resumable(out))
                 .map_err(train::Error::from)?;
         }
         let mut printer = Printer::new(args);

@@ -35,22 +35,7 @@ impl TableReporter for Printer {
 
     fn note(&mut self, note: TableNote<'_>) {
         match note {
-            TableNote::Stopped {
-                dir,
-                step,
-                resumable: true,
-            } => crate::session::note_stopped(step, dir),
-            TableNote::Stopped {
-                dir,
-                step,
-                resumable: false,
-            } => {
-                crate::signals::note_stopped_at(step);
-                eprintln!(
-                    "stopped at step {step} (the run in {}); --model auto is not resumed: run it again, or train one network with --model mlp, which --resume continues",
-                    dir.display()
-                );
-            }
+            TableNote::Stopped { dir, step } => crate::session::note_stopped(step, dir),
             note => print_lines(&note.lines(FLAGS)),
         }
     }

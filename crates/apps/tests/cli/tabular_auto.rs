@@ -99,15 +99,16 @@ fn the_plain_network_is_an_option_and_a_bad_model_is_refused() {
     let m = metrics(&out_dir);
     assert_eq!(m["validation_rows"], 0, "{m}");
     assert!(m.get("model_kept").is_none(), "{m}");
-    let o = run([
-        "mlp",
-        "--data",
-        &csv,
-        "--resume",
-        "-o",
-        out_dir.to_str().unwrap(),
-    ]);
-    assert_one_line_error(&o, &["--resume", "--model mlp"]);
+    // A finished auto job is not resumed: its comparison is made.
+    let auto_dir = dir.path().join("auto");
+    let o = train(
+        &["mlp", "--data", &csv, "--target", "y", "--epochs", "5"],
+        &auto_dir,
+    );
+    assert_success(&o);
+    let resume = ["mlp", "--data", &csv, "--target", "y", "--resume", "-o"];
+    let o = run(resume.into_iter().chain([auto_dir.to_str().unwrap()]));
+    assert_one_line_error(&o, &["is finished", "--force"]);
     let o = run(["mlp", "--data", &csv, "--model", "forest"]);
     assert!(!o.status.success());
     let err = stderr(&o);

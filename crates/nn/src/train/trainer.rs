@@ -123,6 +123,10 @@ impl Trainer {
     where
         F: FnMut(&TrainEvent, &M, &dyn Optimizer<B>, &TrainerState) -> Result<Control>,
     {
+        if self.patience_spent() {
+            // A resumed run that had stopped early stays stopped: no step is taken.
+            return Ok(StopReason::EarlyStopping);
+        }
         while self.state.step < session.total {
             session.step(model, optimizer, self.state.step)?;
             self.state.step += 1;
@@ -183,6 +187,15 @@ impl Trainer {
             stop = Some(StopReason::Interrupted);
         }
         Ok(stop)
+    }
+
+    /// Whether early stopping has run out of patience already (a state imported from a run
+    /// that stopped early).
+    fn patience_spent(&self) -> bool {
+        let stale = self.state.stale_evals;
+        self.config
+            .early_stopping
+            .is_some_and(|e| stale >= e.patience.max(1))
     }
 
     /// Whether the stop flag is raised.

@@ -44,6 +44,46 @@ fn early_stopping_really_stops() {
     assert_eq!(trainer.state().stale_evals, 3);
 }
 
+/// A run that stopped early, resumed from its state, takes no step: it stays stopped.
+#[test]
+fn a_resumed_run_that_stopped_early_takes_no_step() {
+    let cpu = CpuBackend::new();
+    let (x, y) = sine_data(&cpu, 64);
+    let config = || {
+        quiet(TrainerConfig {
+            length: TrainLength::Epochs(1000),
+            batch_size: Some(16),
+            early_stopping: Some(EarlyStopping::new(3, 1e-6)),
+            ..TrainerConfig::default()
+        })
+    };
+    let mut model = small(&cpu, 1);
+    let mut sgd = Sgd::new(SgdConfig::new(0.0)).unwrap();
+    let mut first = Trainer::new(config()).unwrap();
+    let data = || (Data::new(&x, &y), Some(Data::new(&x, &y)));
+    let (train, val) = data();
+    let stopped = first.fit(&mut model, &mut sgd, train, val).unwrap();
+    assert_eq!(stopped.stop_reason, StopReason::EarlyStopping);
+    let mut resumed = Trainer::new(config()).unwrap();
+    resumed.import_state(first.state().clone());
+    let before = model.export_state().unwrap();
+    let (train, val) = data();
+    let report = resumed.fit(&mut model, &mut sgd, train, val).unwrap();
+    assert_eq!(report.stop_reason, StopReason::EarlyStopping);
+    assert_eq!(resumed.state().step, stopped.steps);
+    assert_eq!(model.export_state().unwrap(), before);
+    // Without early stopping, the same state trains on.
+    let mut on = Trainer::new(TrainerConfig {
+        early_stopping: None,
+        ..config()
+    })
+    .unwrap();
+    on.import_state(first.state().clone());
+    let (train, val) = data();
+    let report = on.fit(&mut model, &mut sgd, train, val).unwrap();
+    assert_eq!(report.stop_reason, StopReason::Completed);
+}
+
 #[test]
 fn early_stopping_waits_while_the_loss_improves() {
     let cpu = CpuBackend::new();

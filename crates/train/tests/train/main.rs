@@ -9,6 +9,7 @@ mod runs;
 mod table;
 mod table_auto;
 mod table_job;
+mod table_resume;
 mod table_split;
 mod table_typing;
 mod table_wide;

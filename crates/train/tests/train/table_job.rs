@@ -144,9 +144,6 @@ fn refusals_are_typed_and_name_no_flag() {
     let mut o = options(&data, TableModel::Linear);
     o.data.test_fraction = 1.0;
     assert_eq!(refusal(&o), TableRefusal::TestFraction(1.0));
-    let mut o = options(&data, network(ModelChoice::Auto));
-    o.training.resume = true;
-    assert_eq!(refusal(&o), TableRefusal::ResumeAuto);
     let mut o = options(&data, TableModel::Logistic);
     o.data.target = Some("side".into());
     assert!(matches!(
@@ -369,7 +366,7 @@ fn stopped_at_once(model: TableModel) -> (Vec<&'static str>, Vec<String>) {
 }
 
 #[test]
-fn a_stopped_job_says_once_whether_its_run_can_be_resumed() {
+fn a_stopped_job_says_once_that_its_folder_can_be_resumed() {
     let (kinds, lines) = stopped_at_once(network(ModelChoice::Auto));
     assert_eq!(
         kinds.iter().filter(|k| **k == "stopped").count(),
@@ -378,7 +375,7 @@ fn a_stopped_job_says_once_whether_its_run_can_be_resumed() {
     );
     let said = lines.last().unwrap();
     assert!(
-        said.contains("run is one") && said.contains("not resumed"),
+        said.ends_with("/run can be resumed"),
         "the job's folder, not a side network's: {said}"
     );
     let (kinds, lines) = stopped_at_once(network(ModelChoice::Network));

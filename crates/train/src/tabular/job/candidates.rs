@@ -79,15 +79,14 @@ impl<B: Backend> Trainer<'_, B> {
         };
         let reports = std::iter::once(&trained.0.0.report);
         let reports = reports.chain(trained.1.iter().map(|(out, _)| &out.report));
-        // One note for the job: the first run stopped.
+        // One note for the job, whose folder resumes every run: the first run stopped.
         let stopped = reports
-            .zip(&dirs)
-            .find(|(report, _)| report.stop_reason == nn::StopReason::Interrupted);
-        if let Some((report, dir)) = stopped {
+            .into_iter()
+            .find(|report| report.stop_reason == nn::StopReason::Interrupted);
+        if let Some(report) = stopped {
             reporter.note(TableNote::Stopped {
-                dir,
+                dir: &dirs[0],
                 step: report.steps,
-                resumable: !self.options.auto(),
             });
         }
         Ok(trained)

@@ -28,8 +28,19 @@ pub(super) struct Second {
     pub(super) max_piecewise: Option<usize>,
 }
 
-/// The kept model, the training rows' features in its encoding, and the choice.
-pub(super) type Compared<B> = (Outcome<Mlp<B>>, Vec<f32>, Option<Selected>);
+/// What `auto`'s comparison came to.
+pub(super) enum Comparison {
+    /// Too few validation rows: the network is kept without a comparison.
+    TooFewRows,
+    /// A run was stopped by the stop flag: nothing is compared, and the first network, as
+    /// it stands, is the job's model (every run's checkpoint is left for a resume).
+    Stopped,
+    /// The choice made, and whether the kept model replaces the first run's checkpoint.
+    Made(Selected),
+}
+
+/// The kept model, the training rows' features in its encoding, and the comparison.
+pub(super) type Compared<B> = (Outcome<Mlp<B>>, Vec<f32>, Comparison);
 
 /// Whether the table's parts piecewise-linear in `bins` bins fit in the memory budget; a
 /// note when they do not (`auto` trains no network on them).
@@ -121,6 +132,13 @@ impl<B: Backend> Trainer<'_, B> {
         };
         let others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
         let ((out, x), others) = self.candidates(p, first, others, (targets, reporter))?;
+        let reports = std::iter::once(&out.report).chain(others.iter().map(|(o, _)| &o.report));
+        if reports
+            .into_iter()
+            .any(|r| r.stop_reason == nn::StopReason::Interrupted)
+        {
+            return Ok((out, x, Comparison::Stopped));
+        }
         let mut outcomes = Vec::with_capacity(others.len());
         for (outcome, wide) in others {
             if let (Some(parts), Some(wide)) = (parts.as_mut(), wide) {
@@ -219,6 +237,7 @@ impl<B: Backend> Trainer<'_, B> {
             p.swap_encoded(&mut parts);
             x = std::mem::take(&mut p.train.x);
         }
-        Ok((out, x, selected))
+        let comparison = selected.map_or(Comparison::TooFewRows, Comparison::Made);
+        Ok((out, x, comparison))
     }
 }

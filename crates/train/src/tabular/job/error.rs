@@ -50,9 +50,16 @@ pub enum TableRefusal {
         /// The task asked now.
         asked: &'static str,
     },
-    /// A resume of `auto`, which trains several candidates.
-    #[error("resuming continues one network's training, and auto trains several")]
-    ResumeAuto,
+    /// A resume of an `auto` job whose comparison was made (its folder's checkpoint may
+    /// hold the kept model rather than the first network).
+    #[error(
+        "the default model's job in {} is finished (its comparison is made and its model kept): train it again in a new folder",
+        dir.display()
+    )]
+    AutoFinished {
+        /// The job's run folder.
+        dir: std::path::PathBuf,
+    },
     /// Options on the numbers' encoding that contradict each other.
     #[error("{0}")]
     Numbers(NumberConflict),

@@ -88,15 +88,13 @@ pub enum TableNote<'a> {
         /// Their run folders.
         dirs: &'a [std::path::PathBuf],
     },
-    /// A run in `dir` was stopped by the stop flag at `step`; it can be resumed unless it
-    /// is one of `auto`'s, which are not resumed (`resumable` false).
+    /// A run of the job in `dir` was stopped by the stop flag at `step`; the job can be
+    /// resumed (`auto` resumes each of its runs, then compares them).
     Stopped {
-        /// The run folder.
+        /// The job's run folder.
         dir: &'a Path,
         /// The last step taken.
         step: u64,
-        /// Whether the run can be resumed.
-        resumable: bool,
     },
 }
 

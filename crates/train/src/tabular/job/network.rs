@@ -216,7 +216,11 @@ impl<B: Backend> Trainer<'_, B> {
             Some(t) => LossUnits::target_mse(t.std[0]),
             None => LossUnits::plain(net.loss),
         };
-        let settings = options.training.settings(&defaults);
+        let mut settings = options.training.settings(&defaults);
+        if options.auto() && !dir.join(crate::checkpoint::FILE_NAME).exists() {
+            // `auto` resumed: a run the job had not started yet trains from the start.
+            settings.resume = false;
+        }
         let architecture = net.architecture.clone();
         let mut run = crate::Run::new(job, dir, architecture, net.loss, settings)
             .extra(extra)

@@ -236,6 +236,29 @@ impl TableJobOptions {
         }
     }
 
+    /// Refuses to resume an `auto` job in `dir` whose comparison was made: its
+    /// `metrics.json` names the kept model and no interruption, and the first run's
+    /// checkpoint may hold the kept model. [`TableJob::train`](super::TableJob::train)
+    /// calls it; a stopped job, or one with no figures yet, passes.
+    pub fn check_auto_resumable(&self, dir: &Path) -> Result<(), TableRefusal> {
+        if !(self.auto() && self.training.resume) {
+            return Ok(());
+        }
+        let text = std::fs::read_to_string(dir.join(super::outcome::METRICS_FILE));
+        let metrics: serde_json::Value = text
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let kept = metrics.get("model_kept").is_some();
+        let interrupted = metrics.get("interrupted") == Some(&serde_json::Value::Bool(true));
+        match kept && !interrupted {
+            true => Err(TableRefusal::AutoFinished {
+                dir: dir.to_path_buf(),
+            }),
+            false => Ok(()),
+        }
+    }
+
     /// Refuses options out of their range or that contradict each other.
     pub fn check(&self) -> Result<(), TableRefusal> {
         let d = &self.data;
@@ -244,9 +267,6 @@ impl TableJobOptions {
         }
         if let Some(f) = d.val_fraction.filter(|f| !(0.0..1.0).contains(f)) {
             return Err(TableRefusal::ValFraction(f));
-        }
-        if self.auto() && self.training.resume {
-            return Err(TableRefusal::ResumeAuto);
         }
         match &self.model {
             TableModel::Network(n) if !(n.weight_decay.is_finite() && n.weight_decay >= 0.0) => {

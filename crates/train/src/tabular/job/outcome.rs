@@ -2,7 +2,7 @@
 //! on the test rows, with the files it leaves; [`TableJobOutcome`]: what it hands back.
 
 use super::candidates::First;
-use super::compare::Second;
+use super::compare::{Comparison, Second};
 use super::network::{Network, NetworkRows, Trainer};
 use super::prepare::TableJob;
 use super::{TableModel, TableReporter};
@@ -38,6 +38,9 @@ pub enum Selection {
     Alone,
     /// `auto` had too few validation rows to compare: the network is kept.
     TooFewRows,
+    /// `auto` was stopped by the stop flag before its comparison: the network on plain
+    /// inputs, as it stood, is the job's model until the job is resumed.
+    Stopped,
     /// `auto` compared the candidates and kept one, for a reason.
     Chosen(Choice),
 }
@@ -88,6 +91,7 @@ impl TableJob {
         dir: &Path,
         reporter: &mut dyn TableReporter,
     ) -> Result<TableJobOutcome<B>> {
+        self.options.check_auto_resumable(dir)?;
         let TableJob {
             options,
             mut p,
@@ -131,7 +135,7 @@ impl TableJob {
                 let trained =
                     trainer.candidates(&p, first, Vec::new(), (targets.as_ref(), reporter));
                 let ((out, x), _) = trained?;
-                (out, x, None)
+                (out, x, Comparison::TooFewRows)
             }
         };
         // The features are read again only by the least-squares reference of a regression.
@@ -143,8 +147,11 @@ impl TableJob {
         }
         let selection = match (compared, selected) {
             (false, _) => (Selection::Alone, false),
-            (true, None) => (Selection::TooFewRows, false),
-            (true, Some(Selected { choice, resave })) => (Selection::Chosen(choice), resave),
+            (true, Comparison::TooFewRows) => (Selection::TooFewRows, false),
+            (true, Comparison::Stopped) => (Selection::Stopped, false),
+            (true, Comparison::Made(Selected { choice, resave })) => {
+                (Selection::Chosen(choice), resave)
+            }
         };
         let asked = options.model;
         report(&p, out, &net, targets.as_ref(), dir, (asked, selection))

@@ -65,20 +65,8 @@ impl TableNote<'_> {
                     names.join(", ")
                 )]
             }
-            TableNote::Stopped {
-                dir,
-                step,
-                resumable: true,
-            } => vec![format!(
+            TableNote::Stopped { dir, step } => vec![format!(
                 "stopped at step {step}; the run in {} can be resumed",
-                dir.display()
-            )],
-            TableNote::Stopped {
-                dir,
-                step,
-                resumable: false,
-            } => vec![format!(
-                "stopped at step {step}; the run in {} is one of the default model's, whose comparison is not resumed: train it again, or train the network alone, whose run can be",
                 dir.display()
             )],
         }
@@ -164,6 +152,9 @@ impl<B: Backend> TableJobOutcome<B> {
             Selection::TooFewRows => lines.push(format!(
                 "note: model auto: too few training rows to hold out {MIN_VAL_ROWS} for validation; the network is kept without comparison"
             )),
+            Selection::Stopped => lines.push(
+                "note: model auto: stopped before its comparison; the network on plain inputs is scored as it stood, and resuming the job trains the rest and compares".into(),
+            ),
             Selection::Chosen(c) => {
                 let kept = match c.kept {
                     Kept::Network => "the network",
