@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 pub struct ReadNote {
     /// The column.
     pub column: String,
-    /// What the model reads there: `numbers`, `dates` or `yes/no values`.
+    /// What the model reads there: `numbers`, `dates`, `yes/no values` or [`LEVELS`].
     pub kind: &'static str,
     /// Cells that could not be read.
     pub unreadable: usize,
@@ -36,6 +36,7 @@ impl ReadNote {
             match (self.unreadable, self.kind) {
                 (1, "numbers") => "a number",
                 (1, "dates") => "a date",
+                (1, LEVELS) => "a level seen in training",
                 (1, _) => "a yes/no value",
                 (_, kind) => kind,
             },
@@ -46,7 +47,11 @@ impl ReadNote {
 
 impl fmt::Display for ReadNote {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}, read as missing", self.column, self.counted())
+        let read_as = match self.kind {
+            LEVELS => "none of its levels",
+            _ => "missing",
+        };
+        write!(f, "{}: {}, read as {read_as}", self.column, self.counted())
     }
 }
 
@@ -65,7 +70,8 @@ impl Preprocessor {
             let present = (0..note.rows)
                 .filter(|&r| !table.column(c).cell(r).is_missing())
                 .count();
-            if note.unreadable == present {
+            // New levels of a category are expected; unreadable numbers or dates only.
+            if note.unreadable == present && note.kind != LEVELS {
                 return Err(Error::UnreadableColumn {
                     source_name: table.source.clone(),
                     column: note.column.clone(),
@@ -78,18 +84,27 @@ impl Preprocessor {
     }
 }
 
-/// The note of one column, `None` when every cell reads (or the column is a category,
-/// whose unknown levels read as `other`).
+/// What a category's note says its cells are not.
+const LEVELS: &str = "levels seen in training";
+
+/// The note of one column, `None` when every cell reads (or the column is a category
+/// whose rare training levels were pooled: any other level reads as `other`, as they do).
 fn note(encoder: &ColumnEncoder, column: ColumnRef<'_>) -> Option<ReadNote> {
     let kind = match encoder {
         ColumnEncoder::Number { .. } => "numbers",
         ColumnEncoder::YesNo { .. } => "yes/no values",
         ColumnEncoder::Date { .. } => "dates",
-        ColumnEncoder::Category { .. } => return None,
+        ColumnEncoder::Category { other: true, .. } => return None,
+        ColumnEncoder::Category { .. } => LEVELS,
+    };
+    let known: std::collections::HashSet<&str> = match encoder {
+        ColumnEncoder::Category { levels, .. } => levels.iter().map(String::as_str).collect(),
+        _ => Default::default(),
     };
     let reads = |cell: Cell<'_>| match encoder {
         ColumnEncoder::Number { format, .. } => read_number(format, cell).is_some(),
         ColumnEncoder::YesNo { .. } => cell.yes_no().is_some(),
+        ColumnEncoder::Category { .. } => known.contains(cell.text(&mut String::new())),
         _ => cell.date().is_some(),
     };
     let data = column.data();

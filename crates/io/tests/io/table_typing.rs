@@ -267,6 +267,37 @@ fn new_rows_say_what_could_not_be_read() {
 }
 
 #[test]
+fn new_rows_say_which_levels_of_a_category_are_new() {
+    let mut text = String::from("colour,y\n");
+    // Six rows of each level: enough for each to have a column of its own.
+    for i in 0..18 {
+        text += &format!("{},{}\n", ["red", "blue", "green"][i % 3], i % 2);
+    }
+    let train = read(&text);
+    let p = Preprocessor::fit(&train, &schema(&train), &EncodeOptions::default()).unwrap();
+    let new = read("colour,y\nred,1\nRED,0\npurple,1\n,0\nblue,1\n");
+    let shown: Vec<String> = p
+        .read_notes(&new)
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "colour: 2 of 5 cells are not levels seen in training (`RED`, `purple`), read as none of its levels"
+        ]
+    );
+    // A new level has no column of its own: its row is all zeros, as the note says.
+    let x = p.transform(&read("colour,y\npurple,1\n")).unwrap();
+    assert!(x[..p.width()].iter().all(|&v| v == 0.0), "{x:?}");
+    // Every level new: a note still, not an error (categories meet new levels).
+    let notes = p.read_notes(&read("colour,y\nteal,1\nteal,0\n")).unwrap();
+    assert_eq!(notes.len(), 1);
+    assert_eq!((notes[0].unreadable, notes[0].rows), (2, 2));
+}
+
+#[test]
 fn values_given_as_numbers_skip_the_number_format() {
     let t = read("a;y\n1.234,5;1\n2.000,25;0\n12,5;1\n");
     let p = Preprocessor::fit(&t, &schema(&t), &EncodeOptions::default()).unwrap();
