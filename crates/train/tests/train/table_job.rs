@@ -290,7 +290,7 @@ fn the_report_names_a_kept_network_and_gradient_descent_as_such() {
 }
 
 /// `rows` rows of y = sin(3 a) + b², which no linear model fits.
-fn curved_table(dir: &Path, rows: usize) -> PathBuf {
+pub(crate) fn curved_table(dir: &Path, rows: usize) -> PathBuf {
     let mut text = String::from("a,b,y\n");
     for i in 0..rows {
         let a = ((i * 37) % 101) as f32 / 50.0 - 1.0;

@@ -2,8 +2,9 @@
 //! checkpoint; resumed, each run continues from its own and the comparison is made; a
 //! finished job is not resumed.
 
+use crate::table_job::curved_table;
 use nn::TrainLength;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use tensor_cpu::CpuBackend;
@@ -12,19 +13,6 @@ use train::tabular::job::{
     ModelChoice, NetworkOptions, Quiet, Selection, TableJob, TableJobOptions, TableJobOutcome,
     TableModel, TableRefusal,
 };
-
-/// `rows` rows of y = sin(3 a) + b².
-fn curved_table(dir: &Path, rows: usize) -> PathBuf {
-    let mut text = String::from("a,b,y\n");
-    for i in 0..rows {
-        let a = ((i * 37) % 101) as f32 / 50.0 - 1.0;
-        let b = ((i * 59) % 103) as f32 / 51.0 - 1.0;
-        text += &format!("{a},{b},{}\n", (3.0 * a).sin() + b * b);
-    }
-    let path = dir.join("curved.csv");
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 /// `auto` on `data` for 20 epochs into `run`, resumed or not, with the stop flag raised
 /// from the start or not.
