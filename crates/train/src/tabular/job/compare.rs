@@ -108,9 +108,10 @@ fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
 
 impl<B: Backend> Trainer<'_, B> {
     /// `auto`: the network `net` on the plain rows of `p` (whose training features are
-    /// `x`; its run in `dir`), the second and third networks when there are, the mean of
-    /// the first two and the linear model, trained and compared. `p` ends in the encoding
-    /// of the kept model, whose training features are given back.
+    /// `x`; its run in `dir`), the second and third networks when there are, each one's
+    /// mean with the first and the linear model, trained and compared (nothing is compared
+    /// when a run was stopped). `p` ends in the encoding of the kept model, whose training
+    /// features are given back.
     pub(super) fn compare(
         self,
         p: &mut Prepared,
