@@ -262,11 +262,12 @@ fn check_f32_range(table: &Table, c: usize) -> Result<()> {
 }
 
 /// Whether `name` is how tables name their row ids: `id`, `ID`, `row_id`, `RowId`,
-/// `index`, `idx`, `row`, `#`, `Unnamed: 0` (pandas' unnamed index), or a name ending in
-/// `_id`, ` id` or `-id` (`customer_id`).
+/// `index`, `idx`, `row`, `#`, `Unnamed: 0` (pandas' unnamed index), `rownames` or
+/// `row.names` (R's row names, as R datasets are written out), or a name ending in `_id`,
+/// ` id` or `-id` (`customer_id`).
 pub fn is_id_name(name: &str) -> bool {
     let lower = name.trim().to_lowercase();
-    const NAMES: [&str; 10] = [
+    const NAMES: [&str; 13] = [
         "id",
         "row_id",
         "rowid",
@@ -277,6 +278,9 @@ pub fn is_id_name(name: &str) -> bool {
         "#",
         "no",
         "row_number",
+        "rownames",
+        "row.names",
+        "row_names",
     ];
     NAMES.contains(&lower.as_str())
         || lower.starts_with("unnamed:")

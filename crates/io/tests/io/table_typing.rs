@@ -338,7 +338,10 @@ fn row_ids_from_any_start_in_an_id_column_are_identifiers() {
         ("Row_ID", true),
         ("order-id", true),
         ("index", true),
+        ("rownames", true),
+        ("row.names", true),
         ("idea", false),
+        ("names", false),
         ("paid", false),
         ("width", false),
     ] {
