@@ -55,6 +55,14 @@ pub(super) struct First<'a> {
     pub(super) dir: &'a Path,
 }
 
+/// The report of the first of the trained networks that the stop flag stopped, if any.
+pub(super) fn first_stopped<B: Backend>(trained: &Trained<B>) -> Option<&nn::TrainReport> {
+    let reports = std::iter::once(&trained.0.0.report);
+    reports
+        .chain(trained.1.iter().map(|(out, _)| &out.report))
+        .find(|report| report.stop_reason == nn::StopReason::Interrupted)
+}
+
 impl<B: Backend> Trainer<'_, B> {
     /// Trains `first` with its progress shown, and the `others` after it or beside it;
     /// notes the networks trained beside it, and the first run stopped by the stop flag.
@@ -77,13 +85,8 @@ impl<B: Backend> Trainer<'_, B> {
         } else {
             self.in_turn(p, first, others, (targets, reporter.runs()))?
         };
-        let reports = std::iter::once(&trained.0.0.report);
-        let reports = reports.chain(trained.1.iter().map(|(out, _)| &out.report));
         // One note for the job, whose folder resumes every run: the first run stopped.
-        let stopped = reports
-            .into_iter()
-            .find(|report| report.stop_reason == nn::StopReason::Interrupted);
-        if let Some(report) = stopped {
+        if let Some(report) = first_stopped(&trained) {
             reporter.note(TableNote::Stopped {
                 dir: &dirs[0],
                 step: report.steps,

@@ -3,7 +3,7 @@
 //! third on piecewise-linear rows, and each of those two's mean with the first
 //! ([`auto::best_network`]), then the linear model ([`auto::select`]).
 
-use super::candidates::{Candidate, First};
+use super::candidates::{Candidate, First, first_stopped};
 use super::encodings::fits_piecewise;
 use super::network::{Network, NetworkRows, Trainer};
 use super::{TableNote, TableReporter};
@@ -132,12 +132,10 @@ impl<B: Backend> Trainer<'_, B> {
             dir,
         };
         let others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
-        let ((out, x), others) = self.candidates(p, first, others, (targets, reporter))?;
-        let reports = std::iter::once(&out.report).chain(others.iter().map(|(o, _)| &o.report));
-        if reports
-            .into_iter()
-            .any(|r| r.stop_reason == nn::StopReason::Interrupted)
-        {
+        let trained = self.candidates(p, first, others, (targets, reporter))?;
+        let stopped = first_stopped(&trained).is_some();
+        let ((out, x), others) = trained;
+        if stopped {
             return Ok((out, x, Comparison::Stopped));
         }
         let mut outcomes = Vec::with_capacity(others.len());
