@@ -6,8 +6,9 @@ use clap::{Args, ValueEnum};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModelArg {
     /// The networks (best epoch on held-out training rows; plain and periodic inputs, their
-    /// mean, and piecewise-linear inputs) and a linear model (ridge, or logistic regression
-    /// of two or more classes) compared on those rows; the best is kept.
+    /// mean, and piecewise-linear inputs; a learned factor per plain or piecewise input)
+    /// and a linear model (ridge, or logistic regression of two or more classes) compared
+    /// on those rows; the best is kept.
     Auto,
     /// The network alone, trained on every training row.
     Mlp,

@@ -5,7 +5,9 @@
 //! - [`Layer`]: forward (keeping what backward needs in reused buffers), backward (input
 //!   gradient returned, parameter gradients overwritten — or accumulated when asked),
 //!   parameters visited by stable name (`layers.0.weight`). [`Linear`] fuses its
-//!   activation; [`ActivationLayer`], [`Sequential`] and the [`Encoding`]s complete the set.
+//!   activation; [`ActivationLayer`], [`Scale`] (a learned factor per input, which moves
+//!   with its own learning rate and no weight decay: [`Tuning`]), [`Sequential`] and the
+//!   [`Encoding`]s complete the set.
 //! - [`Model`]: the extension point for architectures. A model is a [`Layer`] with a stable
 //!   name ([`Model::KIND`]), a serialisable configuration it can be rebuilt from, host-side
 //!   state for checkpoints, chunked prediction and the Adam settings it trains best with;
@@ -13,7 +15,9 @@
 //!   new architecture needs no change to them (see the trait's example).
 //! - [`Mlp`]: the everyday model, built with [`Mlp::builder`] or rebuilt from an
 //!   [`MlpConfig`] (serialisable), with host-side [`Mlp::export_state`] /
-//!   [`Mlp::import_state`] for checkpoints and chunked [`Mlp::predict`].
+//!   [`Mlp::import_state`] for checkpoints and chunked [`Mlp::predict`]; learned input
+//!   factors ([`MlpConfig::input_scale`]) fold into the weights that read the inputs
+//!   ([`Mlp::fold_input_scale`]).
 //! - [`Loss`], optimizers ([`Sgd`], [`Adam`], AdamW) behind the [`Optimizer`] trait,
 //!   [`GradClipper`], [`LrSchedule`].
 //! - [`Trainer`]: trains any [`Model`] on full batches or shuffled mini-batches, with
@@ -68,7 +72,10 @@ pub use encoding::Encoding;
 pub(crate) use error::config_err;
 pub use error::{Error, Result};
 pub use init::Init;
-pub use layer::{ActivationLayer, DenseParts, Layer, Linear, ParamMut, ParamRef, Sequential};
+pub use layer::{
+    ActivationLayer, DenseParts, Layer, Linear, ParamMut, ParamRef, SCALE_LR_FACTOR, Scale,
+    Sequential, Tuning,
+};
 pub use loss::{Loss, LossOutput};
 pub use model::builder::{MlpBuilder, SIREN_W0};
 pub use model::config::{EncodingConfig, MlpConfig};

@@ -185,6 +185,7 @@ impl<B: Backend> OnnxModel<B> for Mlp<B> {
 /// Adds an MLP (its encoding and layers) to `g`, reading the standardised inputs `x`, and
 /// returns the name of its raw output.
 fn mlp<B: Backend>(g: &mut Graph, x: &str, network: &Mlp<B>) -> Result<String> {
+    let network = network.fold_input_scale()?;
     let config = network.config();
     let state = network.export_state()?;
     let tensor = |name: &str| -> Result<&NamedArray> {

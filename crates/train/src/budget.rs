@@ -61,7 +61,9 @@ impl Estimate {
         widths.push(f(config.output));
         let params = f(config.num_params());
         // Each layer keeps its output and pre-activation and has a gradient buffer.
-        let per_row: f64 = widths[1..].iter().map(|w| 3.0 * w).sum::<f64>() + encoded;
+        // Learned input factors keep the scaled input, a product and an input gradient.
+        let scale = if config.input_scale { 3.0 } else { 0.0 } * f(config.input);
+        let per_row: f64 = widths[1..].iter().map(|w| 3.0 * w).sum::<f64>() + encoded + scale;
         let step_rows = batch.map_or(f(rows), |b| f(b.min(rows)));
         let cached_encoding = match config.encoding {
             EncodingConfig::None => 0.0,
@@ -304,6 +306,7 @@ mod tests {
     fn mlp(input: usize, hidden: &[usize], output: usize) -> MlpConfig {
         MlpConfig {
             input,
+            input_scale: false,
             encoding: EncodingConfig::None,
             hidden: hidden.to_vec(),
             hidden_activation: Activation::Relu,

@@ -1,6 +1,8 @@
 //! A fully connected layer with a fused activation.
 
-use super::{DenseParts, ParamMut, ParamRef, check_input, check_matrix, ensure, no_forward};
+use super::{
+    DenseParts, ParamMut, ParamRef, Tuning, check_input, check_matrix, ensure, no_forward,
+};
 use crate::Result;
 use tensor_core::mlp_pass::{DenseGrad, DenseRef};
 use tensor_core::{Activation, Backend, BinaryOp, ReduceOp, Tensor, UnaryOp};
@@ -268,11 +270,13 @@ impl<B: Backend> super::Layer<B> for Linear<B> {
             name: &self.weight_name,
             value: &mut self.weight,
             grad: &mut self.weight_grad,
+            tuning: Tuning::PLAIN,
         })?;
         f(ParamMut {
             name: &self.bias_name,
             value: &mut self.bias,
             grad: &mut self.bias_grad,
+            tuning: Tuning::PLAIN,
         })
     }
 

@@ -10,10 +10,12 @@
 
 mod activation;
 mod linear;
+mod scale;
 mod sequential;
 
 pub use activation::ActivationLayer;
 pub use linear::Linear;
+pub use scale::{SCALE_LR_FACTOR, Scale};
 
 pub use sequential::Sequential;
 
@@ -29,6 +31,26 @@ pub struct ParamMut<'a, B: Backend> {
     pub value: &'a mut Tensor<B>,
     /// The gradient of the loss with respect to the parameter.
     pub grad: &'a mut Tensor<B>,
+    /// How an optimizer treats it.
+    pub tuning: Tuning,
+}
+
+/// How an optimizer treats a parameter: its learning rate relative to the optimizer's, and
+/// whether weight decay applies to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tuning {
+    /// The factor of the optimizer's learning rate this parameter moves with.
+    pub lr_factor: f32,
+    /// Whether weight decay applies.
+    pub decays: bool,
+}
+
+impl Tuning {
+    /// The optimizer's learning rate, with weight decay: weights and biases.
+    pub const PLAIN: Tuning = Tuning {
+        lr_factor: 1.0,
+        decays: true,
+    };
 }
 
 /// A parameter and its gradient, read-only.

@@ -37,6 +37,7 @@ enum PendingEncoding {
 /// annotation: it is inferred from the backend passed to [`build`](Self::build).
 pub struct MlpBuilder<B: Backend> {
     input: Option<usize>,
+    input_scale: bool,
     encoding: PendingEncoding,
     hidden: Vec<usize>,
     hidden_activation: Activation,
@@ -49,6 +50,7 @@ impl<B: Backend> std::fmt::Debug for MlpBuilder<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MlpBuilder")
             .field("input", &self.input)
+            .field("input_scale", &self.input_scale)
             .field("encoding", &self.encoding)
             .field("hidden", &self.hidden)
             .field("hidden_activation", &self.hidden_activation)
@@ -62,6 +64,7 @@ impl<B: Backend> Clone for MlpBuilder<B> {
     fn clone(&self) -> Self {
         MlpBuilder {
             input: self.input,
+            input_scale: self.input_scale,
             encoding: self.encoding,
             hidden: self.hidden.clone(),
             hidden_activation: self.hidden_activation,
@@ -76,6 +79,7 @@ impl<B: Backend> Default for MlpBuilder<B> {
     fn default() -> Self {
         MlpBuilder {
             input: None,
+            input_scale: false,
             encoding: PendingEncoding::Fixed(EncodingConfig::None),
             hidden: Vec::new(),
             hidden_activation: Activation::Relu,
@@ -141,6 +145,13 @@ impl<B: Backend> MlpBuilder<B> {
         self
     }
 
+    /// Whether each input feature is multiplied by a learned factor first (a
+    /// [`Scale`](crate::Scale); default off).
+    pub fn input_scale(mut self, on: bool) -> Self {
+        self.input_scale = on;
+        self
+    }
+
     /// The initialisation scheme (default [`Init::Auto`]).
     pub fn init(mut self, init: Init) -> Self {
         self.init = init;
@@ -165,6 +176,7 @@ impl<B: Backend> MlpBuilder<B> {
         };
         let config = MlpConfig {
             input,
+            input_scale: self.input_scale,
             encoding,
             hidden: self.hidden.clone(),
             hidden_activation: self.hidden_activation,

@@ -103,6 +103,10 @@ impl EncodingConfig {
 pub struct MlpConfig {
     /// Input features (2 for image coordinates).
     pub input: usize,
+    /// Whether each input feature is multiplied by a learned factor before anything else
+    /// ([`Scale`](crate::Scale), saved as [`INPUT_SCALE`](crate::model::mlp::INPUT_SCALE)).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub input_scale: bool,
     /// The input encoding.
     #[serde(default)]
     pub encoding: EncodingConfig,
@@ -153,7 +157,13 @@ impl MlpConfig {
 
     /// The number of trainable scalars.
     pub fn num_params(&self) -> usize {
-        self.layer_dims().iter().map(|(i, o, _)| i * o + o).sum()
+        let scale = if self.input_scale { self.input } else { 0 };
+        scale
+            + self
+                .layer_dims()
+                .iter()
+                .map(|(i, o, _)| i * o + o)
+                .sum::<usize>()
     }
 
     /// The configuration as JSON.

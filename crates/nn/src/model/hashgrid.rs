@@ -5,7 +5,7 @@ use super::hashgrid_config::HashGridMlpConfig;
 use super::predict::{chunk_rows_for, predict_in_chunks};
 use crate::init::Init;
 use crate::layer::train_pass_by_layers;
-use crate::layer::{DenseParts, Layer, Linear, ParamMut, ParamRef, Sequential};
+use crate::layer::{DenseParts, Layer, Linear, ParamMut, ParamRef, Sequential, Tuning};
 use crate::layer::{check_input, ensure, no_forward};
 use crate::model::Model;
 use crate::{AdamConfig, Loss, Result, config_err};
@@ -338,17 +338,20 @@ impl<B: Backend> Layer<B> for HashGridMlp<B> {
             name: "encoding.tables",
             value: &mut t.value,
             grad: &mut t.grad,
+            tuning: Tuning::PLAIN,
         })?;
         let l = &mut self.first;
         f(ParamMut {
             name: "input.weight",
             value: &mut l.weight,
             grad: &mut l.weight_grad,
+            tuning: Tuning::PLAIN,
         })?;
         f(ParamMut {
             name: "input.bias",
             value: &mut l.bias,
             grad: &mut l.bias_grad,
+            tuning: Tuning::PLAIN,
         })?;
         self.rest.visit_params_mut(f)
     }

@@ -7,13 +7,15 @@ use super::state::{NamedArray, export_params, find, plan_params, upload_params};
 use super::traits::{InputSplit, Model};
 use crate::Result;
 use crate::encoding::Encoding;
-use crate::layer::{Layer, Linear, ParamMut, ParamRef, Sequential, check_input, no_forward};
+use crate::layer::{Layer, Linear, ParamMut, ParamRef, Scale, Sequential, check_input, no_forward};
 use tensor_core::rand::SeedableRng;
 use tensor_core::rand_chacha::ChaCha8Rng;
 use tensor_core::{Backend, Tensor};
 
 /// The name under which the encoding's frequency matrix is exported.
 pub const ENCODING_FREQUENCIES: &str = "encoding.frequencies";
+/// The name of the learned input factors ([`MlpConfig::input_scale`]).
+pub const INPUT_SCALE: &str = "input.scale";
 
 /// A multi-layer perceptron: optional coordinate encoding, then linear layers with fused
 /// activations. Parameters are named `layers.{i}.weight` (`[in, out]`) and
@@ -24,6 +26,7 @@ pub const ENCODING_FREQUENCIES: &str = "encoding.frequencies";
 pub struct Mlp<B: Backend> {
     backend: B,
     config: MlpConfig,
+    scale: Option<Scale<B>>,
     encoding: Option<Encoding<B>>,
     body: Sequential<B>,
 }
@@ -40,6 +43,10 @@ impl<B: Backend> Mlp<B> {
     pub fn from_config(backend: &B, config: &MlpConfig, seed: u64) -> Result<Self> {
         config.validate()?;
         let encoding = Encoding::from_config(backend, config.input, &config.encoding)?;
+        let scale = config
+            .input_scale
+            .then(|| Scale::new(backend, config.input, INPUT_SCALE))
+            .transpose()?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let dims = config.layer_dims();
         let mut body = Sequential::new();
@@ -58,6 +65,7 @@ impl<B: Backend> Mlp<B> {
         Ok(Mlp {
             backend: backend.clone(),
             config: config.clone(),
+            scale,
             encoding,
             body,
         })
@@ -66,6 +74,11 @@ impl<B: Backend> Mlp<B> {
     /// The architecture.
     pub fn config(&self) -> &MlpConfig {
         &self.config
+    }
+
+    /// The learned input factors, if any.
+    pub fn input_scale(&self) -> Option<&Scale<B>> {
+        self.scale.as_ref()
     }
 
     /// The input encoding, if any.
@@ -131,6 +144,16 @@ impl<B: Backend> Mlp<B> {
         out: &mut Tensor<B>,
         scratch: &mut Vec<Tensor<B>>,
     ) -> Result<()> {
+        let scaled;
+        let x = match &self.scale {
+            None => x,
+            Some(s) => {
+                let mut t = Tensor::uninit(&self.backend, x.dims().to_vec())?;
+                s.infer(x, &mut t)?;
+                scaled = t;
+                &scaled
+            }
+        };
         match &self.encoding {
             None => self.body.infer_with_scratch(x, out, scratch),
             Some(e) => {
@@ -153,6 +176,9 @@ impl<B: Backend> Mlp<B> {
     /// [`ENCODING_FREQUENCIES`]) to the host.
     pub fn export_state(&self) -> Result<Vec<NamedArray>> {
         let mut out = export_params(&self.body)?;
+        if let Some(s) = &self.scale {
+            out.push(NamedArray::from_tensor(INPUT_SCALE, s.factors())?);
+        }
         if let Some(e) = &self.encoding {
             out.push(NamedArray::from_tensor(
                 ENCODING_FREQUENCIES,
@@ -165,7 +191,7 @@ impl<B: Backend> Mlp<B> {
     /// Copies every parameter gradient to the host (named like the parameters).
     pub fn export_grads(&self) -> Result<Vec<NamedArray>> {
         let mut out = Vec::new();
-        self.body.visit_params(&mut |p| {
+        self.visit_params(&mut |p| {
             out.push(NamedArray::from_tensor(p.name, p.grad)?);
             Ok(())
         })?;
@@ -179,6 +205,13 @@ impl<B: Backend> Mlp<B> {
     /// checkpoint) are ignored.
     pub fn import_state(&mut self, state: &[NamedArray]) -> Result<()> {
         let plan = plan_params(&self.body, state, "model")?;
+        let scale = match &self.scale {
+            Some(_) => Some(find(state, INPUT_SCALE, &[self.config.input], "model")?),
+            None => None,
+        };
+        if let (Some(s), Some(f)) = (self.scale.as_mut(), scale) {
+            s.set_factors(&f.data)?;
+        }
         if let Some(e) = self.encoding.as_mut() {
             let dims = e.frequencies().dims().to_vec();
             let f = find(state, ENCODING_FREQUENCIES, &dims, "model")?;
@@ -189,16 +222,21 @@ impl<B: Backend> Mlp<B> {
 
     /// The number of trainable scalars.
     pub fn num_params(&self) -> usize {
-        self.body.num_params()
+        self.scale.as_ref().map_or(0, |s| s.num_params()) + self.body.num_params()
     }
 }
 
 impl<B: Backend> Layer<B> for Mlp<B> {
     fn describe(&self) -> String {
-        match &self.encoding {
-            Some(e) => format!("mlp [{}; {}]", e.describe(), self.body.describe()),
-            None => format!("mlp [{}]", self.body.describe()),
-        }
+        let parts: Vec<String> = [
+            self.scale.as_ref().map(|s| s.describe()),
+            self.encoding.as_ref().map(|e| e.describe()),
+            Some(self.body.describe()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        format!("mlp [{}]", parts.join("; "))
     }
 
     fn input_dim(&self) -> usize {
@@ -210,6 +248,10 @@ impl<B: Backend> Layer<B> for Mlp<B> {
     }
 
     fn forward(&mut self, x: &Tensor<B>) -> Result<&Tensor<B>> {
+        let x = match &mut self.scale {
+            None => x,
+            Some(s) => s.forward(x)?,
+        };
         match &mut self.encoding {
             None => self.body.forward(x),
             Some(e) => {
@@ -224,17 +266,20 @@ impl<B: Backend> Layer<B> for Mlp<B> {
     }
 
     fn backward(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<&Tensor<B>> {
-        match &mut self.encoding {
-            None => self.body.backward(x, grad_out),
-            Some(e) => {
-                let encoded = e.output().ok_or_else(|| no_forward("Mlp::backward"))?;
-                let g = self.body.backward(encoded, grad_out)?;
-                e.backward(x, g)
-            }
-        }
+        let Some(s) = &mut self.scale else {
+            return backward_unscaled(self.encoding.as_mut(), &mut self.body, x, grad_out);
+        };
+        let scaled = s.output().ok_or_else(|| no_forward("Mlp::backward"))?;
+        let g = backward_unscaled(self.encoding.as_mut(), &mut self.body, scaled, grad_out)?;
+        s.backward(x, g)
     }
 
     fn backward_params(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<()> {
+        if let Some(s) = &mut self.scale {
+            let scaled = s.output().ok_or_else(|| no_forward("Mlp::backward"))?;
+            let g = backward_unscaled(self.encoding.as_mut(), &mut self.body, scaled, grad_out)?;
+            return s.backward_params(x, g);
+        }
         match &self.encoding {
             None => self.body.backward_params(x, grad_out),
             Some(e) => {
@@ -245,6 +290,9 @@ impl<B: Backend> Layer<B> for Mlp<B> {
     }
 
     fn input_grad(&self) -> Option<&Tensor<B>> {
+        if let Some(s) = &self.scale {
+            return s.input_grad();
+        }
         match &self.encoding {
             None => self.body.input_grad(),
             Some(e) => e.input_grad(),
@@ -258,14 +306,23 @@ impl<B: Backend> Layer<B> for Mlp<B> {
     }
 
     fn visit_params(&self, f: &mut dyn FnMut(ParamRef<'_, B>) -> Result<()>) -> Result<()> {
+        if let Some(s) = &self.scale {
+            s.visit_params(f)?;
+        }
         self.body.visit_params(f)
     }
 
     fn visit_params_mut(&mut self, f: &mut dyn FnMut(ParamMut<'_, B>) -> Result<()>) -> Result<()> {
+        if let Some(s) = &mut self.scale {
+            s.visit_params_mut(f)?;
+        }
         self.body.visit_params_mut(f)
     }
 
     fn set_accumulate_grads(&mut self, accumulate: bool) {
+        if let Some(s) = &mut self.scale {
+            s.set_accumulate_grads(accumulate);
+        }
         self.body.set_accumulate_grads(accumulate);
     }
 }
@@ -308,12 +365,34 @@ impl<B: Backend> Model<B> for Mlp<B> {
     }
 
     /// The encoding (Fourier features or positional) has no trainable parameters: the
-    /// linear layers are the trainable rest.
+    /// linear layers are the trainable rest. Learned input factors come before the
+    /// encoding, so a model with them has no such split.
     fn split_input_encoding(&mut self) -> Option<InputSplit<'_, B>> {
+        if self.scale.is_some() {
+            return None;
+        }
         let encoding = self.encoding.as_ref()?;
         Some(InputSplit {
             encoding,
             rest: &mut self.body,
         })
+    }
+}
+
+/// The backward pass through the encoding (if any) and the linear layers, from the
+/// encoding's input `x`: the gradient with respect to `x`.
+fn backward_unscaled<'a, B: Backend>(
+    encoding: Option<&'a mut Encoding<B>>,
+    body: &'a mut Sequential<B>,
+    x: &Tensor<B>,
+    grad_out: &Tensor<B>,
+) -> Result<&'a Tensor<B>> {
+    match encoding {
+        None => body.backward(x, grad_out),
+        Some(e) => {
+            let encoded = e.output().ok_or_else(|| no_forward("Mlp::backward"))?;
+            let g = body.backward(encoded, grad_out)?;
+            e.backward(x, g)
+        }
     }
 }

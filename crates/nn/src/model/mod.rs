@@ -5,6 +5,7 @@
 
 pub mod builder;
 pub mod config;
+mod fold;
 pub mod hashgrid;
 pub mod hashgrid_config;
 pub mod hidden;

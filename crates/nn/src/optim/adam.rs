@@ -164,6 +164,15 @@ impl<B: Backend> Optimizer<B> for Adam<B> {
         model.visit_params_mut(&mut |p| {
             let slot = slot_for(slots, i, &p, 2)?;
             let (m, v) = slot.buffers.split_at_mut(1);
+            let spec = AdamStep {
+                lr: spec.lr * p.tuning.lr_factor,
+                weight_decay: if p.tuning.decays {
+                    spec.weight_decay
+                } else {
+                    0.0
+                },
+                ..spec
+            };
             p.value.adam_step(spec, p.grad, &mut m[0], &mut v[0])?;
             i += 1;
             Ok(())

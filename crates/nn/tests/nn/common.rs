@@ -69,6 +69,8 @@ pub enum RefLayer {
         act: Activation,
     },
     Act(Activation),
+    /// `y = x * s`, one factor per column.
+    Scale(Vec<f64>),
     Encoding {
         freqs: Vec<f64>,
         d: usize,
@@ -94,6 +96,11 @@ impl RefLayer {
                 y
             }
             RefLayer::Act(a) => x.iter().map(|&z| act64(*a, z)).collect(),
+            RefLayer::Scale(s) => x
+                .iter()
+                .enumerate()
+                .map(|(k, &v)| v * s[k % s.len()])
+                .collect(),
             RefLayer::Encoding {
                 freqs,
                 d,
@@ -125,6 +132,7 @@ impl RefLayer {
     pub fn param_count(&self) -> usize {
         match self {
             RefLayer::Linear { w, b, .. } => w.len() + b.len(),
+            RefLayer::Scale(s) => s.len(),
             _ => 0,
         }
     }
@@ -138,6 +146,7 @@ impl RefLayer {
                     &mut b[k - w.len()]
                 }
             }
+            RefLayer::Scale(s) => &mut s[k],
             _ => unreachable!(),
         }
     }
@@ -195,6 +204,9 @@ pub fn ref_of_mlp(model: &Mlp<CpuBackend>) -> Vec<RefLayer> {
             .collect()
     };
     let mut layers = Vec::new();
+    if cfg.input_scale {
+        layers.push(RefLayer::Scale(get(nn::model::mlp::INPUT_SCALE)));
+    }
     if let Some(e) = model.encoding() {
         let freqs: Vec<f64> = e
             .frequencies()

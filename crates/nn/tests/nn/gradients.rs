@@ -211,6 +211,40 @@ fn positional_encoding_with_and_without_input() {
 }
 
 #[test]
+fn learned_input_scale_with_and_without_an_encoding() {
+    let cpu = CpuBackend::new();
+    for bands in [0, 2] {
+        let mut builder = Mlp::builder().input(3).input_scale(true);
+        if bands > 0 {
+            builder = builder.positional_encoding(bands, true);
+        }
+        let mut model = builder
+            .hidden(&[5], Activation::Tanh)
+            .output(2, Activation::Identity)
+            .build(&cpu, 15)
+            .unwrap();
+        // Factors away from 1, so that a gradient that ignored them would be seen.
+        let factors = [0.5f32, -1.5, 2.0];
+        let mut state = model.export_state().unwrap();
+        let s = state
+            .iter_mut()
+            .find(|a| a.name == nn::model::mlp::INPUT_SCALE)
+            .unwrap();
+        s.data = factors.to_vec();
+        model.import_state(&state).unwrap();
+        assert_eq!(model.config().num_params(), model.num_params());
+        let (x, y) = data(16, 5, 3, 2);
+        check_mlp(
+            &mut model,
+            Loss::Mse,
+            &x,
+            &y,
+            &format!("scale, {bands} bands"),
+        );
+    }
+}
+
+#[test]
 fn positional_encoding_values() {
     let cpu = CpuBackend::new();
     let mut enc = Encoding::positional(&cpu, 1, 3, true).unwrap();

@@ -186,3 +186,99 @@ fn predict_in_chunks_matches_the_training_forward() {
         assert_eq!(model.output().unwrap().to_vec().unwrap(), trained);
     }
 }
+
+/// A network with learned input factors of `factors`, of the encoding `encoding`.
+fn scaled(cpu: &CpuBackend, encoding: u8, factors: &[f32]) -> Mlp<CpuBackend> {
+    let b = Mlp::builder().input(factors.len()).input_scale(true);
+    let b = match encoding {
+        0 => b,
+        1 => b.positional_encoding(2, true),
+        _ => b.fourier_features(5, 1.0),
+    };
+    let mut model = b
+        .hidden(&[8], Activation::Tanh)
+        .output(2, Activation::Identity)
+        .build(cpu, 21)
+        .unwrap();
+    let mut state = model.export_state().unwrap();
+    let s = state
+        .iter_mut()
+        .find(|a| a.name == nn::model::mlp::INPUT_SCALE)
+        .unwrap();
+    s.data = factors.to_vec();
+    model.import_state(&state).unwrap();
+    model
+}
+
+#[test]
+fn folding_the_input_scale_keeps_the_function() {
+    let cpu = CpuBackend::new();
+    let factors = [0.25f32, -2.0, 1.5];
+    let mut r = rng(22);
+    let x = tensor(&cpu, &uniform(&mut r, 30 * 3, -2.0, 2.0), 30, 3);
+    for encoding in 0..3 {
+        let model = scaled(&cpu, encoding, &factors);
+        let folded = model.fold_input_scale().unwrap();
+        assert!(!folded.config().input_scale, "encoding {encoding}");
+        assert!(folded.input_scale().is_none());
+        assert_eq!(folded.num_params() + factors.len(), model.num_params());
+        let (want, got) = (model.predict(&x).unwrap(), folded.predict(&x).unwrap());
+        let (want, got) = (want.to_vec().unwrap(), got.to_vec().unwrap());
+        for (a, b) in want.iter().zip(&got) {
+            assert!((a - b).abs() < 1e-4, "encoding {encoding}: {a} vs {b}");
+        }
+        // The factors changed the function, so the comparison above could fail.
+        let unscaled = {
+            let mut state = model.export_state().unwrap();
+            state.retain(|a| a.name != nn::model::mlp::INPUT_SCALE);
+            let mut config = model.config().clone();
+            config.input_scale = false;
+            let mut m = Mlp::from_config(&cpu, &config, 0).unwrap();
+            m.import_state(&state).unwrap();
+            m.predict(&x).unwrap().to_vec().unwrap()
+        };
+        assert!(
+            want.iter()
+                .zip(&unscaled)
+                .any(|(a, b)| (a - b).abs() > 1e-2)
+        );
+    }
+}
+
+#[test]
+fn the_input_scale_moves_faster_and_is_not_decayed() {
+    let cpu = CpuBackend::new();
+    let mut model = scaled(&cpu, 0, &[1.0, 1.0, 1.0]);
+    let before = model.export_state().unwrap();
+    let x = tensor(&cpu, &[1.0, 2.0, -1.0, 0.5, -0.5, 1.0], 2, 3);
+    let y = tensor(&cpu, &[1.0, 0.0, 0.0, 1.0], 2, 2);
+    let pred = model.forward(&x).unwrap();
+    let out = Loss::Mse.compute(pred, &y).unwrap();
+    model.backward_params(&x, &out.grad).unwrap();
+    let (lr, decay) = (1e-3, 0.5);
+    let mut adam = Adam::new(AdamConfig::adamw(lr, decay)).unwrap();
+    adam.step(&mut model).unwrap();
+    let after = model.export_state().unwrap();
+    let get = |s: &[nn::NamedArray], n: &str| s.iter().find(|a| a.name == n).unwrap().data.clone();
+    // Adam's first step moves every parameter by its learning rate (times the sign of its
+    // gradient); the factors move SCALE_LR_FACTOR times as far, with no decay.
+    let scale = nn::model::mlp::INPUT_SCALE;
+    for (a, b) in get(&before, scale).iter().zip(get(&after, scale)) {
+        let moved = (a - b).abs();
+        assert!(
+            (moved - lr * nn::SCALE_LR_FACTOR).abs() < 1e-6,
+            "factor moved {moved}"
+        );
+    }
+    for (a, b) in get(&before, "layers.0.weight")
+        .iter()
+        .zip(get(&after, "layers.0.weight"))
+    {
+        // Decoupled decay shrinks the weight by lr * decay * w before the step of lr.
+        let moved = (a * (1.0 - lr * decay) - b).abs();
+        assert!(
+            (moved - lr).abs() < 1e-5,
+            "weight moved {moved} beside its decay"
+        );
+    }
+}

@@ -389,3 +389,41 @@ fn classifier_of_a_numeric_table_gives_the_word_labels_of_predict() {
         .find(|p| p.key == "class_labels");
     assert_eq!(meta.unwrap().value, r#"["sp_007","sp_050","sp_123"]"#);
 }
+
+#[test]
+fn a_network_with_learned_input_factors_gives_the_values_of_predict() {
+    let (plain, new) = fitted("price", false);
+    let inputs = plain.network().input_dim();
+    let mut network = Mlp::builder()
+        .input(inputs)
+        .input_scale(true)
+        .hidden(&[16, 16], Activation::Tanh)
+        .output(1, Activation::Identity)
+        .build(&CpuBackend::new(), 11)
+        .unwrap();
+    let mut state = network.export_state().unwrap();
+    let factors = state
+        .iter_mut()
+        .find(|a| a.name == nn::model::mlp::INPUT_SCALE)
+        .unwrap();
+    factors.data = (0..inputs).map(|i| 0.5 + 0.3 * i as f32).collect();
+    network.import_state(&state).unwrap();
+    let model = FittedModel::new(network, plain.info().clone()).unwrap();
+    let ours = model.predict_table(&new).unwrap();
+    // The factors change the predictions, so that an export that dropped them would differ.
+    let unscaled = plain.predict_table(&new).unwrap();
+    assert!(
+        ours.values
+            .iter()
+            .zip(&unscaled.values)
+            .any(|(a, b)| (a - b).abs() > 1e-3)
+    );
+    let out = run(&onnx::export(&model).unwrap(), inputs_for(&model, &new));
+    let got: Vec<f32> = out[0]
+        .to_array_view::<f32>()
+        .unwrap()
+        .iter()
+        .copied()
+        .collect();
+    assert_close("values", &got, &ours.values);
+}

@@ -57,6 +57,7 @@ pub fn blend<B: Backend>(
     periodic: &Mlp<B>,
     seed: u64,
 ) -> Result<Mlp<B>> {
+    let (plain, periodic) = (plain.fold_input_scale()?, periodic.fold_input_scale()?);
     let (ca, cb) = (plain.config(), periodic.config());
     let keeps_input = matches!(
         cb.encoding,
@@ -129,6 +130,7 @@ pub fn widen<B: Backend>(
     columns: &[PlainColumn],
     width: usize,
 ) -> Result<Mlp<B>> {
+    let net = net.fold_input_scale()?;
     let config = net.config();
     if config.encoding != EncodingConfig::None || config.input != columns.len() {
         return Err(Error::Refused(format!(

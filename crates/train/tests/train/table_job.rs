@@ -93,6 +93,9 @@ fn auto_keeps_the_linear_model_of_a_linear_table_and_writes_its_files() {
         assert!(run.join(name).is_file(), "{name}");
     }
     assert!(run.join("periodic").join("model.safetensors").is_file());
+    // The piecewise network learns a factor per input, the periodic one not.
+    assert!(saves_input_factors(&run.join("piecewise")));
+    assert!(!saves_input_factors(&run.join("periodic")));
     let record = std::fs::read_to_string(run.join("config.json")).unwrap();
     assert!(
         record.contains("\"val_fraction\": null"),
@@ -123,6 +126,16 @@ fn too_few_rows_keep_the_network_and_balanced_classes_are_said() {
         .unwrap();
     assert!(matches!(out.selection, Selection::Alone));
     assert_eq!(out.labels.as_ref().map(Vec::len), Some(3));
+    // The network alone is the plain network of before: no learned factors.
+    assert!(saves_input_factors(&dir.path().join("small")));
+    assert!(!saves_input_factors(&dir.path().join("side")));
+}
+
+/// Whether the checkpoint in `run` holds learned input factors.
+fn saves_input_factors(run: &std::path::Path) -> bool {
+    let bytes = std::fs::read(run.join("model.safetensors")).unwrap();
+    let name = nn::model::mlp::INPUT_SCALE.as_bytes();
+    bytes.windows(name.len()).any(|w| w == name)
 }
 
 /// The refusal of `o`, which must be a table job's.

@@ -178,7 +178,8 @@ impl<B: Backend> Trainer<'_, B> {
                 _ => (NetworkRows::of(p, &p.train, targets), None, 0),
             };
             let dir = dir.join(i.dir());
-            let net = self.network(rows.train.n_features, classes, bands)?;
+            let scale = auto::learns_input_scale(i);
+            let net = self.network(rows.train.n_features, classes, bands, scale)?;
             others.push(Candidate { net, rows, x, dir });
         }
         Ok(others)

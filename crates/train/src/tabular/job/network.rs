@@ -82,12 +82,14 @@ fn matrix<B: Backend>(backend: &B, data: &[f32], rows: usize, cols: usize) -> Re
 
 impl<B: Backend> Trainer<'_, B> {
     /// The network for `inputs` features and `classes` classes (0: regression), with
-    /// `periodic` encoding bands.
+    /// `periodic` encoding bands, learning a factor per input when `scale` (a network with
+    /// hidden layers only).
     pub(super) fn network(
         &self,
         inputs: usize,
         classes: usize,
         periodic: usize,
+        scale: bool,
     ) -> Result<Network> {
         let out_dim = match classes {
             0 | 2 => 1,
@@ -102,7 +104,8 @@ impl<B: Backend> Trainer<'_, B> {
             1 => Loss::BceWithLogits,
             _ => Loss::SoftmaxCrossEntropy,
         };
-        let mut builder = Mlp::<B>::builder().input(inputs);
+        let scale = scale && !hidden.is_empty();
+        let mut builder = Mlp::<B>::builder().input(inputs).input_scale(scale);
         if periodic > 0 {
             builder = builder.positional_encoding(periodic, true);
         }
@@ -181,9 +184,10 @@ impl<B: Backend> Trainer<'_, B> {
         let validation = rows.val.map(matrices).transpose()?;
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
         let run = self.run(p, net, (targets, rows.info), dir, train)?;
-        let out =
+        let mut out =
             run.reporter(reporter)
                 .train::<B, Mlp<B>>(backend, Data::new(&xt, &yt), val_data)?;
+        out.model = out.model.fold_input_scale()?;
         crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
         Ok((out, xt.into_vec()?))
     }

@@ -112,7 +112,9 @@ impl TableJob {
             Some(NumericEncoding::Periodic(n)) => n,
             _ => 0,
         };
-        let net = trainer.network(train.n_features, classes, bands)?;
+        let scale =
+            options.auto() && auto::learns_input_scale(first.unwrap_or(NumericEncoding::Plain));
+        let net = trainer.network(train.n_features, classes, bands, scale)?;
         let train_rows = p.train.rows;
         let compared = options.auto() && balanced.is_none();
         let (out, x, selected) = match compared {
