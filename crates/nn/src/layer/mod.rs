@@ -51,6 +51,13 @@ impl Tuning {
         lr_factor: 1.0,
         decays: true,
     };
+
+    /// The learning rate and weight decay this parameter takes under an optimizer's `lr`
+    /// and `weight_decay`.
+    pub fn apply(self, lr: f32, weight_decay: f32) -> (f32, f32) {
+        let decay = if self.decays { weight_decay } else { 0.0 };
+        (lr * self.lr_factor, decay)
+    }
 }
 
 /// A parameter and its gradient, read-only.

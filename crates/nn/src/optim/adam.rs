@@ -164,13 +164,10 @@ impl<B: Backend> Optimizer<B> for Adam<B> {
         model.visit_params_mut(&mut |p| {
             let slot = slot_for(slots, i, &p, 2)?;
             let (m, v) = slot.buffers.split_at_mut(1);
+            let (lr, weight_decay) = p.tuning.apply(spec.lr, spec.weight_decay);
             let spec = AdamStep {
-                lr: spec.lr * p.tuning.lr_factor,
-                weight_decay: if p.tuning.decays {
-                    spec.weight_decay
-                } else {
-                    0.0
-                },
+                lr,
+                weight_decay,
                 ..spec
             };
             p.value.adam_step(spec, p.grad, &mut m[0], &mut v[0])?;

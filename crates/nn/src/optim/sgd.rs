@@ -125,13 +125,10 @@ impl<B: Backend> Optimizer<B> for Sgd<B> {
         let mut i = 0;
         model.visit_params_mut(&mut |p| {
             let slot = slot_for(slots, i, &p, count)?;
+            let (lr, weight_decay) = p.tuning.apply(spec.lr, spec.weight_decay);
             let spec = SgdStep {
-                lr: spec.lr * p.tuning.lr_factor,
-                weight_decay: if p.tuning.decays {
-                    spec.weight_decay
-                } else {
-                    0.0
-                },
+                lr,
+                weight_decay,
                 ..spec
             };
             p.value.sgd_step(spec, p.grad, slot.buffers.first_mut())?;

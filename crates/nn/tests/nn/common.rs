@@ -361,3 +361,14 @@ pub fn small(cpu: &CpuBackend, seed: u64) -> Mlp<CpuBackend> {
         .build(cpu, seed)
         .unwrap()
 }
+
+/// Sets the learned input factors of `model` (a network with [`nn::MlpConfig::input_scale`]).
+pub fn set_input_factors(model: &mut Mlp<CpuBackend>, factors: &[f32]) {
+    let mut state = model.export_state().unwrap();
+    let s = state
+        .iter_mut()
+        .find(|a| a.name == nn::model::mlp::INPUT_SCALE)
+        .unwrap();
+    s.data = factors.to_vec();
+    model.import_state(&state).unwrap();
+}

@@ -225,13 +225,7 @@ fn learned_input_scale_with_and_without_an_encoding() {
             .unwrap();
         // Factors away from 1, so that a gradient that ignored them would be seen.
         let factors = [0.5f32, -1.5, 2.0];
-        let mut state = model.export_state().unwrap();
-        let s = state
-            .iter_mut()
-            .find(|a| a.name == nn::model::mlp::INPUT_SCALE)
-            .unwrap();
-        s.data = factors.to_vec();
-        model.import_state(&state).unwrap();
+        set_input_factors(&mut model, &factors);
         assert_eq!(model.config().num_params(), model.num_params());
         let (x, y) = data(16, 5, 3, 2);
         check_mlp(

@@ -200,13 +200,7 @@ fn scaled(cpu: &CpuBackend, encoding: u8, factors: &[f32]) -> Mlp<CpuBackend> {
         .output(2, Activation::Identity)
         .build(cpu, 21)
         .unwrap();
-    let mut state = model.export_state().unwrap();
-    let s = state
-        .iter_mut()
-        .find(|a| a.name == nn::model::mlp::INPUT_SCALE)
-        .unwrap();
-    s.data = factors.to_vec();
-    model.import_state(&state).unwrap();
+    set_input_factors(&mut model, factors);
     model
 }
 
