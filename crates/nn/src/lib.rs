@@ -17,7 +17,8 @@
 //!   [`MlpConfig`] (serialisable), with host-side [`Mlp::export_state`] /
 //!   [`Mlp::import_state`] for checkpoints and chunked [`Mlp::predict`]; learned input
 //!   factors ([`MlpConfig::input_scale`]) fold into the weights that read the inputs
-//!   ([`Mlp::fold_input_scale`]).
+//!   ([`Mlp::fold_input_scale`]); a positional encoding's frequencies can be trained too
+//!   ([`MlpConfig::learned_frequencies`]).
 //! - [`Loss`], optimizers ([`Sgd`], [`Adam`], AdamW) behind the [`Optimizer`] trait,
 //!   [`GradClipper`], [`LrSchedule`].
 //! - [`Trainer`]: trains any [`Model`] on full batches or shuffled mini-batches, with

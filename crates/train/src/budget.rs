@@ -307,6 +307,7 @@ mod tests {
         MlpConfig {
             input,
             input_scale: false,
+            learned_frequencies: false,
             encoding: EncodingConfig::None,
             hidden: hidden.to_vec(),
             hidden_activation: Activation::Relu,

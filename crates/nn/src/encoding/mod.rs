@@ -1,19 +1,24 @@
-//! Input encodings for coordinate networks: layers with no trainable parameters that map
-//! `x` (`[rows, d]`) to sines and cosines of linear projections of it.
+//! Input encodings for coordinate networks and tables: layers that map `x` (`[rows, d]`)
+//! to sines and cosines of linear projections of it.
 //!
-//! Both kinds compute `[x (optional), sin(2 pi x B), cos(2 pi x B)]` with a fixed
-//! frequency matrix `B` (`[d, m]`), using the backend's fused `fourier_features`:
+//! Both kinds compute `[x (optional), sin(2 pi x B), cos(2 pi x B)]` with a frequency
+//! matrix `B` (`[d, m]`), fixed unless a positional encoding learns it
+//! ([`Encoding::learn_frequencies`]), using the backend's fused `fourier_features`:
 //! - [Gaussian random Fourier features](fourier) (Tancik et al. 2020): `B ~ N(0, sigma^2)`,
 //!   drawn from a seed;
 //! - [positional encoding](positional) (NeRF): `sin(2^k pi x_i)`, `cos(2^k pi x_i)` for
 //!   `k < L`, optionally with `x` itself.
 
 pub mod fourier;
+mod learned;
 pub mod positional;
 
-use crate::layer::{Layer, check_input, check_matrix, ensure, no_forward};
+use crate::layer::{
+    Layer, ParamMut, ParamRef, Tuning, check_input, check_matrix, ensure, no_forward,
+};
 use crate::model::config::EncodingConfig;
 use crate::{Result, config_err};
+use learned::LearnedFrequencies;
 use std::f32::consts::TAU;
 use tensor_core::{Backend, BinaryOp, Tensor, UnaryOp};
 
@@ -33,7 +38,11 @@ pub struct Encoding<B: Backend> {
     tmp: Option<Tensor<B>>,
     deriv: Option<Tensor<B>>,
     grad_in: Option<Tensor<B>>,
+    learned: Option<LearnedFrequencies<B>>,
 }
+
+/// The name of an encoding's frequency matrix among a model's parameters and state.
+pub const FREQUENCIES: &str = "encoding.frequencies";
 
 impl<B: Backend> Encoding<B> {
     /// An encoding from its frequency matrix (`[d, m]`, row-major) on the host.
@@ -83,7 +92,40 @@ impl<B: Backend> Encoding<B> {
             tmp: None,
             deriv: None,
             grad_in: None,
+            learned: None,
         })
+    }
+
+    /// Makes the frequencies trainable parameters (named [`FREQUENCIES`], not decayed): the
+    /// backward pass sets their gradient. Only a positional encoding, whose every frequency
+    /// reads one input, learns them; the frequencies that are 0 stay 0.
+    pub fn learn_frequencies(&mut self) -> Result<()> {
+        let freqs = self.freqs.to_vec()?;
+        let off = self.offset();
+        self.learned = Some(LearnedFrequencies::new(
+            &self.backend,
+            self.in_dim,
+            &freqs,
+            off,
+        )?);
+        Ok(())
+    }
+
+    /// Whether the frequencies are learned.
+    pub fn learns_frequencies(&self) -> bool {
+        self.learned.is_some()
+    }
+
+    /// The frequencies' copies the backward pass reads (`2 pi B` and the input-gradient
+    /// matrix), made again from `B` after a step moved it.
+    fn refresh_derived(&mut self) -> Result<()> {
+        self.freqs_2pi.copy_from(&self.freqs)?;
+        self.freqs_2pi.scale_assign(TAU)?;
+        let off = self.offset();
+        self.back_matrix.copy_columns_from(off, &self.freqs_2pi)?;
+        self.back_matrix
+            .copy_columns_from(off + self.m, &self.freqs_2pi)?;
+        Ok(())
     }
 
     /// Gaussian random Fourier features: `m` frequencies per output half drawn from
@@ -132,7 +174,10 @@ impl<B: Backend> Encoding<B> {
 
     /// Replaces the frequency matrix (same shape), e.g. from a checkpoint.
     pub fn set_frequencies(&mut self, freqs: &[f32]) -> Result<()> {
-        let fresh = Self::from_matrix(&self.backend, self.in_dim, freqs, self.include_input)?;
+        let mut fresh = Self::from_matrix(&self.backend, self.in_dim, freqs, self.include_input)?;
+        if self.learned.is_some() {
+            fresh.learn_frequencies()?;
+        }
         if fresh.m != self.m {
             return Err(crate::Error::StateMismatch(format!(
                 "encoding frequencies: expected shape [{}, {}], got {} values",
@@ -227,6 +272,9 @@ impl<B: Backend> Layer<B> for Encoding<B> {
         let rows = check_input(x, self.in_dim, "Encoding::backward (input)")?;
         let width = self.output_dim();
         check_matrix(grad_out, rows, width, "Encoding::backward (gradient)")?;
+        if self.learned.is_some() {
+            self.refresh_derived()?;
+        }
         let (m, off) = (self.m, self.offset());
         // deriv = [1 | cos(p) | -sin(p)] with p = 2 pi x B, then deriv *= grad_out and
         // grad_in = deriv * [I | 2 pi B | 2 pi B]^T.
@@ -245,13 +293,45 @@ impl<B: Backend> Layer<B> for Encoding<B> {
             deriv.copy_columns_from(off + m, tmp)?;
         }
         deriv.binary_assign(BinaryOp::Mul, grad_out)?;
+        if let Some(l) = &mut self.learned {
+            l.set_grad(x, deriv)?;
+        }
         let gi = ensure(&mut self.grad_in, &self.backend, rows, self.in_dim)?;
         Tensor::matmul_into(deriv, &self.back_matrix, gi, false, true, 1.0, 0.0)?;
         Ok(gi)
     }
 
-    fn backward_params(&mut self, _x: &Tensor<B>, _grad_out: &Tensor<B>) -> Result<()> {
-        Ok(())
+    fn backward_params(&mut self, x: &Tensor<B>, grad_out: &Tensor<B>) -> Result<()> {
+        match self.learned {
+            Some(_) => self.backward(x, grad_out).map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
+    fn visit_params(&self, f: &mut dyn FnMut(ParamRef<'_, B>) -> Result<()>) -> Result<()> {
+        match &self.learned {
+            Some(l) => f(ParamRef {
+                name: FREQUENCIES,
+                value: &self.freqs,
+                grad: &l.grad,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn visit_params_mut(&mut self, f: &mut dyn FnMut(ParamMut<'_, B>) -> Result<()>) -> Result<()> {
+        match &mut self.learned {
+            Some(l) => f(ParamMut {
+                name: FREQUENCIES,
+                value: &mut self.freqs,
+                grad: &mut l.grad,
+                tuning: Tuning {
+                    lr_factor: 1.0,
+                    decays: false,
+                },
+            }),
+            None => Ok(()),
+        }
     }
 
     fn input_grad(&self) -> Option<&Tensor<B>> {

@@ -38,6 +38,7 @@ enum PendingEncoding {
 pub struct MlpBuilder<B: Backend> {
     input: Option<usize>,
     input_scale: bool,
+    learned_frequencies: bool,
     encoding: PendingEncoding,
     hidden: Vec<usize>,
     hidden_activation: Activation,
@@ -51,6 +52,7 @@ impl<B: Backend> std::fmt::Debug for MlpBuilder<B> {
         f.debug_struct("MlpBuilder")
             .field("input", &self.input)
             .field("input_scale", &self.input_scale)
+            .field("learned_frequencies", &self.learned_frequencies)
             .field("encoding", &self.encoding)
             .field("hidden", &self.hidden)
             .field("hidden_activation", &self.hidden_activation)
@@ -65,6 +67,7 @@ impl<B: Backend> Clone for MlpBuilder<B> {
         MlpBuilder {
             input: self.input,
             input_scale: self.input_scale,
+            learned_frequencies: self.learned_frequencies,
             encoding: self.encoding,
             hidden: self.hidden.clone(),
             hidden_activation: self.hidden_activation,
@@ -80,6 +83,7 @@ impl<B: Backend> Default for MlpBuilder<B> {
         MlpBuilder {
             input: None,
             input_scale: false,
+            learned_frequencies: false,
             encoding: PendingEncoding::Fixed(EncodingConfig::None),
             hidden: Vec::new(),
             hidden_activation: Activation::Relu,
@@ -152,6 +156,12 @@ impl<B: Backend> MlpBuilder<B> {
         self
     }
 
+    /// Whether a positional encoding's frequencies are trained (default off).
+    pub fn learned_frequencies(mut self, on: bool) -> Self {
+        self.learned_frequencies = on;
+        self
+    }
+
     /// The initialisation scheme (default [`Init::Auto`]).
     pub fn init(mut self, init: Init) -> Self {
         self.init = init;
@@ -177,6 +187,7 @@ impl<B: Backend> MlpBuilder<B> {
         let config = MlpConfig {
             input,
             input_scale: self.input_scale,
+            learned_frequencies: self.learned_frequencies,
             encoding,
             hidden: self.hidden.clone(),
             hidden_activation: self.hidden_activation,

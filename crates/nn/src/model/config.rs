@@ -107,6 +107,10 @@ pub struct MlpConfig {
     /// ([`Scale`](crate::Scale), saved as [`INPUT_SCALE`](crate::model::mlp::INPUT_SCALE)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub input_scale: bool,
+    /// Whether a positional encoding's frequencies are trained
+    /// ([`Encoding::learn_frequencies`](crate::Encoding::learn_frequencies)).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub learned_frequencies: bool,
     /// The input encoding.
     #[serde(default)]
     pub encoding: EncodingConfig,
@@ -158,6 +162,13 @@ impl MlpConfig {
     /// The number of trainable scalars.
     pub fn num_params(&self) -> usize {
         let scale = if self.input_scale { self.input } else { 0 };
+        let frequencies = match self.encoding {
+            EncodingConfig::Positional { bands, .. } if self.learned_frequencies => {
+                self.input * self.input * bands
+            }
+            _ => 0,
+        };
+        let scale = scale + frequencies;
         scale
             + self
                 .layer_dims()

@@ -13,7 +13,7 @@ use tensor_core::rand_chacha::ChaCha8Rng;
 use tensor_core::{Backend, Tensor};
 
 /// The name under which the encoding's frequency matrix is exported.
-pub const ENCODING_FREQUENCIES: &str = "encoding.frequencies";
+pub const ENCODING_FREQUENCIES: &str = crate::encoding::FREQUENCIES;
 /// The name of the learned input factors ([`MlpConfig::input_scale`]).
 pub const INPUT_SCALE: &str = "input.scale";
 
@@ -42,7 +42,10 @@ impl<B: Backend> Mlp<B> {
     /// stored in the configuration.
     pub fn from_config(backend: &B, config: &MlpConfig, seed: u64) -> Result<Self> {
         config.validate()?;
-        let encoding = Encoding::from_config(backend, config.input, &config.encoding)?;
+        let mut encoding = Encoding::from_config(backend, config.input, &config.encoding)?;
+        if let Some(e) = encoding.as_mut().filter(|_| config.learned_frequencies) {
+            e.learn_frequencies()?;
+        }
         let scale = config
             .input_scale
             .then(|| Scale::new(backend, config.input, INPUT_SCALE))
@@ -222,7 +225,8 @@ impl<B: Backend> Mlp<B> {
 
     /// The number of trainable scalars.
     pub fn num_params(&self) -> usize {
-        self.scale.as_ref().map_or(0, |s| s.num_params()) + self.body.num_params()
+        let scale = self.scale.as_ref().map_or(0, |s| s.num_params());
+        scale + self.encoding.as_ref().map_or(0, |e| e.num_params()) + self.body.num_params()
     }
 }
 
@@ -280,8 +284,11 @@ impl<B: Backend> Layer<B> for Mlp<B> {
             let g = backward_unscaled(self.encoding.as_mut(), &mut self.body, scaled, grad_out)?;
             return s.backward_params(x, g);
         }
-        match &self.encoding {
+        match &mut self.encoding {
             None => self.body.backward_params(x, grad_out),
+            Some(e) if e.learns_frequencies() => {
+                backward_unscaled(Some(e), &mut self.body, x, grad_out).map(|_| ())
+            }
             Some(e) => {
                 let encoded = e.output().ok_or_else(|| no_forward("Mlp::backward"))?;
                 self.body.backward_params(encoded, grad_out)
@@ -309,12 +316,18 @@ impl<B: Backend> Layer<B> for Mlp<B> {
         if let Some(s) = &self.scale {
             s.visit_params(f)?;
         }
+        if let Some(e) = &self.encoding {
+            e.visit_params(f)?;
+        }
         self.body.visit_params(f)
     }
 
     fn visit_params_mut(&mut self, f: &mut dyn FnMut(ParamMut<'_, B>) -> Result<()>) -> Result<()> {
         if let Some(s) = &mut self.scale {
             s.visit_params_mut(f)?;
+        }
+        if let Some(e) = &mut self.encoding {
+            e.visit_params_mut(f)?;
         }
         self.body.visit_params_mut(f)
     }
@@ -368,10 +381,10 @@ impl<B: Backend> Model<B> for Mlp<B> {
     /// linear layers are the trainable rest. Learned input factors come before the
     /// encoding, so a model with them has no such split.
     fn split_input_encoding(&mut self) -> Option<InputSplit<'_, B>> {
-        if self.scale.is_some() {
+        let encoding = self.encoding.as_ref()?;
+        if self.scale.is_some() || encoding.learns_frequencies() {
             return None;
         }
-        let encoding = self.encoding.as_ref()?;
         Some(InputSplit {
             encoding,
             rest: &mut self.body,

@@ -418,3 +418,57 @@ fn gradient_clipping_scales_to_the_global_norm() {
         assert!((a - b).abs() <= 1e-7 * (1.0 + a.abs()));
     }
 }
+
+#[test]
+fn learned_frequencies_of_a_positional_encoding() {
+    let cpu = CpuBackend::new();
+    for include in [true, false] {
+        let mut model = Mlp::builder()
+            .input(2)
+            .positional_encoding(2, include)
+            .learned_frequencies(true)
+            .hidden(&[5], Activation::Tanh)
+            .output(1, Activation::Identity)
+            .build(&cpu, 17)
+            .unwrap();
+        let (x, y) = data(18, 6, 2, 1);
+        let (xt, yt) = (tensor(&cpu, &x, 6, 2), tensor(&cpu, &y, 6, 1));
+        let pred = model.forward(&xt).unwrap();
+        let out = Loss::Mse.compute(pred, &yt).unwrap();
+        model.backward_params(&xt, &out.grad).unwrap();
+        let all = params(&model);
+        let (name, freqs, grad) = &all[0];
+        assert_eq!(name, nn::model::mlp::ENCODING_FREQUENCIES);
+        // Central differences of the f64 reference, frequency by frequency.
+        let reference = ref_of_mlp(&model);
+        let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+        let y64: Vec<f64> = y.iter().map(|&v| v as f64).collect();
+        let loss =
+            |layers: &[RefLayer]| ref_loss(Loss::Mse, &ref_forward(layers, &x64, 6), &y64, 6, 1);
+        let h = 1e-6;
+        let mut numeric = Vec::new();
+        for k in 0..freqs.len() {
+            let at = |delta: f64| {
+                let mut layers = reference.clone();
+                if let RefLayer::Encoding { freqs, .. } = &mut layers[0] {
+                    freqs[k] += delta;
+                }
+                loss(&layers)
+            };
+            numeric.push((at(h) - at(-h)) / (2.0 * h));
+        }
+        // The frequencies that are 0 (a band of another input) are not learned.
+        for (k, f) in freqs.iter().enumerate() {
+            if *f == 0.0 {
+                assert_eq!(grad[k], 0.0, "frequency {k} is not learned");
+                numeric[k] = 0.0;
+            }
+        }
+        assert!(grad.iter().any(|g| g.abs() > 1e-3), "{grad:?}");
+        assert_close(
+            &format!("frequencies, input kept {include}"),
+            grad,
+            &numeric,
+        );
+    }
+}

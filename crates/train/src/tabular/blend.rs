@@ -8,6 +8,7 @@
 
 use crate::{Error, Result};
 use io::table::PlainColumn;
+use nn::model::mlp::ENCODING_FREQUENCIES;
 use nn::{EncodingConfig, Mlp, NamedArray};
 use tensor_core::Backend;
 
@@ -80,6 +81,7 @@ pub fn blend<B: Backend>(
     }
     let mut config = cb.clone();
     config.hidden = cb.hidden.iter().map(|h| 2 * h).collect();
+    config.learned_frequencies = false;
     let mut net = Mlp::from_config(backend, &config, seed)?;
     let (la, lb) = (
         layers(plain.export_state()?)?,
@@ -115,6 +117,17 @@ pub fn blend<B: Backend>(
             place(&mut w.data, width, wb, (below, wa.shape[1]), 1.0);
             b.data = ba.data.iter().chain(&bb.data).copied().collect();
         }
+    }
+    // The encoding is the second network's, as trained.
+    let frequencies = periodic
+        .export_state()?
+        .into_iter()
+        .find(|a| a.name == ENCODING_FREQUENCIES);
+    if let (Some(f), Some(slot)) = (
+        frequencies,
+        state.iter_mut().find(|a| a.name == ENCODING_FREQUENCIES),
+    ) {
+        *slot = f;
     }
     net.import_state(&state)?;
     Ok(net)
@@ -192,13 +205,22 @@ mod tests {
             .output(2, Activation::Identity)
             .build(&cpu, 1)
             .unwrap();
-        let b = Mlp::builder()
+        let mut b = Mlp::builder()
             .input(3)
             .positional_encoding(2, true)
+            .learned_frequencies(true)
             .hidden(&[5, 4], Activation::Relu)
             .output(2, Activation::Identity)
             .build(&cpu, 2)
             .unwrap();
+        // Frequencies as training leaves them: not the octaves the configuration starts from.
+        let mut state = b.export_state().unwrap();
+        let f = state
+            .iter_mut()
+            .find(|a| a.name == ENCODING_FREQUENCIES)
+            .unwrap();
+        f.data.iter_mut().for_each(|v| *v *= 1.3);
+        b.import_state(&state).unwrap();
         let rows: Vec<f32> = (0..18).map(|i| ((i * 7) % 11) as f32 / 5.0 - 1.0).collect();
         let x = Tensor::from_slice(&cpu, &rows, [6, 3]).unwrap();
         let ya = a.predict(&x).unwrap().to_vec().unwrap();
