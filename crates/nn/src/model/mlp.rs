@@ -17,9 +17,9 @@ pub const ENCODING_FREQUENCIES: &str = crate::encoding::FREQUENCIES;
 /// The name of the learned input factors ([`MlpConfig::input_scale`]).
 pub const INPUT_SCALE: &str = "input.scale";
 
-/// A multi-layer perceptron: optional coordinate encoding, then linear layers with fused
-/// activations. Parameters are named `layers.{i}.weight` (`[in, out]`) and
-/// `layers.{i}.bias` (`[out]`).
+/// A multi-layer perceptron: optional learned input factors ([`INPUT_SCALE`]), optional
+/// coordinate encoding, then linear layers with fused activations. Parameters are named
+/// `layers.{i}.weight` (`[in, out]`) and `layers.{i}.bias` (`[out]`).
 ///
 /// It implements [`Layer`], so it trains with the same `forward`/`backward` calls as any
 /// layer (bring the trait into scope with `use nn::prelude::*`).
@@ -208,16 +208,23 @@ impl<B: Backend> Mlp<B> {
     /// checkpoint) are ignored.
     pub fn import_state(&mut self, state: &[NamedArray]) -> Result<()> {
         let plan = plan_params(&self.body, state, "model")?;
-        let scale = match &self.scale {
+        let factors = match &self.scale {
             Some(_) => Some(find(state, INPUT_SCALE, &[self.config.input], "model")?),
             None => None,
         };
-        if let (Some(s), Some(f)) = (self.scale.as_mut(), scale) {
+        let frequencies = match &self.encoding {
+            Some(e) => Some(find(
+                state,
+                ENCODING_FREQUENCIES,
+                e.frequencies().dims(),
+                "model",
+            )?),
+            None => None,
+        };
+        if let (Some(s), Some(f)) = (self.scale.as_mut(), factors) {
             s.set_factors(&f.data)?;
         }
-        if let Some(e) = self.encoding.as_mut() {
-            let dims = e.frequencies().dims().to_vec();
-            let f = find(state, ENCODING_FREQUENCIES, &dims, "model")?;
+        if let (Some(e), Some(f)) = (self.encoding.as_mut(), frequencies) {
             e.set_frequencies(&f.data)?;
         }
         upload_params(&mut self.body, plan, "model")

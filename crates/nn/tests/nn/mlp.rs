@@ -276,3 +276,28 @@ fn the_input_scale_moves_faster_and_is_not_decayed() {
         );
     }
 }
+
+#[test]
+fn a_state_without_the_input_factors_changes_nothing() {
+    let cpu = CpuBackend::new();
+    let mut model = scaled(&cpu, 1, &[0.5, 2.0, -1.0]);
+    let before = model.export_state().unwrap();
+    let mut other = scaled(&cpu, 1, &[3.0, 3.0, 3.0]).export_state().unwrap();
+    other.retain(|a| a.name != nn::model::mlp::INPUT_SCALE);
+    other
+        .iter_mut()
+        .for_each(|a| a.data.iter_mut().for_each(|v| *v += 1.0));
+    let err = model.import_state(&other).unwrap_err().to_string();
+    assert!(
+        err.contains("input.scale") && err.contains("missing"),
+        "{err}"
+    );
+    let after = model.export_state().unwrap();
+    for (a, b) in before.iter().zip(&after) {
+        assert_eq!(
+            (&a.name, &a.data),
+            (&b.name, &b.data),
+            "a failed import changes nothing"
+        );
+    }
+}
