@@ -51,14 +51,14 @@ fn place(out: &mut [f32], width: usize, w: &NamedArray, (r0, c0): (usize, usize)
 }
 
 /// One network computing `(plain(x) + periodic(x)) / 2`. `plain` has no encoding; `periodic`
-/// a positional encoding with the input kept; both the same hidden layers and output.
+/// a positional encoding with the input kept; both the same hidden layers and output, and
+/// no input factors ([`Mlp::fold_input_scale`] first).
 pub fn blend<B: Backend>(
     backend: &B,
     plain: &Mlp<B>,
     periodic: &Mlp<B>,
     seed: u64,
 ) -> Result<Mlp<B>> {
-    let (plain, periodic) = (plain.fold_input_scale()?, periodic.fold_input_scale()?);
     let (ca, cb) = (plain.config(), periodic.config());
     let keeps_input = matches!(
         cb.encoding,
@@ -69,6 +69,8 @@ pub fn blend<B: Backend>(
             }
     );
     if ca.encoding != EncodingConfig::None
+        || ca.input_scale
+        || cb.input_scale
         || !keeps_input
         || ca.input != cb.input
         || ca.hidden != cb.hidden
@@ -76,7 +78,9 @@ pub fn blend<B: Backend>(
         || ca.hidden.is_empty()
     {
         return Err(Error::Refused(
-            "a blend needs a plain network and a periodic or plain one of the same widths".into(),
+            "a blend needs a plain network and a periodic or plain one of the same widths, \
+             their input factors folded"
+                .into(),
         ));
     }
     let mut config = cb.clone();
@@ -133,21 +137,24 @@ pub fn blend<B: Backend>(
     Ok(net)
 }
 
-/// `net` (no encoding) rewritten to read rows of a piecewise-linear encoding: input `i`
-/// of `net` is `columns[i]` of those rows ([`io::table::Preprocessor::plain_columns`]), so
-/// its first layer's row `i` spreads over the bins with their widths and its offset moves
-/// into the bias. The outputs are the same up to rounding.
+/// `net` (no encoding, no input factors) rewritten to read rows of a piecewise-linear
+/// encoding: input `i` of `net` is `columns[i]` of those rows
+/// ([`io::table::Preprocessor::plain_columns`]), so its first layer's row `i` spreads over
+/// the bins with their widths and its offset moves into the bias. The outputs are the same
+/// up to rounding.
 pub fn widen<B: Backend>(
     backend: &B,
     net: &Mlp<B>,
     columns: &[PlainColumn],
     width: usize,
 ) -> Result<Mlp<B>> {
-    let net = net.fold_input_scale()?;
     let config = net.config();
-    if config.encoding != EncodingConfig::None || config.input != columns.len() {
+    if config.encoding != EncodingConfig::None
+        || config.input_scale
+        || config.input != columns.len()
+    {
         return Err(Error::Refused(format!(
-            "a network of {} plain inputs cannot read {} columns",
+            "a network of {} plain inputs (input factors folded) cannot read {} columns",
             config.input,
             columns.len()
         )));
