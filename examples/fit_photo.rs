@@ -7,8 +7,8 @@
 //! (defaults: `data/drawing.png`, `fit-4x.png`, the command line's default steps); the run
 //! folder (checkpoint, reconstruction, comparison, metrics) is `runs/fit_photo`.
 
+use jobs::image::{ImageArch, ImageFitOptions, fit_image};
 use nn::TrainLength;
-use train::image::{ImageArch, ImageFitOptions, fit_image};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -2,9 +2,9 @@
 //! it), then resumed from its checkpoint to the end:
 //! `cargo run --release -p examples --example resume_mlp`.
 
+use jobs::table::{TableOptions, prepare};
 use nn::{Activation, EarlyStopping, Loss, StopReason, TrainLength};
 use tensor_cpu::CpuBackend;
-use train::table::{TableOptions, prepare};
 use train::{Run, Settings};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -8,11 +8,13 @@ use io::table::ColumnOverride;
 /// first typed reason in its chain that has any.
 pub fn flag_advice(e: &anyhow::Error) -> Option<String> {
     e.chain().find_map(|cause| {
-        if let Some(e) = cause.downcast_ref::<train::Error>() {
+        if let Some(e) = cause.downcast_ref::<jobs::Error>() {
+            jobs_advice(e)
+        } else if let Some(e) = cause.downcast_ref::<train::Error>() {
             train_advice(e)
         } else if let Some(e) = cause.downcast_ref::<io::Error>() {
             io_advice(e)
-        } else if let Some(e) = cause.downcast_ref::<train::predict::PredictError>() {
+        } else if let Some(e) = cause.downcast_ref::<jobs::predict::PredictError>() {
             predict_advice(e)
         } else {
             cause.downcast_ref::<train::Diverged>().map(lr_advice)
@@ -20,7 +22,7 @@ pub fn flag_advice(e: &anyhow::Error) -> Option<String> {
     })
 }
 
-/// Advice for a refusal of the `train` crate.
+/// Advice for a refusal of the run layer.
 fn train_advice(e: &train::Error) -> Option<String> {
     use train::{Error, ResumeAdvice};
     Some(match e {
@@ -43,22 +45,31 @@ fn train_advice(e: &train::Error) -> Option<String> {
         Error::NeedsValidationRows => {
             "; hold some out with --val-fraction, or leave --patience out".into()
         }
+        Error::NonFiniteWeights { .. } => " (--lr)".into(),
+        Error::OverBudget { advice, .. } => memory_advice(advice),
+        Error::Io(e) => return io_advice(e),
+        _ => return None,
+    })
+}
+
+/// Advice for a refusal of a job: the run layer's, or the job's own.
+fn jobs_advice(e: &jobs::Error) -> Option<String> {
+    use jobs::Error;
+    Some(match e {
+        Error::Run(e) => return train_advice(e),
         Error::TooFewTrainingRows { .. } => {
             "; use a smaller --test-fraction or --val-fraction, or more rows".into()
         }
         Error::NoTestRows { .. } => "; use --test-fraction 0.2, or --test-data FILE".into(),
-        Error::NonFiniteWeights { .. } => " (--lr)".into(),
         Error::TooFewSamples { .. } => " (--samples)".into(),
         Error::WholeRenderOverBudget { side, .. } => {
             format!(" (--size {side}, or write a .png without --reference)")
         }
-        Error::OverBudget { advice, .. } => memory_advice(advice),
         Error::ImageOptionOutOfRange { option, .. } => format!(" ({})", image_flag(*option)),
         Error::BadGrid(_) => " (--levels, --features, --log2-table-size, --base-resolution, \
             --finest-resolution)"
             .into(),
         Error::Table(refusal) => table_advice(refusal),
-        Error::Io(e) => return io_advice(e),
         _ => return None,
     })
 }
@@ -69,8 +80,8 @@ fn lr_advice(d: &train::Diverged) -> String {
 }
 
 /// Advice for a refusal of `predict`.
-fn predict_advice(e: &train::predict::PredictError) -> Option<String> {
-    use train::predict::PredictError;
+fn predict_advice(e: &jobs::predict::PredictError) -> Option<String> {
+    use jobs::predict::PredictError;
     Some(match e {
         PredictError::ImageModel { .. } => "; draw it with `iron-learn image render` or \
             export it with `iron-learn export`"
@@ -82,7 +93,7 @@ fn predict_advice(e: &train::predict::PredictError) -> Option<String> {
         PredictError::PointsNeedOneInput { .. } => " (--x); use --data".into(),
         PredictError::NotFinite(_) => " (--x)".into(),
         PredictError::OutputNotCsv { .. } => " (--output)".into(),
-        PredictError::Train(e) => return train_advice(e),
+        PredictError::Train(e) => return jobs_advice(e),
         PredictError::Io(e) => return io_advice(e),
     })
 }
@@ -103,8 +114,8 @@ fn memory_advice(advice: &train::budget::MemoryAdvice) -> String {
 }
 
 /// The options that act on a table job's refusal.
-fn table_advice(refusal: &train::tabular::job::TableRefusal) -> String {
-    use train::tabular::job::{NumberConflict, TableRefusal};
+fn table_advice(refusal: &jobs::tabular::job::TableRefusal) -> String {
+    use jobs::tabular::job::{NumberConflict, TableRefusal};
     match refusal {
         TableRefusal::TestFraction(_) => " (--test-fraction)",
         TableRefusal::ValFraction(_) => " (--val-fraction)",
@@ -129,8 +140,8 @@ fn table_advice(refusal: &train::tabular::job::TableRefusal) -> String {
 }
 
 /// The flag of an image fit's option.
-fn image_flag(option: train::image::ImageOption) -> &'static str {
-    use train::image::ImageOption;
+fn image_flag(option: jobs::image::ImageOption) -> &'static str {
+    use jobs::image::ImageOption;
     match option {
         ImageOption::Size => "--size",
         ImageOption::Threshold => "--threshold",

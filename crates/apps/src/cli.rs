@@ -141,7 +141,7 @@ pub struct RegressionArgs {
     #[arg(long, value_name = "FILE")]
     pub test_data: Option<PathBuf>,
     /// Share of rows held out for testing when the file has no test part.
-    #[arg(long, default_value_t = train::tabular::job::DEFAULT_TEST_FRACTION)]
+    #[arg(long, default_value_t = jobs::tabular::job::DEFAULT_TEST_FRACTION)]
     pub test_fraction: f32,
     /// Share of the training rows held out for validation (the loss curve and early
     /// stopping); the test rows are never used in training.
@@ -221,7 +221,7 @@ pub struct MlpArgs {
     #[arg(long, value_enum)]
     pub activation: Option<ActivationArg>,
     /// Decoupled weight decay (AdamW); 0 trains with plain Adam.
-    #[arg(long, default_value_t = train::tabular::job::DEFAULT_WEIGHT_DECAY)]
+    #[arg(long, default_value_t = jobs::tabular::job::DEFAULT_WEIGHT_DECAY)]
     pub weight_decay: f32,
     /// How the network reads numbers.
     #[command(flatten)]
@@ -241,7 +241,7 @@ pub struct ApproxArgs {
     #[arg(long, default_value = "-3:3", allow_hyphen_values = true)]
     pub range: String,
     /// Number of sample points.
-    #[arg(long, default_value_t = train::approx::DEFAULT_SAMPLES, value_parser = cli_values::positive_count)]
+    #[arg(long, default_value_t = jobs::approx::DEFAULT_SAMPLES, value_parser = cli_values::positive_count)]
     pub samples: usize,
     /// Learn the sign of the function (a classifier) instead of its value.
     #[arg(long)]
@@ -279,7 +279,7 @@ pub enum ArchArg {
 }
 
 /// The hash grid's defaults.
-const GRID: train::image::GridOptions = train::image::GridOptions::DEFAULT;
+const GRID: jobs::image::GridOptions = jobs::image::GridOptions::DEFAULT;
 
 /// Options of `image fit`.
 #[derive(Debug, Clone, Args)]
@@ -326,7 +326,7 @@ pub struct ImageFitArgs {
     /// Area supervision for redrawing larger: each pixel is matched by the mean of N x N
     /// samples inside it, through a sigmoid output (N from 1 to 4; 2 is a good choice for
     /// line drawings that are to be rendered at a higher resolution; costs N^2 per step).
-    #[arg(long, default_value_t = train::image::DEFAULT_SUPERSAMPLE, value_parser = cli_values::positive_u32)]
+    #[arg(long, default_value_t = jobs::image::DEFAULT_SUPERSAMPLE, value_parser = cli_values::positive_u32)]
     pub supersample: u32,
     /// Fit a black-and-white version: pixels darker than this gray level (0..1) become
     /// black (best for line drawings that are to be redrawn larger).

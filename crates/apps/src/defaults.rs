@@ -1,22 +1,23 @@
-//! Each job's default training settings (the library's, [`train::defaults`]) as `--help`
+//! Each job's default training settings (the library's, [`jobs::defaults`]) as `--help`
 //! shows them, subcommand by subcommand.
 
-use crate::jobs::tabular::{activation, choice};
+use crate::commands::tabular::{activation, choice};
 use clap::{Command, ValueEnum};
-use nn::TrainLength;
-use std::fmt::Display;
-pub use train::defaults::*;
-use train::image::ImageArch;
-use train::image::defaults::{
+pub use jobs::defaults::*;
+use jobs::image::ImageArch;
+use jobs::image::defaults::{
     DEFAULT_ARCH, DEFAULT_BATCH, DEFAULT_LOG2_TABLE_SIZE, DEFAULT_SIZE, HASH_GRID_BASE_PIXELS,
     HASH_GRID_BASE_STEPS, IMAGE_BASE_PIXELS, IMAGE_BASE_STEPS, IMAGE_MAX_STEPS, LARGE_IMAGE_PIXELS,
     default_hidden,
 };
-use train::tabular::auto::{
+use jobs::tabular::auto::{
     AUTO_PERIODIC, AUTO_PIECEWISE_BINS, AUTO_VAL_FRACTION, BEST_EPOCH_PATIENCE,
     MAX_PERIODIC_INPUTS, MAX_PIECEWISE_INPUTS,
 };
-use train::tabular::job::{NetworkOptions, PATIENCE_VAL_FRACTION};
+use jobs::tabular::job::{NetworkOptions, PATIENCE_VAL_FRACTION};
+use nn::TrainLength;
+use std::fmt::Display;
+use train::Defaults;
 
 /// The help of the common training options as one subcommand resolves them.
 struct Help {
@@ -64,8 +65,8 @@ pub fn describe(cmd: Command) -> Command {
         ),
         ..Help::epochs(&mlp, &mlp_batch)
     };
-    let image = train::image::defaults::training(ImageArch::Siren, IMAGE_BASE_PIXELS);
-    let grid = train::image::defaults::training(ImageArch::HashGrid, HASH_GRID_BASE_PIXELS);
+    let image = jobs::image::defaults::training(ImageArch::Siren, IMAGE_BASE_PIXELS);
+    let grid = jobs::image::defaults::training(ImageArch::HashGrid, HASH_GRID_BASE_PIXELS);
     let image_help = Help {
         lr: format!(
             "Learning rate [default: {} for hashgrid, {} for the others]",
@@ -83,8 +84,8 @@ pub fn describe(cmd: Command) -> Command {
             image.schedule.name()
         ),
     };
-    let xor_hidden = train::xor::XorOptions::new("").hidden;
-    let approx_hidden = nn::HiddenLayers(train::approx::DEFAULT_HIDDEN.to_vec());
+    let xor_hidden = jobs::xor::XorOptions::new("").hidden;
+    let approx_hidden = nn::HiddenLayers(jobs::approx::DEFAULT_HIDDEN.to_vec());
     cmd.mut_subcommand("xor", |c| {
         shown(Help::epochs(&XOR, full).apply(c), "hidden", xor_hidden)
     })
@@ -153,7 +154,7 @@ fn network(cmd: Command) -> Command {
     numbers(shown(cmd, "activation", name_of(activation, d.activation)))
 }
 
-/// The defaults of how `mlp`'s networks read numbers, from [`train::tabular::auto`].
+/// The defaults of how `mlp`'s networks read numbers, from [`jobs::tabular::auto`].
 fn numbers(cmd: Command) -> Command {
     let bins = AUTO_PIECEWISE_BINS;
     let encoding = format!(

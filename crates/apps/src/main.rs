@@ -6,23 +6,24 @@ mod cli;
 mod cli_model;
 mod cli_parse;
 mod cli_values;
+mod commands;
 mod defaults;
 mod device;
-mod jobs;
+mod ranks;
 mod report;
 mod session;
 mod signals;
 mod stdout_errors;
 
 use cli::{BenchCommand, Cli, Command, ImageCommand, RegressionArgs};
-use jobs::tabular::{Tabular, network};
+use commands::tabular::{Tabular, network};
+use jobs::tabular::job::TableModel;
 use std::io::Write;
 use std::process::ExitCode;
-use train::tabular::job::TableModel;
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Xor(a) => device::dispatch(a.train.device, a.train.tf32, jobs::xor::Xor(a)),
+        Command::Xor(a) => device::dispatch(a.train.device, a.train.tf32, commands::xor::Xor(a)),
         Command::Linreg(a) => table(a, TableModel::Linear),
         Command::Logreg(a) => table(a, TableModel::Logistic),
         Command::Mlp(a) => {
@@ -30,20 +31,22 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             table(a.data, model)
         }
         Command::Approx(a) => {
-            device::dispatch(a.train.device, a.train.tf32, jobs::approx::Approx(a))
+            device::dispatch(a.train.device, a.train.tf32, commands::approx::Approx(a))
         }
-        Command::Image(ImageCommand::Fit(a)) => {
-            device::dispatch(a.train.device, a.train.tf32, jobs::image_fit::ImageFit(a))
-        }
+        Command::Image(ImageCommand::Fit(a)) => device::dispatch(
+            a.train.device,
+            a.train.tf32,
+            commands::image_fit::ImageFit(a),
+        ),
         Command::Image(ImageCommand::Render(a)) => {
-            device::dispatch(a.device, false, jobs::image_render::ImageRender(a))
+            device::dispatch(a.device, false, commands::image_render::ImageRender(a))
         }
-        Command::Predict(a) => device::dispatch(a.device, false, jobs::predict::Predict(a)),
-        Command::Export(a) => jobs::export::export(&a),
-        Command::Image(ImageCommand::Encode(a)) => jobs::image_codec::encode(&a),
-        Command::Image(ImageCommand::Decode(a)) => jobs::image_codec::decode(&a),
+        Command::Predict(a) => device::dispatch(a.device, false, commands::predict::Predict(a)),
+        Command::Export(a) => commands::export::export(&a),
+        Command::Image(ImageCommand::Encode(a)) => commands::image_codec::encode(&a),
+        Command::Image(ImageCommand::Decode(a)) => commands::image_codec::decode(&a),
         Command::Bench(BenchCommand::Train(a)) => {
-            device::dispatch(a.device, a.tf32, jobs::bench::BenchTrain(a))
+            device::dispatch(a.device, a.tf32, commands::bench::BenchTrain(a))
         }
     }
 }
@@ -71,6 +74,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    if ranks::join().is_err() {
+        return ExitCode::FAILURE;
+    }
     let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))) {
         Ok(result) => result,
         Err(payload) => match stdout_errors::failure(&*payload) {
@@ -79,7 +85,8 @@ fn main() -> ExitCode {
         },
     };
     report::run_dir::release_all(result.is_ok());
-    match result {
+    let succeeded = result.is_ok();
+    let code = match result {
         // A run stopped by Ctrl-C or SIGTERM saved its work; its status says it was stopped.
         Ok(()) => match signals::received() {
             Some(i) => ExitCode::from(i.exit_code()),
@@ -92,9 +99,12 @@ fn main() -> ExitCode {
                 line.push_str(&advice);
             }
             // Not eprintln!: when stderr itself cannot be written, exit quietly.
-            let line = cli_parse::shorten_quoted(&line.replace('\n', " "));
+            let line = ranks::prefixed(cli_parse::shorten_quoted(&line.replace('\n', " ")));
             let _ = writeln!(std::io::stderr(), "{line}");
             ExitCode::FAILURE
         }
-    }
+    };
+    // After the error line: a failure here stops the other processes too.
+    ranks::end(succeeded);
+    code
 }

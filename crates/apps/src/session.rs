@@ -6,7 +6,7 @@
 use crate::cli::{ScheduleArg, TrainArgs};
 use nn::TrainLength;
 use std::path::Path;
-use train::defaults::Defaults;
+use train::Defaults;
 
 /// The library's schedule for the command line's.
 pub fn schedule(arg: ScheduleArg) -> train::Schedule {

@@ -93,8 +93,8 @@ pub use schedule::LrSchedule;
 pub use tensor_core::{Activation, Backend, Tensor};
 pub use train::{
     BatchSource, Control, Data, EVAL_ROWS, EarlyStopping, EpochMetrics, PixelSampler, PixelValues,
-    StopReason, TrainData, TrainEvent, TrainLength, TrainReport, Trainer, TrainerConfig,
-    TrainerState,
+    Replicas, StopReason, TrainData, TrainEvent, TrainLength, TrainReport, Trainer, TrainerConfig,
+    TrainerState, share,
 };
 
 /// The names most programs need, traits included (`use nn::prelude::*`).

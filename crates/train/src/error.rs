@@ -1,4 +1,4 @@
-//! The error type of the `train` crate.
+//! The error type of the run layer.
 
 use std::path::PathBuf;
 
@@ -129,20 +129,6 @@ pub enum Error {
         /// What would bring it within the budget.
         advice: crate::budget::MemoryAdvice,
     },
-    /// An image fit's option out of its range.
-    #[error("{option} must be {accepted}, got {value}")]
-    ImageOptionOutOfRange {
-        /// Which option.
-        option: crate::image::ImageOption,
-        /// What it accepts, in words ("between 2 and 16384").
-        accepted: String,
-        /// The value given.
-        value: String,
-    },
-    /// A hash grid that cannot be built as asked (its levels, features, table size or
-    /// resolutions).
-    #[error("{0}")]
-    BadGrid(String),
     /// The run folder is held by another run (each folder has one writer at a time).
     #[error("{} is in use by {by}; wait for it to finish or choose another run folder", dir.display())]
     FolderInUse {
@@ -151,30 +137,13 @@ pub enum Error {
         /// Who holds it, in words ("another iron-learn run (process 42)").
         by: String,
     },
+    /// A launch of several processes that this process cannot join: a build without MPI,
+    /// or an MPI that sees fewer processes than the launcher started.
+    #[error("{0}")]
+    Launch(String),
     /// Early stopping was asked for, and the run has no validation rows to watch.
     #[error("early stopping needs validation rows, and this run has none")]
     NeedsValidationRows,
-    /// The test and validation fractions leave fewer than two training rows.
-    #[error(
-        "a test fraction of {test_fraction} and a validation fraction of {val_fraction} leave \
-         {left} training row(s) of {total}; at least two are needed"
-    )]
-    TooFewTrainingRows {
-        /// The share of rows held out for testing.
-        test_fraction: f32,
-        /// The share of the remaining rows held out for validation.
-        val_fraction: f32,
-        /// The training rows left.
-        left: usize,
-        /// The rows of the data.
-        total: usize,
-    },
-    /// No rows to test on: a test fraction of 0 and no test part or test file.
-    #[error("a test fraction of 0 leaves no rows to test on ({} has no test part)", data.display())]
-    NoTestRows {
-        /// The data file.
-        data: PathBuf,
-    },
     /// A checkpoint whose model weights are not all finite: the run diverged before it was
     /// saved.
     #[error(
@@ -192,45 +161,6 @@ pub enum Error {
         /// Its value.
         value: f32,
     },
-    /// A function of `x` that cannot be read.
-    #[error(transparent)]
-    Function(#[from] io::expr::ParseError),
-    /// A function fit asked for fewer sample points than it takes.
-    #[error("a function fit needs at least {least} sample points, got {given}")]
-    TooFewSamples {
-        /// The samples asked for.
-        given: usize,
-        /// The fewest a fit takes.
-        least: usize,
-    },
-    /// A render that must be drawn whole (to score it, or in a format not written in
-    /// bands) beyond the memory budget.
-    #[error(
-        "drawing {width}x{height} whole for {} needs about {need}, more than the memory budget \
-         of {budget}; a longest side of {side} or less fits, or a PNG unscored (drawn in bands \
-         in a few MB)",
-        if *scored { "scoring against a reference" } else { "this format" }
-    )]
-    WholeRenderOverBudget {
-        /// The render's width.
-        width: usize,
-        /// Its height.
-        height: usize,
-        /// The memory it needs, in words ("1.2 GB").
-        need: String,
-        /// The budget, with where it comes from.
-        budget: String,
-        /// The longest side that fits.
-        side: u64,
-        /// Whether it is drawn whole to be scored (else for its format).
-        scored: bool,
-    },
-    /// A table job's options or table refused ([`crate::tabular::job`]).
-    #[error(transparent)]
-    Table(#[from] crate::tabular::job::TableRefusal),
-    /// A chart or picture could not be drawn.
-    #[error("{0}")]
-    Draw(String),
 }
 
 /// What lets a refused resume go on (see [`Error::ResumeRefused`]).
@@ -257,7 +187,7 @@ fn path_prefix(path: &std::path::Path) -> String {
 
 impl Error {
     /// A JSON encoding or decoding failure while handling `what`.
-    pub(crate) fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
+    pub fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
         Error::Json {
             what: what.into(),
             source,
@@ -266,7 +196,7 @@ impl Error {
 
     /// A problem with the checkpoint at `path`, described by `reason` (which follows the
     /// path in the message).
-    pub(crate) fn checkpoint(path: &std::path::Path, reason: impl Into<String>) -> Self {
+    pub fn checkpoint(path: &std::path::Path, reason: impl Into<String>) -> Self {
         Error::Checkpoint {
             path: path.to_path_buf(),
             reason: reason.into(),

@@ -49,35 +49,25 @@
 
 #![warn(missing_docs)]
 
-pub mod approx;
-pub mod bench;
 pub mod budget;
 mod builder;
 pub mod checkpoint;
 pub mod data;
-pub mod defaults;
 pub mod divergence;
 mod error;
 pub mod history;
-pub mod image;
 pub mod lock;
-pub mod metrics;
 pub mod monitor;
 pub mod outcome;
 mod plan;
-pub mod plot;
-pub mod predict;
 pub mod progress;
+pub mod ranks;
 pub mod record;
 pub mod report;
 mod resume;
 mod run;
 pub mod run_dir;
 mod settings;
-pub mod table;
-pub mod tabular;
-pub mod timing;
-pub mod xor;
 
 pub use checkpoint::{Loaded, RunMeta};
 pub use data::{DataSummary, RunData};
@@ -88,4 +78,4 @@ pub use outcome::{Outcome, RunMetrics};
 pub use plan::TrainingSize;
 pub use report::{Lines, Reading, Reporter, Silent};
 pub use run::{MemoryCheck, Run};
-pub use settings::{BatchChoice, BatchChoiceError, Schedule, Settings, TrainChoices};
+pub use settings::{BatchChoice, BatchChoiceError, Defaults, Schedule, Settings, TrainChoices};

@@ -80,11 +80,12 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Progress from step `first` to `total`: nothing with `quiet`, plain lines when
+    /// Progress from step `first` to `total`: nothing with `quiet` or on a process but rank 0
+    /// ([`crate::ranks`]), plain lines when
     /// `log_every` is given or stderr is not a terminal, a bar otherwise. A run already at or
     /// past `total` (a finished run resumed) has nothing to show: no "1000/400 (250%)".
     pub fn new(quiet: bool, log_every: Option<u64>, total: u64, first: u64) -> Self {
-        let mode = if quiet || first >= total {
+        let mode = if quiet || first >= total || !crate::ranks::world().is_writer() {
             Mode::Off
         } else if log_every.is_some() || !std::io::stderr().is_terminal() {
             Mode::Lines

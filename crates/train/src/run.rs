@@ -93,6 +93,9 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         if let Some(flag) = self.armed_stop_flag() {
             trainer.set_stop_flag(flag);
         }
+        if let Some(replicas) = crate::ranks::replicas() {
+            trainer.set_replicas(replicas);
+        }
         let watch = summary.watch(self.loss, self.settings.lr);
         let path = self.dir.join(checkpoint::FILE_NAME);
         let keep_best = self.early_stopping.is_some();

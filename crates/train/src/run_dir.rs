@@ -16,15 +16,29 @@ pub const RUNS_FOLDER: &str = "runs";
 pub struct RunFolder {
     dir: PathBuf,
     created: bool,
-    lock: RunLock,
+    /// The lock of the run folder; none for a scratch folder.
+    lock: Option<RunLock>,
 }
 
 impl RunFolder {
     /// The folder `out` (created where missing), or a fresh `runs/<job>-<time>` (with
     /// `-2`, `-3`... when a run of the same job started in the same second), locked and
     /// cleared of stale temporary files. A folder holding a checkpoint is refused unless
-    /// `reuse` (the run continues it or starts afresh over it).
+    /// `reuse` (the run continues it or starts afresh over it). On a process but rank 0 of
+    /// several ([`crate::ranks`]), a private scratch folder instead (a copy of `out` when
+    /// reusing it), removed at [`release`](Self::release): rank 0 alone writes the run folder.
     pub fn prepare(out: Option<&Path>, job: &str, reuse: bool) -> Result<RunFolder> {
+        let rank = crate::ranks::world().rank();
+        if rank != 0 {
+            // Rank 0 alone writes the run folder; this process writes a scratch copy.
+            let from = out.filter(|_| reuse);
+            let dir = crate::ranks::scratch_folder(rank, from)?;
+            return Ok(RunFolder {
+                dir,
+                created: true,
+                lock: None,
+            });
+        }
         let (dir, created) = match out {
             Some(p) => {
                 let created = !p.exists();
@@ -42,7 +56,11 @@ impl RunFolder {
                 return Err(e);
             }
         };
-        let folder = RunFolder { dir, created, lock };
+        let folder = RunFolder {
+            dir,
+            created,
+            lock: Some(lock),
+        };
         match folder.check(reuse) {
             Ok(()) => Ok(folder),
             Err(e) => {
@@ -74,7 +92,12 @@ impl RunFolder {
     /// removes a folder it created that holds nothing but the run's record (`config.json`,
     /// written before the first step): a failed run leaves no empty folder.
     pub fn release(self, succeeded: bool) {
-        self.lock.release();
+        let Some(lock) = self.lock else {
+            // A scratch folder of a rank but 0.
+            let _ = std::fs::remove_dir_all(&self.dir);
+            return;
+        };
+        lock.release();
         if !succeeded && self.created && holds_only_the_record(&self.dir) {
             let _ = std::fs::remove_file(self.dir.join(crate::record::FILE_NAME));
             // Fails (and keeps the folder) unless it is empty now.

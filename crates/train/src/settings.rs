@@ -1,7 +1,6 @@
 //! A run's training settings: learning rate and schedule, length, batch, seed, checkpoint
 //! interval, and whether it continues from its checkpoint.
 
-use crate::defaults::Defaults;
 use nn::{LrSchedule, TrainLength};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -95,7 +94,7 @@ impl Settings {
 
     /// A job's default learning rate, length, batch and schedule, the rest as
     /// [`Settings::default`].
-    pub fn from_defaults(d: &crate::defaults::Defaults) -> Self {
+    pub fn from_defaults(d: &Defaults) -> Self {
         Settings {
             lr: d.lr,
             length: d.length,
@@ -219,6 +218,19 @@ impl TrainChoices {
             force: self.force,
         }
     }
+}
+
+/// A job's default learning rate, length, batch and schedule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Defaults {
+    /// Learning rate.
+    pub lr: f32,
+    /// Length.
+    pub length: TrainLength,
+    /// Mini-batch size (`None`: full batch).
+    pub batch: Option<usize>,
+    /// Schedule.
+    pub schedule: Schedule,
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod onnx_runtime;
 mod outputs;
 mod predict;
 mod python;
+mod ranks;
 mod record;
 mod render_stops;
 mod results;

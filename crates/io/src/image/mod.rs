@@ -10,7 +10,7 @@
 //! - [`load_picture`] / [`decode_picture`]: any PNG, JPEG, WebP, BMP or TIFF file, as gray, RGB or
 //!   black-and-white; [`save_png`] writes one back, [`save_picture`] in the format its name asks
 //!   for (PNG, JPEG, WebP, BMP).
-//! - Fitting a picture is the `train` crate's (`train::image::fit_image`); what it returns,
+//! - Fitting a picture is the `train` crate's (`jobs::image::fit_image`); what it returns,
 //!   an image [`FittedModel`](crate::FittedModel), draws itself at any size from here.
 //! - [`write_png_rows`]: the one PNG writer, streaming rows to the file as they are made
 //!   ([`encode_png`] in memory).

@@ -4,7 +4,7 @@
 use super::session::{Marks, Session};
 use super::source::TrainData;
 use super::state::{Control, StopReason, TrainEvent, TrainReport, TrainerState};
-use super::{Data, TrainerConfig};
+use super::{Data, Replicas, TrainerConfig};
 use crate::Result;
 use crate::model::Model;
 use crate::optim::Optimizer;
@@ -29,6 +29,7 @@ pub struct Trainer {
     config: TrainerConfig,
     state: TrainerState,
     stop_flag: Option<Arc<AtomicBool>>,
+    replicas: Option<Arc<dyn Replicas>>,
 }
 
 impl Trainer {
@@ -39,6 +40,7 @@ impl Trainer {
             config,
             state: TrainerState::default(),
             stop_flag: None,
+            replicas: None,
         })
     }
 
@@ -46,6 +48,15 @@ impl Trainer {
     /// state stays resumable) with [`StopReason::Interrupted`]. The flag is not cleared.
     pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
         self.stop_flag = Some(flag);
+    }
+
+    /// Trains data-parallel with the other processes of `replicas`: each computes the
+    /// gradient of its share of every batch ([`share`](super::share)) and the gradients are
+    /// summed before every optimizer step, so that every process takes the same step, the
+    /// one a single process would take on the whole batch (up to the order of summation).
+    /// Every process must hold the same data, model and settings.
+    pub fn set_replicas(&mut self, replicas: Arc<dyn Replicas>) {
+        self.replicas = Some(replicas);
     }
 
     /// The settings.
@@ -103,7 +114,8 @@ impl Trainer {
         let started = Instant::now();
         let lr = optimizer.lr();
         let train = train.into();
-        let mut session = Session::new(&self.config, &self.state, model, lr, train, val)?;
+        let replicas = self.replicas.clone();
+        let mut session = Session::new(&self.config, &self.state, model, lr, train, val, replicas)?;
         let reason = self.run_steps(&mut session, model, optimizer, &mut callback)?;
         let report = self.finish(&mut session, model, &*optimizer, &mut callback, reason)?;
         Ok(TrainReport {

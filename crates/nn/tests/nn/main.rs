@@ -5,6 +5,7 @@
 mod allocations;
 mod common;
 mod convergence;
+mod data_parallel;
 mod determinism;
 mod gradients;
 mod hashgrid_model;

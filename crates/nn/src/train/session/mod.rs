@@ -6,6 +6,7 @@ mod step;
 
 use super::batches::BatchPlan;
 use super::pooling::Pooling;
+use super::replicas::{Replicas, Shard};
 use super::source::{BatchSource, TrainData};
 use super::state::TrainerState;
 use super::{Data, TrainLength, TrainerConfig};
@@ -13,6 +14,7 @@ use crate::layer::Layer;
 use crate::model::Model;
 use crate::optim::GradClipper;
 use crate::{Result, config_err};
+use std::sync::Arc;
 use step::encode_once;
 use tensor_core::{Backend, Tensor};
 
@@ -63,6 +65,8 @@ pub(super) struct Session<'d, B: Backend> {
     encoded: Option<Tensor<B>>,
     buf: Buffers<B>,
     pooled: Option<Pooling<B>>,
+    /// This process's share of each batch, in a data-parallel run.
+    shard: Option<Shard<B>>,
     /// Gradient and loss buffers of the validation loss.
     val_bufs: Option<(Tensor<B>, Tensor<B>)>,
     clipper: Option<GradClipper<B>>,
@@ -83,6 +87,7 @@ impl<'d, B: Backend> Session<'d, B> {
         lr: f32,
         train: TrainData<'d, B>,
         val: Option<Data<'d, B>>,
+        replicas: Option<Arc<dyn Replicas>>,
     ) -> Result<Self> {
         cfg.validate()?;
         if let Some(v) = &val {
@@ -132,6 +137,17 @@ impl<'d, B: Backend> Session<'d, B> {
             )),
             _ => None,
         };
+        let shard = match replicas {
+            Some(r) if r.size() > 1 => {
+                if pooled.is_some() {
+                    return Err(config_err(
+                        "pooled supervision is not shared between processes; train it in one",
+                    ));
+                }
+                Some(Shard::new(backend, r, plan.batch, in_width, out_dim)?)
+            }
+            _ => None,
+        };
         let clipper = match cfg.clip_grad_norm {
             Some(c) => Some(GradClipper::new(backend, c)?),
             None => None,
@@ -148,6 +164,7 @@ impl<'d, B: Backend> Session<'d, B> {
             encoded,
             buf,
             pooled,
+            shard,
             val_bufs,
             clipper,
             window_steps: 0,

@@ -86,6 +86,12 @@ impl<B: Backend> Session<'_, B> {
             (None, Some(t)) => (self.encoded.as_ref().unwrap_or(t.x), t.y),
             (None, None) => return Err(no_data()),
         };
+        if let Some(s) = &mut self.shard {
+            s.take(bx, by)?;
+            let part = trainable_part(model, encoded)?;
+            part.train_pass(&s.x, &s.y, self.cfg.loss, &mut s.grad, &mut self.buf.loss)?;
+            return s.sum(part, &mut self.buf.loss);
+        }
         let Some(p) = &mut self.pooled else {
             let (grad, loss) = (&mut self.buf.grad, &mut self.buf.loss);
             return trainable_part(model, encoded)?.train_pass(bx, by, self.cfg.loss, grad, loss);

@@ -1,0 +1,124 @@
+//! `linreg`, `logreg` and `mlp`: models of tabular data. The job and its report's text
+//! are the library's ([`jobs::tabular::job`]); this converts the flags into its options
+//! and prints what it returns ([`super::tabular_print`]).
+
+use super::tabular_print::{Printer, print_outcome, task_advice};
+use crate::cli::{ActivationArg, MlpArgs, ModelArg, NumericEncodingArg, RegressionArgs, TaskArg};
+use crate::device::Job;
+use crate::report::run_dir;
+use anyhow::Result;
+use io::table::TypeOverrides;
+use jobs::tabular::job::{
+    EncodingAsked, ModelChoice, NetworkOptions, NumberOptions, TableDataOptions, TableJob,
+    TableJobOptions, TableModel, TableTask,
+};
+use nn::Activation;
+use tensor_core::Backend;
+
+/// A tabular job: data options and the model.
+pub struct Tabular {
+    /// Data file, target column, split.
+    pub data: RegressionArgs,
+    /// The model.
+    pub model: TableModel,
+}
+
+/// The library's network for the flags of `mlp`; what they leave out takes
+/// [`NetworkOptions::default`].
+pub fn network(args: &MlpArgs) -> Result<TableModel> {
+    let n = &args.numbers;
+    let default = NetworkOptions::default();
+    Ok(TableModel::Network(NetworkOptions {
+        task: args.task.map(task),
+        hidden: crate::cli_values::hidden_arg(&args.hidden)?,
+        activation: args.activation.map_or(default.activation, activation),
+        weight_decay: args.weight_decay,
+        choice: args.model.map_or(default.choice, choice),
+        numbers: NumberOptions {
+            encoding: n.numeric_encoding.map(encoding),
+            periodic: n.periodic,
+            bins: n.bins,
+        },
+    }))
+}
+
+/// The library's task for `--task`.
+fn task(t: TaskArg) -> TableTask {
+    match t {
+        TaskArg::Regression => TableTask::Regression,
+        TaskArg::Classification => TableTask::Classification,
+    }
+}
+
+/// The library's hidden activation for `--activation`.
+pub fn activation(a: ActivationArg) -> Activation {
+    match a {
+        ActivationArg::Relu => Activation::Relu,
+        ActivationArg::Tanh => Activation::Tanh,
+        ActivationArg::Sigmoid => Activation::Sigmoid,
+        ActivationArg::Sine => Activation::Sine { w0: 1.0 },
+    }
+}
+
+/// The library's choice for `--model`.
+pub fn choice(m: ModelArg) -> ModelChoice {
+    match m {
+        ModelArg::Auto => ModelChoice::Auto,
+        ModelArg::Mlp => ModelChoice::Network,
+    }
+}
+
+/// The library's encoding for `--numeric-encoding`.
+fn encoding(e: NumericEncodingArg) -> EncodingAsked {
+    match e {
+        NumericEncodingArg::Plain => EncodingAsked::Plain,
+        NumericEncodingArg::Periodic => EncodingAsked::Periodic,
+        NumericEncodingArg::Piecewise => EncodingAsked::Piecewise,
+    }
+}
+
+impl Tabular {
+    /// The library's options for these flags.
+    fn options(&self) -> TableJobOptions {
+        let a = &self.data;
+        TableJobOptions {
+            data: TableDataOptions {
+                data: a.data.clone(),
+                target: a.target.clone(),
+                test_data: a.test_data.clone(),
+                test_fraction: a.test_fraction,
+                val_fraction: a.val_fraction,
+                patience: a.patience,
+                drop_missing: a.drop_missing,
+                overrides: TypeOverrides {
+                    categorical: a.categorical.clone(),
+                    numeric: a.numeric.clone(),
+                    ignore: a.ignore.clone(),
+                },
+                balanced: a.class_weight.is_some(),
+            },
+            model: self.model.clone(),
+            training: crate::session::choices(&a.train),
+        }
+    }
+}
+
+impl Job for Tabular {
+    fn run<B: Backend>(self, backend: &B) -> Result<()> {
+        let options = self.options();
+        let args = &self.data.train;
+        if let Some(out) = &args.out {
+            options
+                .check_resumed_task(out)
+                .and_then(|()| options.check_auto_resumable(out))
+                .map_err(jobs::Error::from)?;
+        }
+        let mut printer = Printer::new(args);
+        let job = TableJob::prepare(&options, &mut printer).map_err(task_advice)?;
+        let dir = run_dir::prepare(args, job.job())?;
+        let job = job.stop_flag(crate::signals::watch());
+        let outcome = job.train(backend, &dir, &mut printer)?;
+        print_outcome(&outcome);
+        run_dir::write_if_stopped(&dir, &outcome.metrics)
+    }
+}

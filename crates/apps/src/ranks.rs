@@ -1,0 +1,56 @@
+//! The command line's part in a run of several processes ([`train::ranks`]): it joins the
+//! world before any work, lets rank 0 alone print, names the rank in an error, and stops the
+//! other processes when one fails.
+
+use std::io::Write;
+
+/// Joins the world this process was started in; on a process but rank 0, stdout is closed
+/// to everything but errors (which go to stderr). An error is one line, printed here.
+pub fn join() -> Result<&'static train::ranks::World, ()> {
+    match train::ranks::join() {
+        Ok(world) => {
+            if !world.is_writer() {
+                silence_stdout();
+            }
+            Ok(world)
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            Err(())
+        }
+    }
+}
+
+/// `line` as this process prints it: prefixed by its rank where there are several.
+pub fn prefixed(line: String) -> String {
+    let world = train::ranks::world();
+    match world.size() {
+        1 => line,
+        n => format!("rank {} of {n}: {line}", world.rank()),
+    }
+}
+
+/// Ends the process's part in the world: finalised after success; after a failure, every
+/// other process is stopped too (they would wait for this one's sums forever).
+pub fn end(succeeded: bool) {
+    if succeeded {
+        train::ranks::finish();
+    } else {
+        train::ranks::abort(1);
+    }
+}
+
+/// Sends what this process writes to stdout nowhere.
+fn silence_stdout() {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+            // SAFETY: dup2 onto the standard output descriptor with a descriptor this
+            // function owns and keeps open for the call; no Rust object owns fd 1.
+            unsafe {
+                libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO);
+            }
+        }
+    }
+}

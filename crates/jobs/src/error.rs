@@ -1,0 +1,137 @@
+//! The error type of the jobs: the run layer's errors, and what a job itself refuses.
+
+use std::path::PathBuf;
+
+/// Everything that can stop a job: a run-layer error ([`train::Error`]: the folder, the
+/// checkpoint, the memory budget, divergence), or a reason of the job's own (an image
+/// option out of range, a split that leaves no rows, a table refused).
+///
+/// Each variant prints as one line that says what went wrong and, where the user can act,
+/// what to do; causes are kept as [`std::error::Error::source`].
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The run failed: its folder, checkpoint, record, memory budget or training.
+    #[error(transparent)]
+    Run(#[from] train::Error),
+    /// An image fit's option out of its range.
+    #[error("{option} must be {accepted}, got {value}")]
+    ImageOptionOutOfRange {
+        /// Which option.
+        option: crate::image::ImageOption,
+        /// What it accepts, in words ("between 2 and 16384").
+        accepted: String,
+        /// The value given.
+        value: String,
+    },
+    /// A hash grid that cannot be built as asked (its levels, features, table size or
+    /// resolutions).
+    #[error("{0}")]
+    BadGrid(String),
+    /// The test and validation fractions leave fewer than two training rows.
+    #[error(
+        "a test fraction of {test_fraction} and a validation fraction of {val_fraction} leave \
+         {left} training row(s) of {total}; at least two are needed"
+    )]
+    TooFewTrainingRows {
+        /// The share of rows held out for testing.
+        test_fraction: f32,
+        /// The share of the remaining rows held out for validation.
+        val_fraction: f32,
+        /// The training rows left.
+        left: usize,
+        /// The rows of the data.
+        total: usize,
+    },
+    /// No rows to test on: a test fraction of 0 and no test part or test file.
+    #[error("a test fraction of 0 leaves no rows to test on ({} has no test part)", data.display())]
+    NoTestRows {
+        /// The data file.
+        data: PathBuf,
+    },
+    /// A function of `x` that cannot be read.
+    #[error(transparent)]
+    Function(#[from] io::expr::ParseError),
+    /// A function fit asked for fewer sample points than it takes.
+    #[error("a function fit needs at least {least} sample points, got {given}")]
+    TooFewSamples {
+        /// The samples asked for.
+        given: usize,
+        /// The fewest a fit takes.
+        least: usize,
+    },
+    /// A render that must be drawn whole (to score it, or in a format not written in
+    /// bands) beyond the memory budget.
+    #[error(
+        "drawing {width}x{height} whole for {} needs about {need}, more than the memory budget \
+         of {budget}; a longest side of {side} or less fits, or a PNG unscored (drawn in bands \
+         in a few MB)",
+        if *scored { "scoring against a reference" } else { "this format" }
+    )]
+    WholeRenderOverBudget {
+        /// The render's width.
+        width: usize,
+        /// Its height.
+        height: usize,
+        /// The memory it needs, in words ("1.2 GB").
+        need: String,
+        /// The budget, with where it comes from.
+        budget: String,
+        /// The longest side that fits.
+        side: u64,
+        /// Whether it is drawn whole to be scored (else for its format).
+        scored: bool,
+    },
+    /// A table job's options or table refused ([`crate::tabular::job`]).
+    #[error(transparent)]
+    Table(#[from] crate::tabular::job::TableRefusal),
+    /// A chart or picture could not be drawn.
+    #[error("{0}")]
+    Draw(String),
+}
+
+impl From<nn::Error> for Error {
+    fn from(e: nn::Error) -> Self {
+        Error::Run(e.into())
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::Run(e.into())
+    }
+}
+
+impl From<tensor_core::Error> for Error {
+    fn from(e: tensor_core::Error) -> Self {
+        Error::Run(e.into())
+    }
+}
+
+impl From<train::Diverged> for Error {
+    fn from(e: train::Diverged) -> Self {
+        Error::Run(e.into())
+    }
+}
+
+impl Error {
+    /// A request the job refuses before or after training, in one line.
+    pub(crate) fn refused(message: impl Into<String>) -> Self {
+        Error::Run(train::Error::Refused(message.into()))
+    }
+
+    /// A JSON encoding or decoding failure while handling `what`.
+    pub(crate) fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
+        Error::Run(train::Error::json(what, source))
+    }
+
+    /// The run layer's error, where this is one.
+    pub fn as_run(&self) -> Option<&train::Error> {
+        match self {
+            Error::Run(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

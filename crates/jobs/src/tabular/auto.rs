@@ -1,0 +1,406 @@
+//! The default table model (`auto`): a network trained on most training rows with the
+//! weights of its best epoch on the rest, a second network on other inputs (periodic or
+//! piecewise-linear: [`AUTO_SECOND`]), a third network on piecewise-linear inputs beside a
+//! periodic second ([`AUTO_THIRD_BINS`]), each of those two's mean with the first, and a
+//! linear model fitted on the same rows; the one with the best validation score is kept,
+//! with the reason ([`best_network`], [`select`]). The plain and piecewise networks learn a
+//! factor per input ([`learns_input_scale`]).
+
+use io::Standardizer;
+use io::table::PlainColumn;
+use nn::{EarlyStopping, Mlp};
+use tensor_core::{Backend, Tensor};
+
+use super::blend::{blend, widen};
+use super::{Choice, Kept, choose, fit_linear, linear_network, score};
+use crate::error::{Error, Result};
+use crate::table::Prepared;
+use train::outcome::Outcome;
+
+/// The share of training rows `auto` holds out for validation when none is given.
+pub const AUTO_VAL_FRACTION: f32 = 0.2;
+/// Fewer validation rows than this make no comparison: the network is kept.
+pub const MIN_VAL_ROWS: usize = 30;
+/// Patience of the best-epoch selection, in epochs: a network whose validation loss has not
+/// improved for this many stops, keeping its best weights (on the 13 tables of
+/// docs/BENCHMARKS.md, 20 cost panel_wages and wage 0.01 R²; 30 moved no score by more than
+/// 0.0003 and saved a tenth of the time).
+pub const BEST_EPOCH_PATIENCE: u64 = 30;
+/// Encoding bands of `auto`'s second network.
+pub const AUTO_PERIODIC: usize = 3;
+/// The second network's run folder, inside the job's.
+pub const PERIODIC_DIR: &str = "periodic";
+/// Tables of more encoded columns train no periodic network (a periodic encoding is 7 times
+/// wider); their second network reads piecewise-linear inputs instead, when those are at
+/// most [`MAX_PIECEWISE_INPUTS`] columns.
+pub const MAX_PERIODIC_INPUTS: usize = 100;
+/// The most columns of piecewise-linear rows that `auto` trains a network on, on a table
+/// too wide for a periodic network, when none was asked for: four times the hidden width,
+/// so that the network costs at most about three times the plain one. On hotel_rates (188
+/// encoded columns, 302 piecewise) that network's mean with the plain one raised the test
+/// R² from 0.9452 to 0.9518 (three splits); loans (235 columns, 921 piecewise) kept the
+/// plain network or the linear model with or without it, in four times the time
+/// (docs/BENCHMARKS.md, "Wide tables").
+pub const MAX_PIECEWISE_INPUTS: usize = 512;
+/// Bins of each number's piecewise-linear encoding when none are asked (measured on the
+/// 13 development tables with 8, 16 and 32: docs/BENCHMARKS.md, "Piecewise-linear inputs").
+pub const AUTO_PIECEWISE_BINS: usize = 32;
+/// The second network's run folder when it reads piecewise-linear inputs.
+pub const PIECEWISE_DIR: &str = "piecewise";
+/// What `auto`'s second network reads when nothing is asked.
+pub const AUTO_SECOND: NumericEncoding = NumericEncoding::Periodic(AUTO_PERIODIC);
+
+/// Bins of a third network, on piecewise-linear inputs, that `auto` trains beside a
+/// periodic second one when nothing is asked (`None`: no third network). Measured on the 13
+/// development tables against a piecewise second network instead of the periodic one, with
+/// 8, 16 and 32 bins: docs/BENCHMARKS.md, "Piecewise-linear inputs".
+pub const AUTO_THIRD_BINS: Option<usize> = Some(AUTO_PIECEWISE_BINS);
+
+/// Whether `auto`'s network on `inputs` learns a factor per input column before its first
+/// layer ([`nn::Scale`], folded into the first layer once trained): the networks on plain
+/// and piecewise-linear inputs do, the periodic one not. Over the three splits of the 13
+/// development tables the mean rose from 0.8059 to 0.8081 (churn +0.013, college +0.008,
+/// panel_wages +0.004, hotel_rates +0.003; no table lower by more than 0.0011); with the
+/// periodic network scaled too it fell to 0.8007 (panel_wages -0.06, car_prices -0.013):
+/// docs/BENCHMARKS.md, "A learned scale per input".
+pub fn learns_input_scale(inputs: NumericEncoding) -> bool {
+    !matches!(inputs, NumericEncoding::Periodic(_))
+}
+
+/// `auto`'s third network, on piecewise-linear inputs: with [`AUTO_THIRD_BINS`] when the
+/// second network is periodic and its inputs were not asked for.
+pub fn third_network(
+    second: NumericEncoding,
+    asked: Option<NumericEncoding>,
+) -> Option<NumericEncoding> {
+    let periodic = matches!(second, NumericEncoding::Periodic(_));
+    AUTO_THIRD_BINS
+        .filter(|_| periodic && asked.is_none())
+        .map(NumericEncoding::Piecewise)
+}
+
+/// How a table network reads the numbers of its encoded rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumericEncoding {
+    /// As they are (standardised).
+    Plain,
+    /// Beside the sines and cosines of this many frequency bands (the network's own
+    /// positional encoding).
+    Periodic(usize),
+    /// Each number piecewise-linear in at most this many bins fitted on the training rows
+    /// (the table encoding's, [`io::table::Piecewise`]).
+    Piecewise(usize),
+}
+
+impl NumericEncoding {
+    /// The inputs' name in a report line: `plain`, `periodic`, `piecewise`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NumericEncoding::Plain => "plain",
+            NumericEncoding::Periodic(_) => "periodic",
+            NumericEncoding::Piecewise(_) => "piecewise",
+        }
+    }
+
+    /// The second network's run folder, inside the job's.
+    pub fn dir(self) -> &'static str {
+        match self {
+            NumericEncoding::Piecewise(_) => PIECEWISE_DIR,
+            _ => PERIODIC_DIR,
+        }
+    }
+}
+
+/// The validation share `auto` trains with: the one asked for, else [`AUTO_VAL_FRACTION`]
+/// (a table too small for [`MIN_VAL_ROWS`] of them keeps its network without comparison:
+/// [`select`]).
+pub fn validation_fraction(asked: Option<f32>) -> f32 {
+    asked.unwrap_or(AUTO_VAL_FRACTION)
+}
+
+/// Early stopping as asked (`patience` epochs); for `auto` with validation rows and no
+/// patience given, the best epoch's weights kept, stopping after [`BEST_EPOCH_PATIENCE`]
+/// epochs without a better validation loss.
+pub fn early_stopping(auto: bool, patience: Option<u64>, p: &Prepared) -> Option<EarlyStopping> {
+    match patience {
+        Some(n) => Some(EarlyStopping::new(n, 0.0)),
+        None if auto && p.val.is_some() => Some(EarlyStopping::new(BEST_EPOCH_PATIENCE, 0.0)),
+        None => None,
+    }
+}
+
+/// What `auto`'s second network reads, if it trains one: `asked` (the second network's
+/// inputs asked for), else [`AUTO_SECOND`], or piecewise-linear inputs in
+/// [`AUTO_PIECEWISE_BINS`] bins on tables of more than [`MAX_PERIODIC_INPUTS`] encoded
+/// columns; none when the first network's inputs were asked for (`first`), plain inputs
+/// are asked for the second, there are fewer than [`MIN_VAL_ROWS`] validation rows, or
+/// periodic inputs are asked on a table of more than [`MAX_PERIODIC_INPUTS`] columns.
+pub fn second_network(
+    first: Option<NumericEncoding>,
+    asked: Option<NumericEncoding>,
+    p: &Prepared,
+) -> Option<NumericEncoding> {
+    let val_rows = p.val.as_ref().map_or(0, |v| v.rows);
+    let narrow = p.train.n_features <= MAX_PERIODIC_INPUTS;
+    let second = match asked {
+        Some(asked) => asked,
+        None if narrow => AUTO_SECOND,
+        None => NumericEncoding::Piecewise(AUTO_PIECEWISE_BINS),
+    };
+    let fits =
+        val_rows >= MIN_VAL_ROWS && (narrow || matches!(second, NumericEncoding::Piecewise(_)));
+    (first.is_none() && second != NumericEncoding::Plain && fits).then_some(second)
+}
+
+/// The most columns of the piecewise-linear rows `auto` trains a network on: none when
+/// their network was `asked` for or the table has at most [`MAX_PERIODIC_INPUTS`] encoded
+/// columns (beside a periodic network), [`MAX_PIECEWISE_INPUTS`] on a wider table, where
+/// the piecewise network stands in for the periodic one.
+pub fn piecewise_cap(asked: Option<NumericEncoding>, p: &Prepared) -> Option<usize> {
+    (asked.is_none() && p.train.n_features > MAX_PERIODIC_INPUTS).then_some(MAX_PIECEWISE_INPUTS)
+}
+
+/// The kept model and whether it differs from the network in the run's checkpoint.
+#[derive(Debug, Clone)]
+pub struct Selected {
+    /// The choice and its figures.
+    pub choice: Choice,
+    /// The checkpoint holds another candidate: the kept model must replace it.
+    pub resave: bool,
+}
+
+/// How the network was chosen among `auto`'s: a line for the report, the kept one's score,
+/// and whether it is not the network in the run's checkpoint or reads another network's
+/// encoded rows (piecewise).
+#[derive(Debug, Clone)]
+pub struct NetworkNote {
+    /// The validation scores compared and the one kept.
+    pub line: String,
+    /// The kept network's validation score.
+    pub score: f64,
+    /// The kept network is not the run's checkpoint.
+    pub replaced: bool,
+    /// The kept network reads the rows of another network's encoding (piecewise), not the
+    /// plain network's.
+    pub second_rows: bool,
+}
+
+/// `auto`'s second network, with what it reads.
+pub struct SecondNetwork<'a, B: Backend> {
+    /// The trained network.
+    pub outcome: Outcome<Mlp<B>>,
+    /// Its inputs.
+    pub inputs: NumericEncoding,
+    /// Where it reads its own encoding's rows (piecewise): its validation rows, and how
+    /// each plain input is read from them ([`io::table::Preprocessor::plain_columns`]).
+    pub rows: Option<(&'a io::Dataset, &'a [PlainColumn])>,
+}
+
+/// The validation rows scored: the rows, their targets in the network's units, the output
+/// width and the number of classes (0: regression).
+struct Validation<'p> {
+    rows: &'p io::Dataset,
+    truth: Vec<f32>,
+    width: usize,
+    classes: usize,
+}
+
+impl<'p> Validation<'p> {
+    /// The same targets on `rows`: the validation rows in another encoding.
+    fn with_rows<'q>(&self, rows: &'q io::Dataset) -> Validation<'q>
+    where
+        'p: 'q,
+    {
+        Validation {
+            rows,
+            truth: self.truth.clone(),
+            width: self.width,
+            classes: self.classes,
+        }
+    }
+
+    /// The validation score of raw network outputs.
+    fn score(&self, outputs: &[f32]) -> f64 {
+        score(outputs, self.width, &self.truth, self.classes)
+    }
+
+    /// A trained network's raw outputs on the rows.
+    fn outputs<B: Backend>(&self, backend: &B, model: &Mlp<B>) -> Result<Vec<f32>> {
+        let v = self.rows;
+        let x = Tensor::from_slice(backend, &v.x, [v.rows, v.n_features])?;
+        Ok(model.predict(&x)?.to_vec()?)
+    }
+}
+
+/// The validation rows of `p` when there are at least [`MIN_VAL_ROWS`].
+fn validation<'p>(
+    p: &'p Prepared,
+    targets: Option<&Standardizer>,
+) -> Result<Option<Validation<'p>>> {
+    let classes = p.labels.as_ref().map_or(0, Vec::len);
+    let Some(rows) = p.val.as_ref().filter(|v| v.rows >= MIN_VAL_ROWS) else {
+        return Ok(None);
+    };
+    let truth = match targets {
+        Some(t) => t.transform(&rows.y)?,
+        None => rows.y.clone(),
+    };
+    let width = if classes == 2 { 1 } else { classes.max(1) };
+    Ok(Some(Validation {
+        rows,
+        truth,
+        width,
+        classes,
+    }))
+}
+
+/// Targets as the linear candidates take them: standardised values (a regression), or
+/// class indices.
+fn linear_targets(y: &[f32], targets: Option<&Standardizer>) -> Result<Vec<f32>> {
+    Ok(match targets {
+        Some(t) => t.transform(y)?,
+        None => y.to_vec(),
+    })
+}
+
+/// Which of `auto`'s networks is kept: the one on plain inputs, another alone, or the mean
+/// of the plain one and another (each other network by its place in the list).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Pick {
+    Plain,
+    Alone(usize),
+    Mean(usize),
+}
+
+/// The mean of two networks' raw outputs.
+fn mean_outputs(a: &[f32], b: &[f32]) -> Vec<f32> {
+    a.iter().zip(b).map(|(a, b)| 0.5 * (a + b)).collect()
+}
+
+/// The best on the validation rows of the network on plain inputs (`plain`, whose
+/// checkpoint is the run's), each of the `others` (periodic or piecewise-linear) and each
+/// one's mean with the plain network (one network, [`blend`], on the other's rows: the
+/// plain network [`widen`]ed to read them where they differ); with a line giving every
+/// score and saying which was kept. A tie keeps the earlier, simpler candidate. On the 11
+/// development tables that train three networks (five seeds each), adding the mean of the
+/// plain and piecewise networks to the candidates raised the mean test score from 0.7802
+/// to 0.7815; on 12 held-out tables it was neutral (docs/BENCHMARKS.md, "The mean of two
+/// networks", "Twelve held-out tables").
+pub fn best_network<B: Backend>(
+    backend: &B,
+    p: &Prepared,
+    mut plain: Outcome<Mlp<B>>,
+    others: Vec<SecondNetwork<'_, B>>,
+    targets: Option<&Standardizer>,
+) -> Result<(Outcome<Mlp<B>>, NetworkNote)> {
+    let Some(v) = validation(p, targets)? else {
+        let note = NetworkNote {
+            line: "no validation rows: plain kept".into(),
+            score: f64::NAN,
+            replaced: false,
+            second_rows: false,
+        };
+        return Ok((plain, note));
+    };
+    let oa = v.outputs(backend, &plain.model)?;
+    let a = v.score(&oa);
+    let mut line = format!("network on plain inputs {a:.4}");
+    let mut best = (a, Pick::Plain);
+    for (i, other) in others.iter().enumerate() {
+        let ob = match other.rows {
+            Some((rows, _)) => v.with_rows(rows).outputs(backend, &other.outcome.model)?,
+            None => v.outputs(backend, &other.outcome.model)?,
+        };
+        let (b, m) = (v.score(&ob), v.score(&mean_outputs(&oa, &ob)));
+        let name = other.inputs.name();
+        line += &format!("; with {name} inputs {b:.4}, its mean with the plain {m:.4}");
+        for (score, pick) in [(b, Pick::Alone(i)), (m, Pick::Mean(i))] {
+            if score > best.0 {
+                best = (score, pick);
+            }
+        }
+    }
+    let (score, pick) = best;
+    let Some(other) = (match pick {
+        Pick::Plain => None,
+        Pick::Alone(i) | Pick::Mean(i) => others.into_iter().nth(i),
+    }) else {
+        let note = NetworkNote {
+            line: format!("{line}: plain kept"),
+            score,
+            replaced: false,
+            second_rows: false,
+        };
+        return Ok((plain, note));
+    };
+    let name = other.inputs.name();
+    let note = |what: String| NetworkNote {
+        line: format!("{line}: {what} kept"),
+        score,
+        replaced: true,
+        second_rows: other.rows.is_some(),
+    };
+    if matches!(pick, Pick::Mean(_)) {
+        let note = note(format!("the mean of plain and {name}"));
+        let first = match other.rows {
+            Some((rows, columns)) => widen(backend, &plain.model, columns, rows.n_features)?,
+            None => plain.model,
+        };
+        plain.model = blend(backend, &first, &other.outcome.model, 0)?;
+        Ok((plain, note))
+    } else {
+        let note = note(name.to_string());
+        Ok((other.outcome, note))
+    }
+}
+
+/// The network's and a linear model's validation scores compared; when the linear model
+/// wins, it is refitted on the training and validation rows and replaces the network in
+/// `out`. `train_x`: the training rows' features (those of `p`, whose validation rows the
+/// linear model is scored on); `note`: how the network was chosen among two, with its
+/// score (the network may read another encoding of the rows). `None` when there are fewer than [`MIN_VAL_ROWS`] validation rows to compare.
+pub fn select<B: Backend>(
+    backend: &B,
+    p: &Prepared,
+    train_x: &[f32],
+    out: &mut Outcome<Mlp<B>>,
+    targets: Option<&Standardizer>,
+    note: Option<NetworkNote>,
+) -> Result<Option<Selected>> {
+    let Some(v) = validation(p, targets)? else {
+        return Ok(None);
+    };
+    let classes = v.classes;
+    let network = match note.as_ref().filter(|n| n.score.is_finite()) {
+        Some(n) => n.score,
+        None => v.score(&v.outputs(backend, &out.model)?),
+    };
+    let cols = p.train.n_features;
+    let y = linear_targets(&p.train.y, targets)?;
+    let linear = fit_linear(train_x, &y, p.train.rows, cols, classes).map(|fit| {
+        let outputs: Vec<f32> = fit
+            .outputs(&v.rows.x, cols)
+            .iter()
+            .map(|&o| o as f32)
+            .collect();
+        v.score(&outputs)
+    });
+    let measure = if classes > 0 { "accuracy" } else { "R²" };
+    let mut choice = choose(network, linear, measure, v.rows.rows);
+    let mut resave = note.as_ref().is_some_and(|n| n.replaced);
+    if let Some(n) = &note {
+        choice.reason = format!("{} (validation {measure}: {})", choice.reason, n.line);
+    }
+    if choice.kept == Kept::Linear {
+        // Refitted on every training row, validation rows included.
+        let mut x = train_x.to_vec();
+        x.extend_from_slice(&v.rows.x);
+        let mut y = y;
+        y.extend(linear_targets(&v.rows.y, targets)?);
+        let rows = p.train.rows + v.rows.rows;
+        let fit = fit_linear(&x, &y, rows, cols, classes).map_err(Error::refused)?;
+        out.model = linear_network(backend, &fit, 0)?;
+        resave = true;
+    }
+    Ok(Some(Selected { choice, resave }))
+}

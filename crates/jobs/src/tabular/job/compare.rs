@@ -1,0 +1,244 @@
+//! `auto`'s comparison: the first network, a second trained on periodic inputs (the
+//! network's own encoding of the plain rows) or on the piecewise-linear rows of the table, a
+//! third on piecewise-linear rows, and each of those two's mean with the first
+//! ([`auto::best_network`]), then the linear model ([`auto::select`]).
+
+use super::candidates::{Candidate, First, first_stopped};
+use super::encodings::fits_piecewise;
+use super::network::{Network, NetworkRows, Trainer};
+use super::{TableNote, TableReporter};
+use crate::Result;
+use crate::table::{Encoded, Prepared};
+use crate::tabular::Kept;
+use crate::tabular::auto::{self, NetworkNote, NumericEncoding, SecondNetwork, Selected};
+use io::Standardizer;
+use nn::Mlp;
+use std::path::Path;
+use tensor_core::Backend;
+use train::Outcome;
+
+/// What `auto`'s second network reads, and a third network's inputs (piecewise), if it
+/// trains one.
+pub(super) struct Second {
+    /// The second network's inputs.
+    pub(super) inputs: NumericEncoding,
+    /// The third network's inputs.
+    pub(super) third: Option<NumericEncoding>,
+    /// The most columns of piecewise-linear rows to train on ([`auto::piecewise_cap`];
+    /// `None`: any).
+    pub(super) max_piecewise: Option<usize>,
+}
+
+/// What `auto`'s comparison came to.
+pub(super) enum Comparison {
+    /// Too few validation rows: the network is kept without a comparison.
+    TooFewRows,
+    /// A run was stopped by the stop flag: nothing is compared, and the first network, as
+    /// it stands, is the job's model (every run's checkpoint is left for a resume).
+    Stopped,
+    /// The choice made, and whether the kept model replaces the first run's checkpoint.
+    Made(Selected),
+}
+
+/// The kept model, the training rows' features in its encoding, and the comparison.
+pub(super) type Compared<B> = (Outcome<Mlp<B>>, Vec<f32>, Comparison);
+
+/// Whether the table's parts piecewise-linear in `bins` bins fit in the memory budget; a
+/// note when they do not (`auto` trains no network on them).
+fn fits(p: &Prepared, bins: usize, reporter: &mut dyn TableReporter) -> Result<bool> {
+    let fits = fits_piecewise(p, bins)?;
+    if !fits {
+        reporter.note(TableNote::PiecewiseSkipped { bins });
+    }
+    Ok(fits)
+}
+
+/// The inputs of the networks `auto` trains after the first: the second's and the
+/// third's, less those on piecewise-linear rows that would not fit in memory (with a
+/// note; a third network trains only beside a second).
+fn inputs_that_fit(
+    p: &Prepared,
+    second: Option<Second>,
+    reporter: &mut dyn TableReporter,
+) -> Result<(Vec<NumericEncoding>, Option<usize>)> {
+    let Some(second) = second else {
+        return Ok((Vec::new(), None));
+    };
+    if let NumericEncoding::Piecewise(bins) = second.inputs
+        && !fits(p, bins, reporter)?
+    {
+        return Ok((Vec::new(), None));
+    }
+    let mut inputs = vec![second.inputs];
+    if let Some(NumericEncoding::Piecewise(bins)) = second.third
+        && fits(p, bins, reporter)?
+    {
+        inputs.push(NumericEncoding::Piecewise(bins));
+    }
+    Ok((inputs, second.max_piecewise))
+}
+
+/// The piecewise-linear rows of `p` in `bins` bins (`None`: none), fitted on `x`, when
+/// they are at most `max` columns wide (`None`: any width); otherwise none, and no network
+/// on them in `inputs`.
+fn piecewise_parts(
+    p: &Prepared,
+    x: &[f32],
+    (bins, max): (Option<usize>, Option<usize>),
+    inputs: &mut Vec<NumericEncoding>,
+) -> Result<Option<Encoded>> {
+    let Some(bins) = bins else {
+        return Ok(None);
+    };
+    // The width is checked on the fitted encoding, before any row is encoded.
+    let encoding = p.encoding.with_piecewise(x, bins)?;
+    if max.is_none_or(|max| encoding.width() <= max) {
+        return Ok(Some(p.piecewise_with(x, encoding)?));
+    }
+    inputs.retain(|i| !matches!(i, NumericEncoding::Piecewise(_)));
+    Ok(None)
+}
+
+/// The bins of the piecewise-linear network among `inputs`, if there is one.
+fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
+    inputs.iter().find_map(|i| match i {
+        NumericEncoding::Piecewise(bins) => Some(*bins),
+        _ => None,
+    })
+}
+
+impl<B: Backend> Trainer<'_, B> {
+    /// `auto`: the network `net` on the plain rows of `p` (whose training features are
+    /// `x`; its run in `dir`), the second and third networks when there are, each one's
+    /// mean with the first and the linear model, trained and compared (nothing is compared
+    /// when a run was stopped). `p` ends in the encoding of the kept model, whose training
+    /// features are given back.
+    pub(super) fn compare(
+        self,
+        p: &mut Prepared,
+        (net, x, dir): (&Network, Vec<f32>, &Path),
+        second: Option<Second>,
+        (targets, reporter): (Option<&Standardizer>, &mut dyn TableReporter),
+    ) -> Result<Compared<B>> {
+        let (mut inputs, max) = inputs_that_fit(p, second, reporter)?;
+        let bins = piecewise_bins(&inputs);
+        let mut parts = piecewise_parts(p, &x, (bins, max), &mut inputs)?;
+        let wide = parts
+            .as_mut()
+            .map(|parts| std::mem::take(&mut parts.train.x));
+        let first = First {
+            net,
+            rows: NetworkRows::of(p, &p.train, targets),
+            x,
+            dir,
+        };
+        let others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
+        let trained = self.candidates(p, first, others, (targets, reporter))?;
+        let stopped = first_stopped(&trained).is_some();
+        let ((out, x), others) = trained;
+        if stopped {
+            return Ok((out, x, Comparison::Stopped));
+        }
+        let mut outcomes = Vec::with_capacity(others.len());
+        for (outcome, wide) in others {
+            if let (Some(parts), Some(wide)) = (parts.as_mut(), wide) {
+                parts.train.x = wide;
+            }
+            outcomes.push(outcome);
+        }
+        let (out, note) = self.best_network(
+            p,
+            out,
+            inputs.into_iter().zip(outcomes),
+            parts.as_ref(),
+            targets,
+        )?;
+        self.select(p, (out, x), (note, parts), targets)
+    }
+
+    /// The networks after the first, on `inputs`: periodic ones on the plain rows of `p`,
+    /// the piecewise-linear one on `parts`, whose training features are `wide`; their runs
+    /// in folders inside `dir`.
+    fn others<'a>(
+        self,
+        p: &'a Prepared,
+        (inputs, parts, mut wide): (&[NumericEncoding], Option<&'a Encoded>, Option<Vec<f32>>),
+        dir: &Path,
+        targets: Option<&Standardizer>,
+    ) -> Result<Vec<Candidate<'a>>> {
+        let classes = p.labels.as_ref().map_or(0, Vec::len);
+        let mut others = Vec::with_capacity(inputs.len());
+        for &i in inputs {
+            let (rows, x, bands) = match (i, parts) {
+                (NumericEncoding::Piecewise(_), Some(parts)) => {
+                    (NetworkRows::encoded(p, parts, targets), wide.take(), 0)
+                }
+                (NumericEncoding::Periodic(n), _) => {
+                    (NetworkRows::of(p, &p.train, targets), None, n)
+                }
+                _ => (NetworkRows::of(p, &p.train, targets), None, 0),
+            };
+            let dir = dir.join(i.dir());
+            let scale = auto::learns_input_scale(i);
+            let net = self.network(rows.train.n_features, classes, bands, scale)?;
+            others.push(Candidate { net, rows, x, dir });
+        }
+        Ok(others)
+    }
+
+    /// The best of the first network (`first`, on the plain rows), the others (each with
+    /// its inputs) and each one's mean with the first, on the validation rows; with how it
+    /// was chosen (`None` with no other network).
+    fn best_network(
+        self,
+        p: &Prepared,
+        first: Outcome<Mlp<B>>,
+        others: impl Iterator<Item = (NumericEncoding, Outcome<Mlp<B>>)>,
+        parts: Option<&Encoded>,
+        targets: Option<&Standardizer>,
+    ) -> Result<(Outcome<Mlp<B>>, Option<NetworkNote>)> {
+        let columns = parts.map(|parts| parts.encoding.plain_columns());
+        let network = |(inputs, outcome): (NumericEncoding, Outcome<Mlp<B>>)| {
+            let rows = match (inputs, parts, columns.as_deref()) {
+                (NumericEncoding::Piecewise(_), Some(parts), Some(columns)) => {
+                    parts.val.as_ref().map(|val| (val, columns))
+                }
+                _ => None,
+            };
+            SecondNetwork {
+                outcome,
+                inputs,
+                rows,
+            }
+        };
+        let others: Vec<_> = others.map(network).collect();
+        if others.is_empty() {
+            return Ok((first, None));
+        }
+        let (kept, note) = auto::best_network(self.backend, p, first, others, targets)?;
+        Ok((kept, Some(note)))
+    }
+
+    /// The kept network (`note`: how it was chosen among the networks; `parts`: the
+    /// piecewise-linear rows, if a network read them) against the linear model.
+    fn select(
+        self,
+        p: &mut Prepared,
+        (mut out, mut x): (Outcome<Mlp<B>>, Vec<f32>),
+        (note, parts): (Option<NetworkNote>, Option<Encoded>),
+        targets: Option<&Standardizer>,
+    ) -> Result<Compared<B>> {
+        let second_rows = note.as_ref().is_some_and(|n| n.second_rows);
+        let selected = auto::select(self.backend, p, &x, &mut out, targets, note)?;
+        let network_kept = selected
+            .as_ref()
+            .is_none_or(|c| c.choice.kept == Kept::Network);
+        if let (Some(mut parts), true) = (parts, network_kept && second_rows) {
+            // The kept network reads the piecewise rows: the job reports and saves them.
+            p.swap_encoded(&mut parts);
+            x = std::mem::take(&mut p.train.x);
+        }
+        let comparison = selected.map_or(Comparison::TooFewRows, Comparison::Made);
+        Ok((out, x, comparison))
+    }
+}

@@ -1,0 +1,245 @@
+//! The networks a table job trains: their shape from the options and the target, their
+//! record, and their training run in a folder.
+
+use super::options::{TableJobOptions, TableModel};
+use crate::Result;
+use crate::error::Error;
+use crate::table::{Encoded, Prepared, network_targets};
+use crate::tabular::auto;
+use crate::tabular::report::{TableData, TableExtra, TableRecord, TableRecordOptions, TableRows};
+use io::{Dataset, Standardizer};
+use nn::{Activation, Data, HiddenLayers, Loss, Mlp};
+use serde_json::{Map, Value};
+use std::path::Path;
+use tensor_core::{Backend, Tensor};
+use train::record::DataFile;
+use train::{LossUnits, Outcome, Reporter};
+
+/// The network a table job trains, from its options and the target.
+pub(super) struct Network {
+    pub(super) architecture: nn::MlpConfig,
+    pub(super) hidden: Vec<usize>,
+    activation: Activation,
+    weight_decay: f32,
+    pub(super) out_dim: usize,
+    loss: Loss,
+}
+
+/// What trains a table job's networks: its options and the device (shared by networks
+/// trained side by side).
+pub(super) struct Trainer<'a, B: Backend> {
+    pub(super) options: &'a TableJobOptions,
+    pub(super) backend: &'a B,
+}
+
+impl<B: Backend> Clone for Trainer<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: Backend> Copy for Trainer<'_, B> {}
+
+/// The rows a network trains and validates on (the table's parts in the network's
+/// encoding), and what its model file says of them.
+pub(super) struct NetworkRows<'a> {
+    /// The training rows (their features taken from the `x` given beside them).
+    pub(super) train: &'a Dataset,
+    /// The validation rows.
+    pub(super) val: Option<&'a Dataset>,
+    /// The model file's description of the inputs and targets.
+    pub(super) info: io::ModelInfo,
+}
+
+impl<'a> NetworkRows<'a> {
+    /// The parts of `p` in its own encoding, training on `train` (the balanced rows, or
+    /// `p`'s).
+    pub(super) fn of(p: &'a Prepared, train: &'a Dataset, targets: Option<&Standardizer>) -> Self {
+        NetworkRows {
+            train,
+            val: p.val.as_ref(),
+            info: p.model_info(targets),
+        }
+    }
+
+    /// The parts of `p` in the encoding `parts` (piecewise-linear rows).
+    pub(super) fn encoded(
+        p: &Prepared,
+        parts: &'a Encoded,
+        targets: Option<&Standardizer>,
+    ) -> Self {
+        NetworkRows {
+            train: &parts.train,
+            val: parts.val.as_ref(),
+            info: p.model_info_with(&parts.encoding, targets),
+        }
+    }
+}
+
+/// A row-major host matrix on the device.
+fn matrix<B: Backend>(backend: &B, data: &[f32], rows: usize, cols: usize) -> Result<Tensor<B>> {
+    Ok(Tensor::from_slice(backend, data, [rows, cols])?)
+}
+
+impl<B: Backend> Trainer<'_, B> {
+    /// The network for `inputs` features and `classes` classes (0: regression), with
+    /// `periodic` encoding bands, learning a factor per input when `scale` (a network with
+    /// hidden layers only).
+    pub(super) fn network(
+        &self,
+        inputs: usize,
+        classes: usize,
+        periodic: usize,
+        scale: bool,
+    ) -> Result<Network> {
+        let out_dim = match classes {
+            0 | 2 => 1,
+            k => k,
+        };
+        let (hidden, activation, weight_decay) = match &self.options.model {
+            TableModel::Network(n) => (n.hidden.0.clone(), n.activation, n.weight_decay),
+            _ => (Vec::new(), Activation::Identity, 0.0),
+        };
+        let loss = match out_dim {
+            _ if classes == 0 => Loss::Mse,
+            1 => Loss::BceWithLogits,
+            _ => Loss::SoftmaxCrossEntropy,
+        };
+        let scale = scale && !hidden.is_empty();
+        let mut builder = Mlp::<B>::builder().input(inputs).input_scale(scale);
+        if periodic > 0 {
+            builder = builder.positional_encoding(periodic, true);
+        }
+        let architecture = builder
+            .hidden(&hidden, activation)
+            .output(out_dim, Activation::Identity)
+            .config(self.options.training.seed)?;
+        Ok(Network {
+            architecture,
+            hidden,
+            activation,
+            weight_decay,
+            out_dim,
+            loss,
+        })
+    }
+
+    /// The job's entries of `config.json`: the data read and the options.
+    fn record(&self, p: &Prepared, net: &Network, classes: usize) -> Result<Map<String, Value>> {
+        let a = &self.options.data;
+        let numbers = self.options.numbers();
+        let data = TableData {
+            file: DataFile::read(&a.data)?,
+            rows: TableRows::of(p),
+            target: &p.target,
+        };
+        let options = TableRecordOptions {
+            test_fraction: a.test_fraction,
+            test_data: &a.test_data,
+            val_fraction: a.val_fraction,
+            drop_missing: a.drop_missing,
+            patience_epochs: a.patience,
+            task: if classes > 0 {
+                "classification"
+            } else {
+                "regression"
+            },
+            class_weight: a.balanced.then_some("balanced"),
+            hidden: HiddenLayers(net.hidden.clone()).to_string(),
+            activation: format!("{:?}", net.activation).to_lowercase(),
+            weight_decay: net.weight_decay,
+            categorical: &a.overrides.categorical,
+            numeric: &a.overrides.numeric,
+            ignore: &a.overrides.ignore,
+            numeric_encoding: numbers.and_then(|n| n.encoding).map(|e| e.name()),
+            periodic: numbers.and_then(|n| n.periodic),
+            bins: numbers.and_then(|n| n.bins),
+        };
+        Ok(train::record::entries(&TableRecord { data, options })?)
+    }
+
+    /// Trains the network in `dir` on `rows`, whose training features are `x` (taken over
+    /// by the training tensor, without a copy on the CPU), reporting its progress to
+    /// `reporter`; gives `x` back with the outcome.
+    pub(super) fn train<R: Reporter + ?Sized>(
+        self,
+        p: &Prepared,
+        (rows, x): (NetworkRows<'_>, Vec<f32>),
+        net: &Network,
+        targets: Option<&Standardizer>,
+        (dir, reporter): (&Path, &mut R),
+    ) -> Result<(Outcome<Mlp<B>>, Vec<f32>)> {
+        let backend = self.backend;
+        let classes = p.labels.as_ref().map_or(0, Vec::len);
+        let matrices = |d: &Dataset| -> Result<_> {
+            let y = network_targets(&d.y, classes, targets)?;
+            Ok((
+                matrix(backend, &d.x, d.rows, d.n_features)?,
+                matrix(backend, &y, d.rows, net.out_dim)?,
+            ))
+        };
+        let train = rows.train;
+        let xt = Tensor::from_vec(backend, x, [train.rows, train.n_features])?;
+        let y = network_targets(&train.y, classes, targets)?;
+        let yt = matrix(backend, &y, train.rows, net.out_dim)?;
+        let validation = rows.val.map(matrices).transpose()?;
+        let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
+        let run = self.run(p, net, (targets, rows.info), dir, train)?;
+        let mut out =
+            run.reporter(reporter)
+                .train::<B, Mlp<B>>(backend, Data::new(&xt, &yt), val_data)?;
+        out.model = out.model.fold_input_scale()?;
+        crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
+        Ok((out, xt.into_vec()?))
+    }
+
+    /// The training run of `net` in `dir` on `train`, before its data.
+    fn run<'r>(
+        self,
+        p: &Prepared,
+        net: &Network,
+        (targets, info): (Option<&Standardizer>, io::ModelInfo),
+        dir: &Path,
+        train: &Dataset,
+    ) -> Result<train::Run<'r>> {
+        let (options, job) = (self.options, self.options.job());
+        let classes = p.labels.as_ref().map_or(0, Vec::len);
+        let defaults = match net.hidden.is_empty() {
+            true => crate::defaults::LINEAR,
+            false => crate::defaults::mlp(train.rows),
+        };
+        let extra = TableExtra {
+            targets,
+            classes: &p.labels,
+            feature_names: &train.feature_names,
+            target_name: &p.target,
+        };
+        let extra = serde_json::to_value(extra)
+            .map_err(|e| Error::json("cannot encode the table model's data", e))?;
+        let patience = options.data.patience;
+        let loss_units = match targets {
+            Some(t) => LossUnits::target_mse(t.std[0]),
+            None => LossUnits::plain(net.loss),
+        };
+        let mut settings = options.training.settings(&defaults);
+        if options.auto() && !dir.join(train::checkpoint::FILE_NAME).exists() {
+            // `auto` resumed: a run the job had not started yet trains from the start.
+            settings.resume = false;
+        }
+        let architecture = net.architecture.clone();
+        let mut run = train::Run::new(job, dir, architecture, net.loss, settings)
+            .extra(extra)
+            .info(info)
+            .early_stopping(auto::early_stopping(options.auto(), patience, p))
+            .pool(1)
+            .output_bias(None)
+            .record(self.record(p, net, classes)?)
+            .loss_units(loss_units)
+            .weight_decay(net.weight_decay)
+            .memory_check(train::budget::mlp_check(job, p.held_bytes() as f64));
+        if let Some(flag) = &options.training.stop {
+            run = run.stop_flag(flag.clone());
+        }
+        Ok(run)
+    }
+}

@@ -1,0 +1,263 @@
+//! What a table job records: its entries of `config.json` (the data read and the options),
+//! the checkpoint's job data, the test figures of the fitted model, and the figures of
+//! `metrics.json`.
+
+use std::path::{Path, PathBuf};
+
+use io::table::Table;
+use io::{FittedModel, Standardizer};
+use serde::Serialize;
+use tensor_core::Backend;
+
+use super::{Choice, Kept};
+use crate::error::{Error, Result};
+use crate::metrics::{ClassReport, Coefficients, RegressionReport, predicted_classes};
+use crate::table::Prepared;
+use train::outcome::Outcome;
+
+/// The entries of a table job's `config.json`.
+#[derive(Debug, Serialize)]
+pub struct TableRecord<'a> {
+    /// The table read.
+    pub data: TableData<'a>,
+    /// The options it was trained with.
+    pub options: TableRecordOptions<'a>,
+}
+
+/// The table read: the file, the rows of each part and the target.
+#[derive(Debug, Serialize)]
+pub struct TableData<'a> {
+    /// The file's name, size and digest.
+    #[serde(flatten)]
+    pub file: train::record::DataFile,
+    /// The rows of each part.
+    pub rows: TableRows,
+    /// The target column.
+    pub target: &'a str,
+}
+
+/// The rows of each part of a table.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct TableRows {
+    /// Training rows.
+    pub train: usize,
+    /// Validation rows (held out of training).
+    pub validation: usize,
+    /// Test rows.
+    pub test: usize,
+}
+
+impl TableRows {
+    /// The rows of each part of `p`.
+    pub fn of(p: &Prepared) -> Self {
+        TableRows {
+            train: p.train.rows,
+            validation: p.val.as_ref().map_or(0, |v| v.rows),
+            test: p.test.rows,
+        }
+    }
+}
+
+/// A table job's options as recorded.
+#[derive(Debug, Serialize)]
+pub struct TableRecordOptions<'a> {
+    /// The share of rows held out for testing.
+    pub test_fraction: f32,
+    /// The separate test file, if any.
+    pub test_data: &'a Option<PathBuf>,
+    /// The share of training rows held out for validation, as asked.
+    pub val_fraction: Option<f32>,
+    /// Whether rows with a missing cell were dropped.
+    pub drop_missing: bool,
+    /// Early stopping's patience, in epochs.
+    pub patience_epochs: Option<u64>,
+    /// "classification" or "regression".
+    pub task: &'static str,
+    /// Class weighting ("balanced"), if any.
+    pub class_weight: Option<&'static str>,
+    /// Hidden widths, as `256,256`.
+    pub hidden: String,
+    /// Hidden activation, in lower case.
+    pub activation: String,
+    /// AdamW's weight decay (0: Adam).
+    pub weight_decay: f32,
+    /// Columns read as categories on request.
+    pub categorical: &'a [String],
+    /// Columns read as numbers on request.
+    pub numeric: &'a [String],
+    /// Columns left out on request.
+    pub ignore: &'a [String],
+    /// How the networks read numbers, as asked (`plain`, `periodic`, `piecewise`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numeric_encoding: Option<&'static str>,
+    /// Periodic bands of the network's inputs, as asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub periodic: Option<usize>,
+    /// Bins of the piecewise-linear encoding, as asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bins: Option<usize>,
+}
+
+/// The checkpoint's job data of a table model.
+#[derive(Debug, Serialize)]
+pub struct TableExtra<'a> {
+    /// The regression target's statistics (`None`: classes).
+    pub targets: Option<&'a Standardizer>,
+    /// The class labels (`None`: regression).
+    pub classes: &'a Option<Vec<String>>,
+    /// The encoded features' names.
+    pub feature_names: &'a [String],
+    /// The target column.
+    pub target_name: &'a str,
+}
+
+/// The test-set figures of a classifier or of a regression.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum TestFigures {
+    /// A classifier's.
+    Classes(ClassReport),
+    /// A regression's.
+    Regression(RegressionReport),
+}
+
+impl TestFigures {
+    /// The figures of `fitted` on the raw test rows of `p` (exactly what predicting them
+    /// gives); `targets`: a regression target's statistics.
+    pub fn of<B: Backend>(
+        fitted: &FittedModel<B>,
+        p: &Prepared,
+        targets: Option<&Standardizer>,
+        width: usize,
+    ) -> Result<Self> {
+        let raw = fitted.table_outputs(&p.test_table)?;
+        match (&p.labels, targets) {
+            (Some(labels), _) => {
+                let truth: Vec<usize> = p.test.y.iter().map(|&v| v as usize).collect();
+                let predicted = predicted_classes(&raw, width);
+                Ok(TestFigures::Classes(ClassReport::new(
+                    labels, &predicted, &truth,
+                )))
+            }
+            (None, Some(t)) => Ok(TestFigures::Regression(RegressionReport::new(
+                &t.inverse_transform(&raw)?,
+                &p.train,
+                &p.test,
+            ))),
+            _ => Err(Error::refused(
+                "a table model has classes or target statistics",
+            )),
+        }
+    }
+}
+
+/// A run's training figures, as `metrics.json` gives them.
+#[derive(Debug, Serialize)]
+pub struct TrainingFigures {
+    /// The last training loss, in `loss_units`.
+    pub final_train_loss: Option<f64>,
+    /// The last validation loss, in `loss_units`.
+    pub final_val_loss: Option<f64>,
+    /// What the losses measure.
+    pub loss_units: String,
+    /// Optimizer steps taken.
+    pub steps: u64,
+    /// Training time.
+    pub seconds: f64,
+    /// The step whose weights were kept (best epoch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restored_step: Option<u64>,
+    /// Its validation loss.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restored_val_loss: Option<f64>,
+    /// The model's parameters.
+    pub parameters: usize,
+}
+
+impl TrainingFigures {
+    /// The figures of a finished run.
+    pub fn of<B: Backend, M: nn::Model<B>>(out: &Outcome<M>) -> Self {
+        let r = &out.report;
+        TrainingFigures {
+            final_train_loss: out.final_loss(),
+            final_val_loss: r
+                .final_val_loss
+                .map(|v| f64::from(v) * out.loss_units.scale),
+            loss_units: out.loss_units.label.clone(),
+            steps: r.steps,
+            seconds: out.elapsed,
+            restored_step: out.restored.map(|r| r.0),
+            restored_val_loss: out.restored.map(|r| r.1),
+            parameters: out.model.num_params(),
+        }
+    }
+}
+
+/// The figures of a table job's `metrics.json`.
+#[derive(Debug, Serialize)]
+pub struct TabularMetrics {
+    /// Training rows.
+    pub train_rows: usize,
+    /// Validation rows.
+    pub validation_rows: usize,
+    /// Test rows.
+    pub test_rows: usize,
+    /// The training run's figures.
+    #[serde(flatten)]
+    pub training: TrainingFigures,
+    /// The test figures.
+    #[serde(flatten)]
+    pub test: TestFigures,
+    /// A linear model's coefficients by feature name.
+    #[serde(flatten)]
+    pub coefficients: Option<Coefficients>,
+    /// `auto`: the model kept ("network" or "linear").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_kept: Option<Kept>,
+    /// `auto`: the validation scores compared and the reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Choice>,
+}
+
+impl TabularMetrics {
+    /// The figures of a table job on `p`: its training run's, the test figures, a linear
+    /// model's coefficients, and `auto`'s choice.
+    pub fn new(
+        p: &Prepared,
+        training: TrainingFigures,
+        test: TestFigures,
+        coefficients: Option<Coefficients>,
+        choice: Option<Choice>,
+    ) -> Self {
+        let rows = TableRows::of(p);
+        TabularMetrics {
+            train_rows: rows.train,
+            validation_rows: rows.validation,
+            test_rows: rows.test,
+            training,
+            test,
+            coefficients,
+            model_kept: choice.as_ref().map(|c| c.kept),
+            selection: choice,
+        }
+    }
+}
+
+/// Predicts the rows of `table` and writes, atomically, their input columns as read, the
+/// `target` column when given, then the predictions.
+pub fn write_table_predictions<B: Backend>(
+    path: &Path,
+    model: &FittedModel<B>,
+    table: &Table,
+    target: Option<&str>,
+) -> Result<()> {
+    let predictions = model.predict_table(table)?;
+    let mut names = model.feature_names().to_vec();
+    if let Some(t) = target {
+        names.push(t.to_string());
+    }
+    // Streamed row by row into the file: the CSV is never held whole.
+    let mut out = io::output::OutputFile::create(path)?;
+    predictions.write_csv_beside(&mut out, table, &names)?;
+    Ok(out.commit()?)
+}

@@ -1,0 +1,136 @@
+//! Data-parallel training: the processes of one run, each computing the gradient of its share
+//! of every global batch, the gradients summed between steps.
+//!
+//! The trainer knows the group only as a [`Replicas`]: its rank, its size and an element-wise
+//! sum over every process. What carries the sum (MPI, NCCL, threads) is the caller's.
+
+use crate::layer::Layer;
+use crate::{Error, Result};
+use std::ops::Range;
+use std::sync::Arc;
+use tensor_core::{Backend, Tensor};
+
+/// The processes that train one model together, as the trainer sees them.
+///
+/// Every process runs the same steps on the same global batches; each computes the gradient
+/// of its share ([`share`]) and [`sum`](Replicas::sum) adds the weighted gradients up, so
+/// that every process takes the same optimizer step.
+pub trait Replicas: Send + Sync + std::fmt::Debug {
+    /// This process's place in the group, `0..size`.
+    fn rank(&self) -> usize;
+    /// The number of processes.
+    fn size(&self) -> usize;
+    /// Replaces `values` with their element-wise sum over every process (an allreduce).
+    /// Every process calls it with as many values, in the same order of calls; the error is
+    /// one line naming what failed.
+    fn sum(&self, values: &mut [f32]) -> std::result::Result<(), String>;
+}
+
+/// The rows of a batch of `rows` rows that process `rank` of `size` computes: a contiguous
+/// run, the first `rows % size` processes taking one row more.
+pub fn share(rows: usize, rank: usize, size: usize) -> Range<usize> {
+    let (base, extra) = (rows / size, rows % size);
+    let start = rank * base + rank.min(extra);
+    start..start + base + usize::from(rank < extra)
+}
+
+/// A process's part of a data-parallel step: its rows of each global batch, on the device,
+/// and the host buffer its gradients are summed through.
+pub(super) struct Shard<B: Backend> {
+    replicas: Arc<dyn Replicas>,
+    /// The rows of the global batch this process computes.
+    pub rows: Range<usize>,
+    /// This process's rows' share of the batch (`rows.len() / batch`): its mean gradient's
+    /// weight in the global mean.
+    weight: f32,
+    /// This process's inputs, targets and loss gradient.
+    pub x: Tensor<B>,
+    pub y: Tensor<B>,
+    pub grad: Tensor<B>,
+    /// Every gradient and the loss, end to end, for the one sum of a step.
+    host: Vec<f32>,
+}
+
+impl<B: Backend> Shard<B> {
+    /// The shard of `replicas` for global batches of `batch` rows of `in_width` inputs and
+    /// `out_dim` targets; refused where a process would get no row.
+    pub fn new(
+        backend: &B,
+        replicas: Arc<dyn Replicas>,
+        batch: usize,
+        in_width: usize,
+        out_dim: usize,
+    ) -> Result<Self> {
+        let size = replicas.size();
+        if batch < size {
+            return Err(Error::Config(format!(
+                "a batch of {batch} rows cannot be shared by {size} processes; use batches of at \
+                 least {size} rows"
+            )));
+        }
+        let rows = share(batch, replicas.rank(), size);
+        let n = rows.len();
+        Ok(Shard {
+            weight: n as f32 / batch as f32,
+            x: Tensor::uninit(backend, [n, in_width])?,
+            y: Tensor::uninit(backend, [n, out_dim])?,
+            grad: Tensor::uninit(backend, [n, out_dim])?,
+            rows,
+            replicas,
+            host: Vec::new(),
+        })
+    }
+
+    /// Copies this process's rows of the global batch `(x, y)` into its buffers.
+    pub fn take(&mut self, x: &Tensor<B>, y: &Tensor<B>) -> Result<()> {
+        x.slice_rows_into(self.rows.start, &mut self.x)?;
+        Ok(y.slice_rows_into(self.rows.start, &mut self.y)?)
+    }
+
+    /// Turns every process's gradients of its own rows' mean loss, and that loss, into the
+    /// gradients and loss of the global batch's mean: each weighted by its rows' share, then
+    /// summed over the processes in one call.
+    pub fn sum(&mut self, model: &mut dyn Layer<B>, loss: &mut Tensor<B>) -> Result<()> {
+        self.host.clear();
+        model.visit_params(&mut |p| {
+            self.host.extend(p.grad.to_vec()?);
+            Ok(())
+        })?;
+        self.host.extend(loss.to_vec()?);
+        for v in &mut self.host {
+            *v *= self.weight;
+        }
+        self.replicas.sum(&mut self.host).map_err(Error::Config)?;
+        let mut at = 0;
+        model.visit_params_mut(&mut |p| {
+            let n = p.grad.numel();
+            p.grad.upload(&self.host[at..at + n])?;
+            at += n;
+            Ok(())
+        })?;
+        Ok(loss.upload(&self.host[at..at + 1])?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn shares_cover_the_batch_once() {
+        for rows in [1, 2, 7, 64, 65, 1000] {
+            for size in 1..=rows.min(9) {
+                let parts: Vec<_> = (0..size).map(|r| share(rows, r, size)).collect();
+                assert_eq!(parts[0].start, 0);
+                assert_eq!(parts[size - 1].end, rows);
+                for w in parts.windows(2) {
+                    assert_eq!(w[0].end, w[1].start);
+                }
+                let (min, max) = parts.iter().fold((usize::MAX, 0), |(a, b), p| {
+                    (a.min(p.len()), b.max(p.len()))
+                });
+                assert!(max - min <= 1, "{rows} rows over {size}: {parts:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! The world of an MPI launch, through the `mpi` crate (Open MPI or MPICH).
+
+use crate::{Error, Result};
+use mpi::collective::SystemOperation;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::{Communicator, CommunicatorCollectives};
+use mpi::{Threading, environment::Universe};
+use std::sync::Mutex;
+use std::thread::ThreadId;
+
+/// The MPI universe and its world communicator, one caller at a time.
+pub(super) struct MpiWorld {
+    inner: Mutex<Option<Inner>>,
+    rank: usize,
+    size: usize,
+    /// The thread that joined, where MPI allows calls from that thread only.
+    only_from: Option<ThreadId>,
+}
+
+struct Inner {
+    world: SimpleCommunicator,
+    universe: Universe,
+}
+
+// SAFETY: the communicator and the universe are only touched behind the mutex, so MPI is
+// called by one thread at a time, which MPI_THREAD_SERIALIZED allows; where MPI grants less,
+// `only_from` refuses calls from any thread but the one that initialised it.
+unsafe impl Send for MpiWorld {}
+// SAFETY: as for `Send`: every use goes through the mutex.
+unsafe impl Sync for MpiWorld {}
+
+impl std::fmt::Debug for MpiWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MpiWorld(rank {} of {})", self.rank, self.size)
+    }
+}
+
+impl MpiWorld {
+    /// Initialises MPI, asking that any one thread at a time may call it.
+    pub fn init() -> Result<Self> {
+        let (universe, granted) = mpi::initialize_with_threading(Threading::Serialized)
+            .ok_or_else(|| Error::Launch("MPI was initialised already".into()))?;
+        let world = universe.world();
+        let (rank, size) = (world.rank() as usize, world.size() as usize);
+        let only_from = (granted < Threading::Serialized).then(|| std::thread::current().id());
+        Ok(MpiWorld {
+            inner: Mutex::new(Some(Inner { world, universe })),
+            rank,
+            size,
+            only_from,
+        })
+    }
+
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Sums `values` over every process, in place (MPI_Allreduce).
+    pub fn sum(&self, values: &mut [f32]) -> Result<()> {
+        if let Some(id) = self.only_from
+            && id != std::thread::current().id()
+        {
+            return Err(Error::Launch(
+                "this MPI allows calls from its first thread only; train one model at a time"
+                    .into(),
+            ));
+        }
+        let guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let inner = guard
+            .as_ref()
+            .ok_or_else(|| Error::Launch("MPI was finalised".into()))?;
+        let send = values.to_vec();
+        inner
+            .world
+            .all_reduce_into(&send[..], values, SystemOperation::sum());
+        Ok(())
+    }
+
+    /// Finalises MPI (the universe dropped).
+    pub fn finish(&self) {
+        let taken = self.inner.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(inner) = taken {
+            let Inner { world, universe } = inner;
+            drop(world);
+            drop(universe);
+        }
+    }
+
+    /// Stops every process of the world (MPI_Abort).
+    pub fn abort(&self, code: i32) {
+        let guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(inner) = guard.as_ref() {
+            inner.world.abort(code);
+        }
+    }
+}
