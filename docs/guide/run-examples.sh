@@ -17,7 +17,8 @@
 # build it with `cargo build --profile ci -p iron-learn`), and
 # `cargo run --release -p iron-learn -- ARGS` runs that binary too; other cargo commands are
 # refused. With no arguments: README.md, then the chapters in the order of SUMMARY.md.
-# All the blocks take about 40 s on the 2-core development machine with a release binary.
+# All the blocks took 17 to 27 s on the 2-core development machine with the release binary
+# (IRON_LEARN=target/release/iron-learn); the test profile's binary is not optimised as fully.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
