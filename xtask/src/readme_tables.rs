@@ -1,7 +1,7 @@
 //! The README's tables stay short enough to read: every cell at most [`MAX_CELL_CHARS`]
 //! characters, and every row as many cells as its header. A command's details belong in
-//! docs/COMMANDS.md, its figures in docs/RESULTS.md or docs/BENCHMARKS.md, linked from the
-//! table.
+//! the user guide (docs/guide/src/), its figures in docs/RESULTS.md or docs/BENCHMARKS.md,
+//! linked from the table.
 //!
 //! Cells are split as GitHub splits them: on every `|` that is not escaped as `\|`, inside
 //! code spans too.
