@@ -116,4 +116,19 @@ mod mpi {
             .count();
         assert_eq!(left, 0, "a scratch folder was left in the temporary folder");
     }
+
+    #[test]
+    fn two_processes_fit_the_one_process_image() {
+        let dir = tmp();
+        let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+        let drawing = data("drawing.png");
+        let drawing = drawing.to_str().unwrap();
+        let args = ["image", "fit", drawing, "--steps", "30", "--seed", "2"];
+        assert_success(&train(&args, &one));
+        assert_success(&mpirun(2, &args, &two));
+        let (a, b) = (num(&metrics(&one), "psnr"), num(&metrics(&two), "psnr"));
+        assert!((a - b).abs() < 0.05, "PSNR {a} dB on one process, {b} dB on two");
+        assert!(a > 20.0, "the fit trained: {a} dB");
+        assert_eq!(listing(&one), listing(&two));
+    }
 }

@@ -89,8 +89,14 @@ impl<B: Backend> Shard<B> {
 
     /// Turns every process's gradients of its own rows' mean loss, and that loss, into the
     /// gradients and loss of the global batch's mean: each weighted by its rows' share, then
-    /// summed over the processes in one call.
-    pub fn sum(&mut self, model: &mut dyn Layer<B>, loss: &mut Tensor<B>) -> Result<()> {
+    /// summed over the processes in one call, with whether this process was asked to stop.
+    /// Returns whether any process was: all then stop after the same step.
+    pub fn sum(
+        &mut self,
+        model: &mut dyn Layer<B>,
+        loss: &mut Tensor<B>,
+        stop: bool,
+    ) -> Result<bool> {
         self.host.clear();
         model.visit_params(&mut |p| {
             self.host.extend(p.grad.to_vec()?);
@@ -100,6 +106,7 @@ impl<B: Backend> Shard<B> {
         for v in &mut self.host {
             *v *= self.weight;
         }
+        self.host.push(if stop { 1.0 } else { 0.0 });
         self.replicas.sum(&mut self.host).map_err(Error::Config)?;
         let mut at = 0;
         model.visit_params_mut(&mut |p| {
@@ -108,7 +115,8 @@ impl<B: Backend> Shard<B> {
             at += n;
             Ok(())
         })?;
-        Ok(loss.upload(&self.host[at..at + 1])?)
+        loss.upload(&self.host[at..at + 1])?;
+        Ok(self.host[at + 1] > 0.0)
     }
 }
 

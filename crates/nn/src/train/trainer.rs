@@ -116,6 +116,7 @@ impl Trainer {
         let train = train.into();
         let replicas = self.replicas.clone();
         let mut session = Session::new(&self.config, &self.state, model, lr, train, val, replicas)?;
+        session.stop_flag = self.stop_flag.clone();
         let reason = self.run_steps(&mut session, model, optimizer, &mut callback)?;
         let report = self.finish(&mut session, model, &*optimizer, &mut callback, reason)?;
         Ok(TrainReport {
@@ -195,7 +196,7 @@ impl Trainer {
                 stop = stop.or(Some(StopReason::Callback));
             }
         }
-        if stop.is_none() && self.interrupted() {
+        if stop.is_none() && self.interrupted(session) {
             stop = Some(StopReason::Interrupted);
         }
         Ok(stop)
@@ -210,8 +211,12 @@ impl Trainer {
             .is_some_and(|e| stale >= e.patience.max(1))
     }
 
-    /// Whether the stop flag is raised.
-    fn interrupted(&self) -> bool {
+    /// Whether the stop flag is raised; with other processes, whether any of theirs was as
+    /// of the last step (all stop after the same step).
+    fn interrupted<B: Backend>(&self, session: &Session<'_, B>) -> bool {
+        if session.is_shared() {
+            return session.group_stop;
+        }
         self.stop_flag
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))

@@ -4,7 +4,8 @@
 
 use crate::common::*;
 use nn::prelude::*;
-use nn::{Replicas, TrainReport};
+use nn::{Replicas, StopReason, TrainReport};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Barrier, Mutex};
 use tensor_cpu::CpuBackend;
 
@@ -72,6 +73,15 @@ fn data(cpu: &CpuBackend) -> (T, T, T, T) {
 /// Trains the network on `batch` rows a step for 12 epochs, as process `replicas` when
 /// given; its parameters and report.
 fn train(batch: Option<usize>, replicas: Option<Arc<dyn Replicas>>) -> (Vec<f32>, TrainReport) {
+    train_stopping(batch, replicas, false)
+}
+
+/// As [`train`], the process's stop flag raised from the start when `stop`.
+fn train_stopping(
+    batch: Option<usize>,
+    replicas: Option<Arc<dyn Replicas>>,
+    stop: bool,
+) -> (Vec<f32>, TrainReport) {
     let cpu = CpuBackend::new();
     let (x, y, vx, vy) = data(&cpu);
     let mut model = network(&cpu);
@@ -87,6 +97,7 @@ fn train(batch: Option<usize>, replicas: Option<Arc<dyn Replicas>>) -> (Vec<f32>
     if let Some(r) = replicas {
         trainer.set_replicas(r);
     }
+    trainer.set_stop_flag(Arc::new(AtomicBool::new(stop)));
     let report = trainer
         .fit(
             &mut model,
@@ -100,6 +111,15 @@ fn train(batch: Option<usize>, replicas: Option<Arc<dyn Replicas>>) -> (Vec<f32>
 
 /// The same training on `size` threads; each thread's parameters and report.
 fn train_on(size: usize, batch: Option<usize>) -> Vec<(Vec<f32>, TrainReport)> {
+    train_on_stopping(size, batch, None)
+}
+
+/// As [`train_on`], the stop flag of process `stopped` raised from the start.
+fn train_on_stopping(
+    size: usize,
+    batch: Option<usize>,
+    stopped: Option<usize>,
+) -> Vec<(Vec<f32>, TrainReport)> {
     let group = Arc::new(Group {
         size,
         total: Mutex::new(Vec::new()),
@@ -111,7 +131,8 @@ fn train_on(size: usize, batch: Option<usize>) -> Vec<(Vec<f32>, TrainReport)> {
                 rank,
                 group: group.clone(),
             });
-            std::thread::spawn(move || train(batch, Some(member)))
+            let stop = stopped == Some(rank);
+            std::thread::spawn(move || train_stopping(batch, Some(member), stop))
         })
         .collect();
     threads.into_iter().map(|t| t.join().unwrap()).collect()
@@ -200,4 +221,13 @@ fn a_batch_smaller_than_the_group_is_refused() {
         e.contains("a batch of 3 rows cannot be shared by 4 processes"),
         "{e}"
     );
+}
+
+#[test]
+fn a_stop_asked_of_one_process_stops_every_process_after_the_same_step() {
+    let runs = train_on_stopping(3, Some(16), Some(2));
+    for (rank, (_, report)) in runs.iter().enumerate() {
+        assert_eq!(report.stop_reason, StopReason::Interrupted, "rank {rank}");
+        assert_eq!(report.steps, 1, "rank {rank}: every process stops after the first step");
+    }
 }

@@ -15,6 +15,7 @@ use crate::model::Model;
 use crate::optim::GradClipper;
 use crate::{Result, config_err};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use step::encode_once;
 use tensor_core::{Backend, Tensor};
 
@@ -67,6 +68,10 @@ pub(super) struct Session<'d, B: Backend> {
     pooled: Option<Pooling<B>>,
     /// This process's share of each batch, in a data-parallel run.
     shard: Option<Shard<B>>,
+    /// The stop flag, read once a step into the group's sum in a data-parallel run.
+    pub stop_flag: Option<Arc<AtomicBool>>,
+    /// Whether any process of a data-parallel run was asked to stop, as of the last step.
+    pub group_stop: bool,
     /// Gradient and loss buffers of the validation loss.
     val_bufs: Option<(Tensor<B>, Tensor<B>)>,
     clipper: Option<GradClipper<B>>,
@@ -76,6 +81,13 @@ pub(super) struct Session<'d, B: Backend> {
     pub steps_run: u64,
     /// The learning rate of the last step.
     pub lr: f32,
+}
+
+impl<B: Backend> Session<'_, B> {
+    /// Whether the steps are shared with other processes.
+    pub fn is_shared(&self) -> bool {
+        self.shard.is_some()
+    }
 }
 
 impl<'d, B: Backend> Session<'d, B> {
@@ -165,6 +177,8 @@ impl<'d, B: Backend> Session<'d, B> {
             buf,
             pooled,
             shard,
+            stop_flag: None,
+            group_stop: false,
             val_bufs,
             clipper,
             window_steps: 0,

@@ -6,6 +6,7 @@ use crate::model::Model;
 use crate::optim::Optimizer;
 use crate::train::batches::epoch_permutation;
 use crate::{Result, config_err};
+use std::sync::atomic::Ordering;
 use tensor_core::{Backend, BinaryOp, Tensor};
 
 /// The error of a session with neither tensors nor a batch source (cannot happen).
@@ -90,7 +91,9 @@ impl<B: Backend> Session<'_, B> {
             s.take(bx, by)?;
             let part = trainable_part(model, encoded)?;
             part.train_pass(&s.x, &s.y, self.cfg.loss, &mut s.grad, &mut self.buf.loss)?;
-            return s.sum(part, &mut self.buf.loss);
+            let asked = self.stop_flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+            self.group_stop = s.sum(part, &mut self.buf.loss, asked)?;
+            return Ok(());
         }
         let Some(p) = &mut self.pooled else {
             let (grad, loss) = (&mut self.buf.grad, &mut self.buf.loss);
