@@ -30,19 +30,57 @@ mod mpi {
     use super::*;
     use std::path::Path;
     use std::process::{Command, Output, Stdio};
+    use std::time::Duration;
 
-    /// `mpirun -n N iron-learn ARGS` on this machine's cores, as root where the tests run so.
-    pub fn mpirun(n: usize, args: &[&str], out: &Path) -> Output {
-        Command::new("mpirun")
-            .args(["-n", &n.to_string(), "--oversubscribe", BIN])
+    /// `mpirun -n N iron-learn ARGS --device cpu --quiet --out OUT` on this machine's cores,
+    /// as root where the tests run so; the processes' temporary folder is `OUT.tmp`.
+    pub fn mpirun_command(n: usize, args: &[&str], out: &Path) -> Command {
+        let scratch = scratch_of(out);
+        std::fs::create_dir_all(&scratch).unwrap();
+        let mut cmd = Command::new("mpirun");
+        cmd.args(["-n", &n.to_string(), "--oversubscribe", "-x"])
+            .arg(format!("TMPDIR={}", scratch.display()))
+            .arg(BIN)
             .args(args)
             .args(["--device", "cpu", "--quiet", "--out"])
             .arg(out)
             .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
             .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-            .stdin(Stdio::null())
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// The temporary folder of the processes writing `out`.
+    fn scratch_of(out: &Path) -> std::path::PathBuf {
+        out.with_extension("tmp")
+    }
+
+    /// Runs [`mpirun_command`] to its end.
+    pub fn mpirun(n: usize, args: &[&str], out: &Path) -> Output {
+        mpirun_command(n, args, out)
             .output()
             .expect("cannot start mpirun: install Open MPI (openmpi-bin)")
+    }
+
+    /// The processes whose parent is `parent`, from `/proc`.
+    fn children(parent: u32) -> Vec<u32> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().filter_map(|e| e.ok()) {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // pid (comm) state ppid ...: the fields after the command's closing parenthesis.
+            let after = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+            let ppid = after.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+            if ppid == Some(parent) {
+                found.push(pid);
+            }
+        }
+        found.sort();
+        found
     }
 
     /// The network of `--model mlp` on the bundled regression table: 25 epochs of batches of
@@ -94,6 +132,8 @@ mod mpi {
         let o = mpirun(2, &args, &two);
         assert_success(&o);
         assert!(stderr(&o).trim().is_empty(), "{}", describe(&o));
+        // Rank 0's report, once: the other process prints nothing.
+        assert_eq!(stdout(&o).matches("test set (").count(), 1, "{}", describe(&o));
         assert_eq!(listing(&one), listing(&two), "the same files, written once");
         let (a, b) = (metrics(&one), metrics(&two));
         assert_eq!(num(&a, "restored_step"), num(&b, "restored_step"));
@@ -104,17 +144,9 @@ mod mpi {
                 "{key}: {x} on one process, {y} on two"
             );
         }
-        // No scratch folder of rank 1 is left behind.
-        let left = std::fs::read_dir(std::env::temp_dir())
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .filter(|e| {
-                e.file_name()
-                    .to_string_lossy()
-                    .starts_with("iron-learn-rank1-")
-            })
-            .count();
-        assert_eq!(left, 0, "a scratch folder was left in the temporary folder");
+        // Rank 1's scratch folder is gone.
+        let left = listing(&scratch_of(&two));
+        assert!(left.is_empty(), "left in the temporary folder: {left:?}");
     }
 
     #[test]
@@ -127,8 +159,65 @@ mod mpi {
         assert_success(&train(&args, &one));
         assert_success(&mpirun(2, &args, &two));
         let (a, b) = (num(&metrics(&one), "psnr"), num(&metrics(&two), "psnr"));
-        assert!((a - b).abs() < 0.05, "PSNR {a} dB on one process, {b} dB on two");
+        assert!(
+            (a - b).abs() < 0.05,
+            "PSNR {a} dB on one process, {b} dB on two"
+        );
         assert!(a > 20.0, "the fit trained: {a} dB");
         assert_eq!(listing(&one), listing(&two));
+    }
+
+    #[test]
+    fn a_killed_process_stops_every_process_and_the_run_resumes_on_one() {
+        let dir = tmp();
+        let out = dir.path().join("run");
+        let data = data("regression.csv");
+        let data = data.to_str().unwrap();
+        let args = [
+            "mlp",
+            "--data",
+            data,
+            "--target",
+            "y",
+            "--model",
+            "mlp",
+            "--epochs",
+            "1000",
+            "--batch",
+            "16",
+            "--checkpoint-every",
+            "100",
+            "--seed",
+            "3",
+        ];
+        let child = mpirun_command(2, &args, &out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cannot start mpirun: install Open MPI (openmpi-bin)");
+        let mut child = Guard(child);
+        let checkpoint = out.join("model.safetensors");
+        assert!(
+            wait_for(Duration::from_secs(60), || checkpoint.exists()),
+            "no checkpoint was written"
+        );
+        let ranks = children(child.0.id());
+        assert_eq!(ranks.len(), 2, "mpirun's processes: {ranks:?}");
+        // SIGKILL: the process cannot say anything or save anything.
+        let killed = std::process::Command::new("kill")
+            .args(["-9", &ranks[1].to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = wait_with_limit(&mut child.0, Duration::from_secs(30));
+        assert!(!status.success(), "the run ended well: {status:?}");
+        // The last checkpoint is whole: one process resumes it and finishes the run.
+        let mut resume: Vec<&str> = args.to_vec();
+        resume.push("--resume");
+        let o = train(&resume, &out);
+        assert_success(&o);
+        let m = metrics(&out);
+        assert_eq!(num(&m, "steps"), 25_000.0, "1000 epochs of 25 batches");
+        assert!(num(&m, "test_rmse") < 1.0, "{m}");
     }
 }
