@@ -38,6 +38,8 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
             weight_decay: 0.0,
             stop: None,
             stop_at: None,
+            alone: false,
+            reloading: false,
             reporter: Box::new(Silent),
             memory_check: None,
         }
@@ -107,6 +109,23 @@ impl<'a, C: Clone + PartialEq + Serialize> Run<'a, C> {
     /// resumed from the checkpoint of the one before.
     pub fn stop_at_step(mut self, step: Option<u64>) -> Self {
         self.stop_at = step;
+        self
+    }
+
+    /// Trains on this process alone, where the process is one of several
+    /// ([`crate::ranks`]): a whole model trained beside the others' models, instead of every
+    /// process computing a share of each step.
+    pub fn alone(mut self) -> Self {
+        self.alone = true;
+        self
+    }
+
+    /// Loads a finished run from its checkpoint (the settings' `resume`), as a resumed run,
+    /// without recording a resume in `config.json`: another process trained it, and this
+    /// one takes its model.
+    pub fn reloading(mut self) -> Self {
+        self.reloading = true;
+        self.settings.resume = true;
         self
     }
 

@@ -65,6 +65,10 @@ pub struct Run<'a, C = MlpConfig> {
     pub(crate) weight_decay: f32,
     pub(crate) stop: Option<Arc<AtomicBool>>,
     pub(crate) stop_at: Option<u64>,
+    /// Trained on this process alone ([`Run::alone`]).
+    pub(crate) alone: bool,
+    /// A finished run loaded, its record left as it is ([`Run::reloading`]).
+    pub(crate) reloading: bool,
     pub(crate) reporter: Box<dyn Reporter + 'a>,
     pub(crate) memory_check: Option<MemoryCheck<'a, C>>,
 }
@@ -93,7 +97,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         if let Some(flag) = self.armed_stop_flag() {
             trainer.set_stop_flag(flag);
         }
-        if let Some(replicas) = crate::ranks::replicas() {
+        if let Some(replicas) = crate::ranks::replicas().filter(|_| !self.alone) {
             trainer.set_replicas(replicas);
         }
         let watch = summary.watch(self.loss, self.settings.lr);
@@ -287,6 +291,9 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         optimizer: OptimizerConfig,
         first_step: u64,
     ) -> Result<()> {
+        if self.reloading {
+            return Ok(());
+        }
         let training = self.training_record(plan, optimizer);
         let architecture = serde_json::to_value(&self.architecture)
             .map_err(|e| Error::json("cannot encode the architecture", e))?;

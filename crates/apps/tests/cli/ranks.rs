@@ -133,7 +133,12 @@ mod mpi {
         assert_success(&o);
         assert!(stderr(&o).trim().is_empty(), "{}", describe(&o));
         // Rank 0's report, once: the other process prints nothing.
-        assert_eq!(stdout(&o).matches("test set (").count(), 1, "{}", describe(&o));
+        assert_eq!(
+            stdout(&o).matches("test set (").count(),
+            1,
+            "{}",
+            describe(&o)
+        );
         assert_eq!(listing(&one), listing(&two), "the same files, written once");
         let (a, b) = (metrics(&one), metrics(&two));
         assert_eq!(num(&a, "restored_step"), num(&b, "restored_step"));
@@ -219,5 +224,43 @@ mod mpi {
         let m = metrics(&out);
         assert_eq!(num(&m, "steps"), 25_000.0, "1000 epochs of 25 batches");
         assert!(num(&m, "test_rmse") < 1.0, "{m}");
+    }
+
+    /// `metrics.json` without its times.
+    fn untimed(dir: &Path) -> serde_json::Value {
+        let mut m = metrics(dir);
+        if let Some(o) = m.as_object_mut() {
+            o.retain(|k, _| !k.contains("seconds"));
+        }
+        m
+    }
+
+    #[test]
+    fn the_default_model_spreads_its_networks_and_makes_the_one_process_choice() {
+        let dir = tmp();
+        let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+        let data = data("circles.csv");
+        let data = data.to_str().unwrap();
+        let args = ["mlp", "--data", data, "--target", "label", "--seed", "4"];
+        assert_success(&train(&args, &one));
+        let o = mpirun(2, &args, &two);
+        assert_success(&o);
+        let (a, b) = (untimed(&one), untimed(&two));
+        assert_eq!(a, b, "the same choice and figures");
+        assert!(a.get("model_kept").is_some(), "{a}");
+        // Each network's run folder, the one rank 1 trained included, written by rank 0.
+        assert_eq!(listing(&one), listing(&two));
+        for sub in ["periodic", "piecewise"] {
+            assert_eq!(listing(&one.join(sub)), listing(&two.join(sub)), "{sub}");
+            let (x, y) = (
+                one.join(sub).join("model.safetensors"),
+                two.join(sub).join("model.safetensors"),
+            );
+            assert_eq!(
+                std::fs::read(x).unwrap(),
+                std::fs::read(y).unwrap(),
+                "{sub}'s checkpoint"
+            );
+        }
     }
 }

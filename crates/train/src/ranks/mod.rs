@@ -22,6 +22,7 @@
 
 pub mod launcher;
 mod scratch;
+mod share;
 
 pub(crate) use scratch::scratch_folder;
 #[cfg(feature = "mpi")]

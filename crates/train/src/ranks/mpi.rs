@@ -3,7 +3,7 @@
 use crate::{Error, Result};
 use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
-use mpi::traits::{Communicator, CommunicatorCollectives};
+use mpi::traits::{Communicator, CommunicatorCollectives, Root};
 use mpi::{Threading, environment::Universe};
 use std::sync::Mutex;
 use std::thread::ThreadId;
@@ -61,14 +61,7 @@ impl MpiWorld {
 
     /// Sums `values` over every process, in place (MPI_Allreduce).
     pub fn sum(&self, values: &mut [f32]) -> Result<()> {
-        if let Some(id) = self.only_from
-            && id != std::thread::current().id()
-        {
-            return Err(Error::Launch(
-                "this MPI allows calls from its first thread only; train one model at a time"
-                    .into(),
-            ));
-        }
+        self.check_thread()?;
         let guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let inner = guard
             .as_ref()
@@ -78,6 +71,33 @@ impl MpiWorld {
             .world
             .all_reduce_into(&send[..], values, SystemOperation::sum());
         Ok(())
+    }
+
+    /// Makes `bytes` on process `root` the bytes of every process (MPI_Bcast of the length,
+    /// then of the bytes).
+    pub fn broadcast(&self, root: usize, bytes: &mut Vec<u8>) -> Result<()> {
+        self.check_thread()?;
+        let guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let inner = guard
+            .as_ref()
+            .ok_or_else(|| Error::Launch("MPI was finalised".into()))?;
+        let from = inner.world.process_at_rank(root as i32);
+        let mut len = bytes.len() as u64;
+        from.broadcast_into(&mut len);
+        bytes.resize(len as usize, 0);
+        from.broadcast_into(&mut bytes[..]);
+        Ok(())
+    }
+
+    /// Refuses a call from another thread than the first where MPI allows only that one.
+    fn check_thread(&self) -> Result<()> {
+        match self.only_from {
+            Some(id) if id != std::thread::current().id() => Err(Error::Launch(
+                "this MPI allows calls from its first thread only; train one model at a time"
+                    .into(),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Finalises MPI (the universe dropped).

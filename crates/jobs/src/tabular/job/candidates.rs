@@ -77,12 +77,12 @@ impl<B: Backend> Trainer<'_, B> {
         let copies = others.iter().filter(|c| c.x.is_none()).count();
         let side_by_side = !others.is_empty()
             && self.backend.runs_side_by_side()
-            // Several processes sum each step's gradients in one order: one network at a time.
-            && train::ranks::world().size() == 1
             && 4 * first.x.len() * copies <= SIDE_BY_SIDE_MAX_BYTES;
         let mut dirs = vec![first.dir.to_path_buf()];
         dirs.extend(others.iter().map(|c| c.dir.clone()));
-        let trained = if side_by_side {
+        let trained = if train::ranks::world().size() > 1 && !others.is_empty() {
+            self.spread(p, first, others, (targets, reporter.runs()))?
+        } else if side_by_side {
             reporter.note(TableNote::SideBySide { dirs: &dirs[1..] });
             self.side_by_side(p, first, others, (targets, reporter.runs()))?
         } else {

@@ -38,6 +38,7 @@ mod network;
 mod options;
 mod outcome;
 mod prepare;
+mod spread;
 mod test_text;
 mod text;
 

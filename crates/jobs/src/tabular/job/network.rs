@@ -26,10 +26,23 @@ pub(super) struct Network {
 }
 
 /// What trains a table job's networks: its options and the device (shared by networks
-/// trained side by side).
+/// trained side by side), and how a network's run relates to the other processes.
 pub(super) struct Trainer<'a, B: Backend> {
     pub(super) options: &'a TableJobOptions,
     pub(super) backend: &'a B,
+    pub(super) mode: RunMode,
+}
+
+/// How a network's run relates to the other processes of a run over several
+/// ([`train::ranks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RunMode {
+    /// Every process computes a share of each step (and a process alone trains it all).
+    Shared,
+    /// This process trains the whole network.
+    Alone,
+    /// Another process trained it: this one loads it from the files it sent.
+    Reload,
 }
 
 impl<B: Backend> Clone for Trainer<'_, B> {
@@ -240,6 +253,10 @@ impl<B: Backend> Trainer<'_, B> {
         if let Some(flag) = &options.training.stop {
             run = run.stop_flag(flag.clone());
         }
-        Ok(run)
+        Ok(match self.mode {
+            RunMode::Shared => run,
+            RunMode::Alone => run.alone(),
+            RunMode::Reload => run.alone().reloading(),
+        })
     }
 }

@@ -3,7 +3,7 @@
 
 use super::candidates::First;
 use super::compare::{Comparison, Second};
-use super::network::{Network, NetworkRows, Trainer};
+use super::network::{Network, NetworkRows, RunMode, Trainer};
 use super::prepare::TableJob;
 use super::{TableModel, TableReporter};
 use crate::Result;
@@ -104,6 +104,7 @@ impl TableJob {
         let trainer = Trainer {
             options: &options,
             backend,
+            mode: RunMode::Shared,
         };
         let train = balanced.as_ref().unwrap_or(&p.train);
         let targets = (classes == 0)
