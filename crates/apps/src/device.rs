@@ -49,9 +49,15 @@ pub fn fallback_notice(e: &Error) -> String {
     format!("note: no usable CUDA GPU ({why}); using the CPU")
 }
 
-/// Device 0 with TF32 set as asked, its warnings printed to stderr.
+/// The GPU of this process (device 0; with several processes on a machine, the one of its
+/// local rank, one process per GPU) with TF32 set as asked, its warnings printed to stderr.
 fn open_gpu(tf32: bool) -> std::result::Result<CudaBackend, Error> {
-    let gpu = CudaBackend::new(0)?;
+    let local = train::ranks::world().local_rank();
+    let ordinal = match local {
+        0 => 0,
+        _ => local % CudaBackend::device_count()?.max(1),
+    };
+    let gpu = CudaBackend::new(ordinal)?;
     gpu.set_tf32(tf32);
     for warning in gpu.warnings() {
         eprintln!("warning: {warning}");

@@ -12,6 +12,23 @@ pub struct Launch {
     pub source: String,
 }
 
+/// The variables launchers set for a process's rank among those of its machine.
+const LOCAL_RANKS: [&str; 4] = [
+    "OMPI_COMM_WORLD_LOCAL_RANK",
+    "MPI_LOCALRANKID",
+    "MV2_COMM_WORLD_LOCAL_RANK",
+    "SLURM_LOCALID",
+];
+
+/// This process's rank among the processes of its machine, as the launcher's variables
+/// say (0 where none does): the GPU a process of several takes.
+pub fn local_rank(var: impl Fn(&str) -> Option<String>) -> usize {
+    LOCAL_RANKS
+        .iter()
+        .find_map(|name| var(name)?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// The variables launchers set for the world's size and this process's rank, most specific
 /// first: Open MPI's `mpirun`, the PMI of MPICH's Hydra and Intel MPI, MVAPICH, Slurm's
 /// `srun`.
@@ -77,5 +94,8 @@ mod tests {
         assert_eq!(both.size, 2);
         // A value that is not a number is no launch.
         assert_eq!(launch(env(&[("PMI_SIZE", "many")])), None);
+        assert_eq!(local_rank(env(&[])), 0);
+        assert_eq!(local_rank(env(&[("OMPI_COMM_WORLD_LOCAL_RANK", "3")])), 3);
+        assert_eq!(local_rank(env(&[("SLURM_LOCALID", "1")])), 1);
     }
 }

@@ -61,6 +61,15 @@ impl World {
         self.size
     }
 
+    /// This process's rank among the processes of its machine (0 for a process alone): the
+    /// GPU it takes, one process per GPU.
+    pub fn local_rank(&self) -> usize {
+        match self.size {
+            1 => 0,
+            _ => launcher::local_rank(|name| std::env::var(name).ok()),
+        }
+    }
+
     /// Whether this process writes the run folder and shows progress (rank 0).
     pub fn is_writer(&self) -> bool {
         self.rank == 0
