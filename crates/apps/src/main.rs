@@ -1,7 +1,7 @@
 //! `iron-learn`: train neural networks on the CPU or an NVIDIA GPU from the command line.
 
-#[allow(rustdoc::invalid_html_tags)] // its doc comments are the `--help` text (`<job>`)
 mod advice;
+#[allow(rustdoc::invalid_html_tags)] // its doc comments are the `--help` text (`<job>`)
 mod cli;
 mod cli_model;
 mod cli_parse;

@@ -8,7 +8,7 @@
 //! - [`approx`]: a network fitted to a function of `x` typed as text;
 //! - [`xor`]: the XOR network;
 //! - [`predict`]: a fitted model on new rows, as CSV;
-//! - [`bench`] and [`timing`]: training steps timed on a device.
+//! - [`bench`](mod@bench) and [`timing`]: training steps timed on a device.
 //!
 //! Every job trains through the run layer ([`train::Run`]): resumable, checkpointed
 //! atomically, recorded in its folder. Errors are [`Error`]: the run layer's, or a reason of

@@ -28,7 +28,7 @@ pub fn is_dataset_json(bytes: &[u8]) -> bool {
 /// Reads JSON records or JSON lines into a [`Table`]: the columns are the keys in the order
 /// they first appear, a key a record lacks or a `null` is a missing cell, numbers and
 /// booleans are written as text (`true`/`false`); a JSON line's row keeps its line in the
-/// file ([`Table::line`]). Errors naming `source_name` and the formats read when the text is
+/// file ([`Table::place`]). Errors naming `source_name` and the formats read when the text is
 /// neither, and on a nested value (a list or an object in a cell).
 pub fn read_json_table(bytes: &[u8], source_name: &str) -> Result<Table> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 pub struct ReadNote {
     /// The column.
     pub column: String,
-    /// What the model reads there: `numbers`, `dates`, `yes/no values` or [`LEVELS`].
+    /// What the model reads there: `numbers`, `dates`, `yes/no values` or `LEVELS`.
     pub kind: &'static str,
     /// Cells that could not be read.
     pub unreadable: usize,

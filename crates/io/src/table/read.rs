@@ -101,7 +101,7 @@ pub fn load_table(path: impl AsRef<Path>, delimiter: Option<u8>) -> Result<Table
 /// `sep=X`, which names it. UTF-16 text with a byte-order mark (Excel's "Unicode Text") is
 /// decoded; a UTF-8 byte-order mark is skipped. A field beyond the header's that is empty on
 /// every line (a delimiter ending each line) is dropped, and so is a last column with no name
-/// and no cell. Each row keeps its line in the file ([`Table::line`]). Errors, each naming
+/// and no cell. Each row keeps its line in the file ([`Table::place`]). Errors, each naming
 /// `source_name` and, where one line is at fault, its number: bytes that are not text (named:
 /// compressed, an image, Parquet, Excel, binary), an empty file, a header and no rows, a
 /// duplicate column name, a row with another number of fields than the header, mixed line

@@ -12,7 +12,7 @@ pub const EVERY: Duration = Duration::from_secs(10);
 pub const QUIET_BELOW_PIXELS: usize = 1_000_000;
 
 /// Counts the rows of a drawing as its bands arrive and says how far it is, unless the
-/// picture is smaller than [`QUIET_BELOW_PIXELS`].
+/// picture is smaller than `QUIET_BELOW_PIXELS` pixels.
 pub struct DrawProgress {
     what: &'static str,
     width: usize,
@@ -45,13 +45,13 @@ impl DrawProgress {
     }
 
     /// Takes one band's values (whole rows) and returns the estimate after the second band,
-    /// then a line every [`EVERY`].
+    /// then a line every `EVERY`.
     pub fn band(&mut self, values: &[f32]) -> Option<String> {
         self.rows_done(values.len() / (self.width * self.channels).max(1))
     }
 
     /// Counts `added` rows done (a band, or one row of an encoding) and returns the estimate
-    /// after the second call, then a line every [`EVERY`].
+    /// after the second call, then a line every `EVERY`.
     pub fn rows_done(&mut self, added: usize) -> Option<String> {
         self.rows += added;
         let now = Instant::now();

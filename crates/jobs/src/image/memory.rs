@@ -1,5 +1,5 @@
 //! The memory an image fit needs, as the one memory plan of every job
-//! ([`Estimate`](train::budget::Estimate)), checked before the picture or the network exist.
+//! ([`Estimate`]), checked before the picture or the network exist.
 
 use super::defaults::MAX_SIZE;
 use crate::Result;

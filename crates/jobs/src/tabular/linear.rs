@@ -2,7 +2,7 @@
 //! regression (as scikit-learn's `Ridge(alpha)`: the intercept is not penalised) and binary
 //! logistic regression with an L2 penalty (as `LogisticRegression(C)`), solved by Newton's
 //! method. Both solve `cols + 1` square systems, so they are only tried when
-//! [`affordable`](crate::metrics::lstsq::affordable) says the shape is cheap.
+//! [`affordable`] says the shape is cheap.
 
 use crate::metrics::lstsq::affordable;
 
