@@ -184,6 +184,11 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
                 checkpoint::save(&path, meta, &model, optimizer, trainer.state())?;
                 Some((best.step, f64::from(best.loss) * self.loss_units.scale))
             }
+            // A finished run loaded: its checkpoint holds the best weights already.
+            _ if self.reloading && self.early_stopping.is_some() => {
+                restored_before(trainer.state(), report.steps)
+                    .map(|(step, loss)| (step, f64::from(loss) * self.loss_units.scale))
+            }
             _ => None,
         };
         history::write(&self.dir, &rows)?;
@@ -476,4 +481,12 @@ pub(crate) mod tests {
             resumes: Vec::new(),
         }
     }
+}
+
+/// The evaluation whose weights a finished run with early stopping kept, from its state:
+/// the first of the best loss, where it came before the last step.
+fn restored_before(state: &nn::TrainerState, last_step: u64) -> Option<(u64, f32)> {
+    let best = state.best_loss?;
+    let at = state.history.iter().find(|m| m.val_loss == Some(best))?;
+    (at.step != last_step).then_some((at.step, best))
 }

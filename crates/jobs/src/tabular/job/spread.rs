@@ -1,7 +1,8 @@
 //! `auto`'s networks spread over the processes of a run over several ([`train::ranks`]):
-//! network `i` is trained whole by process `i mod N`; then each process sends the files of
-//! its networks' runs to the others, which load them, so that every process holds every
-//! network and makes the same comparison. Rank 0, which writes, holds every run's files.
+//! each network is trained whole by one process (the largest first, each to the process with
+//! the fewest parameters to train so far); then each process sends the files of its
+//! networks' runs to the others, which load them, so that every process holds every network
+//! and makes the same comparison. Rank 0, which writes, holds every run's files.
 
 use super::candidates::{Candidate, First, Trained};
 use super::network::{Network, NetworkRows, RunMode, Trainer};
@@ -26,8 +27,8 @@ struct Slot<'a> {
 type Done<B> = (Outcome<Mlp<B>>, Option<Vec<f32>>);
 
 impl<B: Backend> Trainer<'_, B> {
-    /// The networks spread over the processes: each trains its own whole (the first, rank
-    /// 0's, with its progress shown), then every process loads the others' from the files
+    /// The networks spread over the processes: each trains its own whole (the first it
+    /// trains with its progress shown), then every process loads the others' from the files
     /// their owners send.
     pub(super) fn spread(
         self,
@@ -37,7 +38,6 @@ impl<B: Backend> Trainer<'_, B> {
         (targets, reporter): (Option<&Standardizer>, &mut dyn Reporter),
     ) -> Result<Trained<B>> {
         let world = train::ranks::world();
-        let owner = |i: usize| i % world.size();
         let mut slots = vec![Slot {
             rows: Some(first.rows),
             x: None,
@@ -55,18 +55,23 @@ impl<B: Backend> Trainer<'_, B> {
             });
         }
         let nets: Vec<&Network> = std::iter::once(first.net).chain(&owned).collect();
+        let sizes: Vec<usize> = nets.iter().map(|n| n.architecture.num_params()).collect();
+        let owners = owners(&sizes, world.size());
+        let owner = |i: usize| owners[i];
         let mut plain = first.x;
         let mut done: Vec<Option<Done<B>>> = (0..slots.len()).map(|_| None).collect();
         let alone = Trainer {
             mode: RunMode::Alone,
             ..self
         };
+        // The first network this process trains shows its progress.
         let mut shown: Option<&mut dyn Reporter> = Some(reporter);
+        let mut silent = Silent;
         for (i, slot) in slots.iter_mut().enumerate() {
             if owner(i) == world.rank() {
-                let reporter: &mut dyn Reporter = match (i, shown.take()) {
-                    (0, Some(r)) => r,
-                    _ => &mut Silent,
+                let reporter: &mut dyn Reporter = match shown.take() {
+                    Some(r) => r,
+                    None => &mut silent,
                 };
                 done[i] = Some(alone.run_slot(p, nets[i], slot, &mut plain, targets, reporter)?);
             }
@@ -118,5 +123,34 @@ impl<B: Backend> Trainer<'_, B> {
                 (out, None)
             }
         })
+    }
+}
+
+/// The process that trains each network of `sizes` parameters, `size` processes sharing
+/// them: the largest first, each to the process with the fewest parameters so far (the
+/// lowest rank on a tie), so that the processes finish about together.
+fn owners(sizes: &[usize], size: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(sizes[i]), i));
+    let mut load = vec![0usize; size.max(1)];
+    let mut owner = vec![0; sizes.len()];
+    for i in order {
+        let least = (0..load.len()).min_by_key(|&r| (load[r], r)).unwrap_or(0);
+        load[least] += sizes[i];
+        owner[i] = least;
+    }
+    owner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::owners;
+
+    #[test]
+    fn the_largest_networks_go_first_to_the_least_loaded_process() {
+        assert_eq!(owners(&[10, 30, 20], 2), [1, 0, 1]);
+        assert_eq!(owners(&[10, 30, 20], 3), [2, 0, 1]);
+        assert_eq!(owners(&[10, 30, 20], 1), [0, 0, 0]);
+        assert_eq!(owners(&[5, 5, 5], 4), [0, 1, 2]);
     }
 }
