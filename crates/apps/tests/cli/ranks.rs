@@ -127,7 +127,10 @@ mod mpi {
         assert_success(&train(&args, &one));
         assert_success(&mpirun(2, &args, &two));
         let (a, b) = (num(&metrics(&one), "psnr"), num(&metrics(&two), "psnr"));
-        assert!((a - b).abs() < 0.05, "PSNR {a} dB on one process, {b} dB on two");
+        assert!(
+            (a - b).abs() < 0.05,
+            "PSNR {a} dB on one process, {b} dB on two"
+        );
         assert!(a > 20.0, "the fit trained: {a} dB");
         assert_eq!(listing(&one), listing(&two));
     }

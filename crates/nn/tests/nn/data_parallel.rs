@@ -228,6 +228,9 @@ fn a_stop_asked_of_one_process_stops_every_process_after_the_same_step() {
     let runs = train_on_stopping(3, Some(16), Some(2));
     for (rank, (_, report)) in runs.iter().enumerate() {
         assert_eq!(report.stop_reason, StopReason::Interrupted, "rank {rank}");
-        assert_eq!(report.steps, 1, "rank {rank}: every process stops after the first step");
+        assert_eq!(
+            report.steps, 1,
+            "rank {rank}: every process stops after the first step"
+        );
     }
 }

@@ -91,7 +91,10 @@ impl<B: Backend> Session<'_, B> {
             s.take(bx, by)?;
             let part = trainable_part(model, encoded)?;
             part.train_pass(&s.x, &s.y, self.cfg.loss, &mut s.grad, &mut self.buf.loss)?;
-            let asked = self.stop_flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+            let asked = self
+                .stop_flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed));
             self.group_stop = s.sum(part, &mut self.buf.loss, asked)?;
             return Ok(());
         }

@@ -1,0 +1,52 @@
+//! Tables at the edges of what the table jobs read: numbers written two ways in one
+//! column, columns that empty a table, long names, wide tables, JSON rows in the dataset
+//! form.
+
+use crate::common::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// The parsed `config.json` of a run folder.
+fn config(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("config.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A regression target written with thousands separators in its largest values only
+/// (`1,250,000` among `950000`) is read as numbers: no row is dropped, no class is made.
+#[test]
+fn a_target_with_some_thousands_separators_is_read_as_numbers() {
+    let dir = tmp();
+    let csv = dir.path().join("prices.csv");
+    let mut text = String::from("size,price\n");
+    for i in 0..100u32 {
+        let price = 500_000 + i * 6_000;
+        let cell = match price {
+            p if p >= 1_000_000 => format!(
+                "\"{},{:03},{:03}\"",
+                p / 1_000_000,
+                p / 1000 % 1000,
+                p % 1000
+            ),
+            p => p.to_string(),
+        };
+        text += &format!("{},{cell}\n", f64::from(i) / 100.0);
+    }
+    std::fs::write(&csv, text).unwrap();
+    let out = dir.path().join("run");
+    let args = ["mlp", "--model", "mlp", "--data", csv.to_str().unwrap()];
+    let o = train(
+        &[&args[..], &["--target", "price", "--epochs", "2"]].concat(),
+        &out,
+    );
+    assert_success(&o);
+    assert!(!stderr(&o).contains("not a number"), "{}", describe(&o));
+    let c = config(&out);
+    assert_eq!(c["options"]["task"], "regression", "{c}");
+    let rows = &c["data"]["rows"];
+    let total: u64 = ["train", "validation", "test"]
+        .iter()
+        .filter_map(|k| rows[k].as_u64())
+        .sum();
+    assert_eq!(total, 100, "{rows}");
+}
