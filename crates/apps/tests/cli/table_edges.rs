@@ -50,3 +50,40 @@ fn a_target_with_some_thousands_separators_is_read_as_numbers() {
         .sum();
     assert_eq!(total, 100, "{rows}");
 }
+
+/// A trained model of `data/regression.csv` in a fresh folder (the network, 2 epochs).
+fn regression_model(dir: &Path) -> std::path::PathBuf {
+    let out = dir.join("model-run");
+    let csv = data("regression.csv");
+    let args = ["mlp", "--model", "mlp", "--data", csv.to_str().unwrap()];
+    let o = train(
+        &[&args[..], &["--target", "y", "--epochs", "2"]].concat(),
+        &out,
+    );
+    assert_success(&o);
+    out
+}
+
+/// An output `predict` cannot write (a folder, a file in a missing folder) is refused
+/// before the rows are read and predicted: one line, no notes on the rows before it, and
+/// nothing left behind.
+#[test]
+fn predict_refuses_an_output_it_cannot_write_in_one_line() {
+    let dir = tmp();
+    let model = regression_model(dir.path());
+    let rows = data("regression.csv");
+    let missing = dir.path().join("no-such-folder").join("answers.csv");
+    for output in [missing.as_path(), dir.path()] {
+        let args = [
+            "predict",
+            model.to_str().unwrap(),
+            "--data",
+            rows.to_str().unwrap(),
+        ];
+        let o = run(args
+            .into_iter()
+            .chain(["--output", output.to_str().unwrap()]));
+        assert_one_line_error(&o, &["cannot write"]);
+    }
+    assert!(!dir.path().join("no-such-folder").exists());
+}
