@@ -87,3 +87,31 @@ fn predict_refuses_an_output_it_cannot_write_in_one_line() {
     }
     assert!(!dir.path().join("no-such-folder").exists());
 }
+
+/// Rows in the dataset form without its `m` (`{"n": 4, "x": [...]}`, as `predict --help`
+/// shows) are predicted, and the form's own refusals are kept: a wrong `n`, an `x` that is
+/// not a whole number of rows.
+#[test]
+fn predict_reads_the_dataset_form_without_m() {
+    let dir = tmp();
+    let model = regression_model(dir.path());
+    let json = dir.path().join("rows.json");
+    let predict = |text: &str| {
+        std::fs::write(&json, text).unwrap();
+        let args = [
+            "predict",
+            model.to_str().unwrap(),
+            "--data",
+            json.to_str().unwrap(),
+        ];
+        run(args)
+    };
+    let o = predict(r#"{"n": 4, "x": [1, 2, 3, 4, 5, 6, 7, 8]}"#);
+    assert_success(&o);
+    assert_eq!(stdout(&o).lines().count(), 3, "{}", describe(&o));
+    let o = predict(r#"{"n": 3, "x": [1, 2, 3]}"#);
+    assert_one_line_error(&o, &["`n` is 3", "takes 4 features"]);
+    let x: Vec<String> = (1..=19).map(|i| i.to_string()).collect();
+    let o = predict(&format!(r#"{{"n": 4, "x": [{}]}}"#, x.join(", ")));
+    assert_one_line_error(&o, &["has 19 values, not a whole number of rows"]);
+}
