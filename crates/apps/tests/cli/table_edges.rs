@@ -115,3 +115,25 @@ fn predict_reads_the_dataset_form_without_m() {
     let o = predict(&format!(r#"{{"n": 4, "x": [{}]}}"#, x.join(", ")));
     assert_one_line_error(&o, &["has 19 values, not a whole number of rows"]);
 }
+
+/// Dropping the rows with a missing cell from a table with empty columns names the columns
+/// that leave no row whole.
+#[test]
+fn dropping_incomplete_rows_names_the_empty_columns() {
+    let dir = tmp();
+    let csv = dir.path().join("holes.csv");
+    let mut text = String::from("a,gone,b,also gone,y\n");
+    for i in 0..30 {
+        text += &format!("{},,{},,{}\n", i % 7, i * 3 % 11, i % 5);
+    }
+    std::fs::write(&csv, text).unwrap();
+    let args = ["mlp", "--data", csv.to_str().unwrap(), "--target", "y"];
+    let o = train(
+        &[&args[..], &["--drop-missing"]].concat(),
+        &dir.path().join("run"),
+    );
+    assert_one_line_error(
+        &o,
+        &["no rows without a missing cell", "`gone`", "`also gone`"],
+    );
+}
