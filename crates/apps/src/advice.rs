@@ -122,7 +122,8 @@ fn table_advice(refusal: &jobs::tabular::job::TableRefusal) -> String {
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
         TableRefusal::ResumedForOtherTask { .. } => " (drop --task, or pass another --out)",
         TableRefusal::AutoFinished { .. } => {
-            " (--resume); leave it out and pass --force, or another --out"
+            " (--resume); leave it out and pass --force, or another --out; --model mlp \
+            trains a network alone, whose run resumes"
         }
         TableRefusal::Numbers(NumberConflict::PeriodicWithOtherEncoding) => {
             " (--periodic); leave it out or use --numeric-encoding periodic"
