@@ -137,3 +137,26 @@ fn dropping_incomplete_rows_names_the_empty_columns() {
         &["no rows without a missing cell", "`gone`", "`also gone`"],
     );
 }
+
+/// Resuming the default model's job in a folder that holds no run of it is refused, as
+/// resuming a network is: nothing is trained from the start unasked.
+#[test]
+fn resuming_the_default_job_where_no_run_is_is_refused() {
+    let dir = tmp();
+    let csv = data("regression.csv");
+    let out = dir.path().join("never-trained");
+    let args = [
+        "mlp",
+        "--data",
+        csv.to_str().unwrap(),
+        "--target",
+        "y",
+        "--resume",
+    ];
+    let o = train(&[&args[..], &["--epochs", "2"]].concat(), &out);
+    assert_one_line_error(&o, &["nothing to resume", "never-trained"]);
+    assert!(!out.join("model.safetensors").exists());
+    // The network alone says the same kind of thing.
+    let o = train(&[&args[..], &["--model", "mlp"]].concat(), &out);
+    assert_one_line_error(&o, &["resume"]);
+}
