@@ -160,3 +160,35 @@ fn resuming_the_default_job_where_no_run_is_is_refused() {
     let o = train(&[&args[..], &["--model", "mlp"]].concat(), &out);
     assert_one_line_error(&o, &["resume"]);
 }
+
+/// One network of the default model diverging (a learning rate too high for it) drops out
+/// with a note, and the job compares the others and keeps a model.
+#[test]
+fn a_diverging_network_of_the_default_model_drops_out() {
+    let dir = tmp();
+    let csv = data("regression.csv");
+    let out = dir.path().join("run");
+    let args = [
+        "mlp",
+        "--data",
+        csv.to_str().unwrap(),
+        "--target",
+        "y",
+        "--lr",
+        "0.05",
+    ];
+    let o = run(args
+        .into_iter()
+        .chain(["--device", "cpu", "-o", out.to_str().unwrap()]));
+    assert_success(&o);
+    let said = stdout(&o) + &stderr(&o);
+    assert!(
+        said.contains("diverged") && said.contains("drops out"),
+        "{said}"
+    );
+    assert!(
+        metrics(&out).get("model_kept").is_some(),
+        "{}",
+        describe(&o)
+    );
+}

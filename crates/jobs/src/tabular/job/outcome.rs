@@ -104,6 +104,7 @@ impl TableJob {
         let trainer = Trainer {
             options: &options,
             backend,
+            drop_outs: None,
         };
         let train = balanced.as_ref().unwrap_or(&p.train);
         let targets = (classes == 0)
