@@ -122,7 +122,11 @@ fn table_advice(refusal: &jobs::tabular::job::TableRefusal) -> String {
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
         TableRefusal::ResumedForOtherTask { .. } => " (drop --task, or pass another --out)",
         TableRefusal::AutoFinished { .. } => {
-            " (--resume); leave it out and pass --force, or another --out"
+            " (--resume); leave it out and pass --force, or another --out; --model mlp \
+            trains a network alone, whose run resumes"
+        }
+        TableRefusal::NothingToResume { .. } => {
+            "; leave out --resume to train from the start, or give the run's --out"
         }
         TableRefusal::Numbers(NumberConflict::PeriodicWithOtherEncoding) => {
             " (--periodic); leave it out or use --numeric-encoding periodic"

@@ -162,9 +162,29 @@ pub fn predict<B: Backend>(
     }
     io::output::refuse_own_input(output, &inputs)?;
     check_csv_name(output)?;
+    // Opened before the rows are read: a place that cannot be written is refused before
+    // any work, and before any note on the rows.
+    let mut file = io::output::OutputFile::create(output).map_err(|e| cannot_write(output, e))?;
     let answers = answers(backend, options, reporter)?;
-    train::record::write_file(output, &answers.csv)?;
+    std::io::Write::write_all(&mut file, &answers.csv).map_err(|source| {
+        let e = io::Error::Io {
+            action: "write",
+            path: output.clone(),
+            source,
+        };
+        cannot_write(output, e)
+    })?;
+    file.commit().map_err(|e| cannot_write(output, e))?;
     Ok(answers)
+}
+
+/// The run layer's refusal to write `path`, for `cause`.
+fn cannot_write(path: &Path, cause: io::Error) -> PredictError {
+    train::Error::Write {
+        path: path.to_path_buf(),
+        source: Box::new(cause),
+    }
+    .into()
 }
 
 /// Refuses an output file named for a format other than CSV (`.json`, `.parquet`...): a

@@ -431,6 +431,14 @@ impl<C> Run<'_, C> {
     }
 }
 
+/// The evaluation whose weights a finished run with early stopping kept, from its state:
+/// the first of the best loss, where it came before the last step.
+fn restored_before(state: &nn::TrainerState, last_step: u64) -> Option<(u64, f32)> {
+    let best = state.best_loss?;
+    let at = state.history.iter().find(|m| m.val_loss == Some(best))?;
+    (at.step != last_step).then_some((at.step, best))
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -481,12 +489,4 @@ pub(crate) mod tests {
             resumes: Vec::new(),
         }
     }
-}
-
-/// The evaluation whose weights a finished run with early stopping kept, from its state:
-/// the first of the best loss, where it came before the last step.
-fn restored_before(state: &nn::TrainerState, last_step: u64) -> Option<(u64, f32)> {
-    let best = state.best_loss?;
-    let at = state.history.iter().find(|m| m.val_loss == Some(best))?;
-    (at.step != last_step).then_some((at.step, best))
 }

@@ -27,6 +27,7 @@ mod resume_changes;
 mod runs;
 mod small;
 mod special_outputs;
+mod table_edges;
 mod table_typing;
 mod tables;
 mod tables_onnx;

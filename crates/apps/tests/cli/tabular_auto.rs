@@ -99,7 +99,8 @@ fn the_plain_network_is_an_option_and_a_bad_model_is_refused() {
     let m = metrics(&out_dir);
     assert_eq!(m["validation_rows"], 0, "{m}");
     assert!(m.get("model_kept").is_none(), "{m}");
-    // A finished auto job is not resumed: its comparison is made.
+    // A finished auto job is not resumed: its comparison is made. The refusal says which
+    // model trains a network that resumes.
     let auto_dir = dir.path().join("auto");
     let o = train(
         &["mlp", "--data", &csv, "--target", "y", "--epochs", "5"],
@@ -108,7 +109,7 @@ fn the_plain_network_is_an_option_and_a_bad_model_is_refused() {
     assert_success(&o);
     let resume = ["mlp", "--data", &csv, "--target", "y", "--resume", "-o"];
     let o = run(resume.into_iter().chain([auto_dir.to_str().unwrap()]));
-    assert_one_line_error(&o, &["is finished", "--force"]);
+    assert_one_line_error(&o, &["is finished", "--force", "--model mlp", "resumes"]);
     let o = run(["mlp", "--data", &csv, "--model", "forest"]);
     assert!(!o.status.success());
     let err = stderr(&o);

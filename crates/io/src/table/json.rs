@@ -10,19 +10,27 @@ use serde_json::Value;
 use super::text::{Table, TextColumn};
 use crate::error::{Error, Result};
 
-/// Whether JSON text is the seed system's dataset format (its first value an object with an
-/// `m` field) rather than a table of records.
+/// Whether JSON text is the seed system's dataset format rather than a table of records:
+/// its first value an object with an `m` field, or with an `n` field and a list under `x`
+/// or `x_test` (rows to predict, `{"n": 4, "x": [...]}`, need no `m`; a table's cell is
+/// never a list).
 pub fn is_dataset_json(bytes: &[u8]) -> bool {
     #[derive(serde::Deserialize)]
     struct Probe {
         m: Option<IgnoredAny>,
+        n: Option<IgnoredAny>,
+        x: Option<Vec<IgnoredAny>>,
+        x_test: Option<Vec<IgnoredAny>>,
     }
     // A struct also reads from an array (its fields by position): only an object is probed.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return false;
     }
     let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<Probe>();
-    matches!(values.next(), Some(Ok(Probe { m: Some(_) })))
+    match values.next() {
+        Some(Ok(p)) => p.m.is_some() || (p.n.is_some() && (p.x.is_some() || p.x_test.is_some())),
+        _ => false,
+    }
 }
 
 /// Reads JSON records or JSON lines into a [`Table`]: the columns are the keys in the order
@@ -199,6 +207,11 @@ mod tests {
         );
         assert!(!is_dataset_json(lines));
         assert!(is_dataset_json(br#"{"m": 1, "n": 1, "x": [1], "y": [2]}"#));
+        assert!(is_dataset_json(br#"{"n": 2, "x": [1, 2]}"#));
+        assert!(is_dataset_json(br#"{"n": 2, "x_test": [1, 2]}"#));
+        assert!(!is_dataset_json(
+            b"{\"n\": 2, \"x\": 3}\n{\"n\": 1, \"x\": 4}\n"
+        ));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::cells::number;
+use super::numbers::NumberFormat;
 use super::text::{Cell, ColumnRef, Table};
 use crate::error::{Error, Result};
 use crate::fitted::label_text;
@@ -33,6 +34,7 @@ pub struct TaskGuess {
 /// - a regression otherwise (with a note when it holds at most [`MAX_CODES`] whole
 ///   numbers): a few stray words among numbers (`unknown`) are rows to drop, not classes.
 pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
+    let format = target_format(column);
     let mut words = 0usize;
     let mut present = 0usize;
     let mut values: Vec<f64> = Vec::new();
@@ -41,8 +43,9 @@ pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
     for cell in column.cells().filter(|c| !c.is_missing()) {
         present += 1;
         // The f32 of each number: exact for the cells held as numbers, without printing them.
-        match cell.number_f32().map(f64::from) {
+        match number_in(cell, &format).filter(|v| (*v as f32).is_finite()) {
             Some(v) => {
+                let v = f64::from(v as f32);
                 whole &= v.fract() == 0.0;
                 if values.len() <= MAX_CODES && !values.contains(&v) {
                     values.push(v);
@@ -90,6 +93,20 @@ pub fn guess_task(column: ColumnRef<'_>) -> TaskGuess {
     }
 }
 
+/// How a target column writes its numbers: the format that reads the most of its cells
+/// (`1,250,000` among `950000` reads both), as for the other columns.
+fn target_format(column: ColumnRef<'_>) -> NumberFormat {
+    super::counts::count(column, false).format
+}
+
+/// The number a target cell holds in `format`, if it holds one.
+fn number_in(cell: Cell<'_>, format: &NumberFormat) -> Option<f64> {
+    match cell {
+        Cell::Text(t) if !format.is_plain() => format.read(t),
+        cell => cell.number(),
+    }
+}
+
 /// Whether a target asks for classification when the user does not say
 /// ([`guess_task`]).
 pub fn looks_categorical(column: ColumnRef<'_>) -> bool {
@@ -100,11 +117,12 @@ pub fn looks_categorical(column: ColumnRef<'_>) -> bool {
 /// missing) in the order met: the rows a regression keeps.
 pub fn rows_with_number_target(table: &Table, target: &str) -> Result<(Vec<usize>, Vec<String>)> {
     let column = table.column(table.require(target)?);
+    let format = target_format(column);
     let mut keep = Vec::with_capacity(column.len());
     let mut dropped = Vec::new();
     let mut buf = String::new();
     for (r, cell) in column.cells().enumerate() {
-        match cell.number_f32() {
+        match number_in(cell, &format).filter(|v| (*v as f32).is_finite()) {
             Some(_) => keep.push(r),
             None if cell.is_missing() => {}
             // Kept, so that the regression's targets refuse it as too large for an f32.
@@ -148,14 +166,15 @@ pub fn rows_with_target(table: &Table, target: &str) -> Result<(Vec<usize>, usiz
     Ok((keep, dropped))
 }
 
-/// The regression targets of `table`: every cell of `target` must be a number (rows with a
-/// missing target are to be dropped first).
+/// The regression targets of `table`: every cell of `target` must be a number, in the format
+/// the column writes (rows with a missing target are to be dropped first).
 pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
     let column = table.column(table.require(target)?);
+    let format = target_format(column);
     let mut out = Vec::with_capacity(column.len());
     let mut buf = String::new();
     for (r, cell) in column.cells().enumerate() {
-        match cell.number() {
+        match number_in(cell, &format) {
             Some(v) if (v as f32).is_finite() => out.push(v as f32),
             Some(_) => {
                 return Err(Error::NumberTooLarge {

@@ -76,8 +76,9 @@ pub fn drop_incomplete_rows(
         .collect();
     if keep.is_empty() {
         return Err(Error::refused(format!(
-            "`{}` has no rows without a missing cell",
-            table.source
+            "`{}` has no rows without a missing cell{}",
+            table.source,
+            empty_columns(&table, &used)
         )));
     }
     if keep.len() < table.rows() {
@@ -88,6 +89,31 @@ pub fn drop_incomplete_rows(
         ));
     }
     Ok(table.select_rows(&keep)?)
+}
+
+/// The columns of `used` missing in every row, which leave no row whole, in words (empty
+/// when there are none).
+fn empty_columns(table: &Table, used: &[usize]) -> String {
+    const SHOWN: usize = 5;
+    let empty: Vec<String> = used
+        .iter()
+        .filter(|&&c| table.column(c).cells().all(|cell| cell.is_missing()))
+        .map(|&c| format!("`{}`", io::table::shown(&table.names()[c])))
+        .collect();
+    let mut names = empty
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if empty.len() > SHOWN {
+        names += &format!(" and {} more", empty.len() - SHOWN);
+    }
+    match empty.len() {
+        0 => String::new(),
+        1 => format!(": the column {names} is missing in every row; leave it out"),
+        _ => format!(": the columns {names} are missing in every row; leave them out"),
+    }
 }
 
 /// Splits about `fraction` of the rows off, drawn as [`io::dataset::split_indices`] draws

@@ -48,6 +48,7 @@ impl TableReporter for Notes {
             TableNote::Balanced { .. } => "balanced",
             TableNote::PiecewiseSkipped { .. } => "piecewise skipped",
             TableNote::SideBySide { .. } => "side by side",
+            TableNote::Diverged { .. } => "diverged",
             TableNote::Stopped { .. } => "stopped",
         });
     }

@@ -89,5 +89,13 @@ fn a_stopped_auto_job_resumes_every_run_then_compares() {
         o.check_auto_resumable(&run),
         Err(TableRefusal::AutoFinished { dir: run.clone() })
     );
-    assert_eq!(o.check_auto_resumable(dir.path()), Ok(()), "no figures yet");
+    // A folder without a run of the job: nothing to resume.
+    let bare = dir.path().join("bare");
+    std::fs::create_dir(&bare).unwrap();
+    assert_eq!(
+        o.check_auto_resumable(&bare),
+        Err(TableRefusal::NothingToResume { dir: bare.clone() })
+    );
+    std::fs::write(bare.join("config.json"), "{}").unwrap();
+    assert_eq!(o.check_auto_resumable(&bare), Ok(()), "no figures yet");
 }

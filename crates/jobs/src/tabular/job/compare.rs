@@ -4,6 +4,7 @@
 //! ([`auto::best_network`]), then the linear model ([`auto::select`]).
 
 use super::candidates::{Candidate, First, first_stopped};
+use super::drop_outs::DropOuts;
 use super::encodings::fits_piecewise;
 use super::network::{Network, NetworkRows, Trainer};
 use super::{TableNote, TableReporter};
@@ -133,7 +134,13 @@ impl<B: Backend> Trainer<'_, B> {
             dir,
         };
         let others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
-        let trained = self.candidates(p, first, others, (targets, reporter))?;
+        let drop_outs = DropOuts::new(dir);
+        let trainer = Trainer {
+            drop_outs: Some(&drop_outs),
+            ..self
+        };
+        let trained = trainer.candidates(p, first, others, (targets, reporter))?;
+        drop_outs.note(reporter);
         let stopped = first_stopped(&trained).is_some();
         let ((out, x), others) = trained;
         if stopped {
@@ -146,13 +153,12 @@ impl<B: Backend> Trainer<'_, B> {
             }
             outcomes.push(outcome);
         }
-        let (out, note) = self.best_network(
-            p,
-            out,
-            inputs.into_iter().zip(outcomes),
-            parts.as_ref(),
-            targets,
-        )?;
+        // A network that diverged drops out; the others are compared.
+        let kept = inputs
+            .into_iter()
+            .zip(outcomes)
+            .filter(|(i, _)| !drop_outs.dropped(&dir.join(i.dir())));
+        let (out, note) = self.best_network(p, out, kept, parts.as_ref(), targets)?;
         self.select(p, (out, x), (note, parts), targets)
     }
 

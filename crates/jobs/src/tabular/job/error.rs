@@ -60,6 +60,15 @@ pub enum TableRefusal {
         /// The job's run folder.
         dir: std::path::PathBuf,
     },
+    /// A resume of an `auto` job in a folder that holds no run of it.
+    #[error(
+        "nothing to resume in {}: it holds no run of the default model's job (no record, no checkpoint)",
+        dir.display()
+    )]
+    NothingToResume {
+        /// The folder.
+        dir: std::path::PathBuf,
+    },
     /// Options on the numbers' encoding that contradict each other.
     #[error("{0}")]
     Numbers(NumberConflict),

@@ -32,6 +32,7 @@
 
 mod candidates;
 mod compare;
+mod drop_outs;
 mod encodings;
 mod error;
 mod network;
@@ -88,6 +89,13 @@ pub enum TableNote<'a> {
     SideBySide {
         /// Their run folders.
         dirs: &'a [std::path::PathBuf],
+    },
+    /// `auto`'s network in `dir` diverged, for `reason`: it drops out of the comparison.
+    Diverged {
+        /// Its run folder.
+        dir: &'a Path,
+        /// Why, in words.
+        reason: &'a str,
     },
     /// A run of the job in `dir` was stopped by the stop flag at `step`; the job can be
     /// resumed (`auto` resumes each of its runs, then compares them).

@@ -1,6 +1,7 @@
 //! The networks a table job trains: their shape from the options and the target, their
 //! record, and their training run in a folder.
 
+use super::drop_outs::DropOuts;
 use super::options::{TableJobOptions, TableModel};
 use crate::Result;
 use crate::error::Error;
@@ -31,6 +32,9 @@ pub(super) struct Trainer<'a, B: Backend> {
     pub(super) options: &'a TableJobOptions,
     pub(super) backend: &'a B,
     pub(super) mode: RunMode,
+    /// Where `auto`'s networks after the first drop out when they diverge (`None`: a
+    /// divergence fails the job).
+    pub(super) drop_outs: Option<&'a DropOuts<'a>>,
 }
 
 /// How a network's run relates to the other processes of a run over several
@@ -198,12 +202,45 @@ impl<B: Backend> Trainer<'_, B> {
         let validation = rows.val.map(matrices).transpose()?;
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
         let run = self.run(p, net, (targets, rows.info), dir, train)?;
-        let mut out =
+        let trained =
             run.reporter(reporter)
-                .train::<B, Mlp<B>>(backend, Data::new(&xt, &yt), val_data)?;
+                .train::<B, Mlp<B>>(backend, Data::new(&xt, &yt), val_data);
+        let mut out = match (trained, self.drop_outs) {
+            (Ok(out), _) => out,
+            (Err(train::Error::Diverged(d)), Some(drop_outs)) if drop_outs.takes(dir) => {
+                drop_outs.record(dir, d.to_string());
+                return Ok((self.dropped_out(net)?, xt.into_vec()?));
+            }
+            (Err(e), _) => return Err(e.into()),
+        };
         out.model = out.model.fold_input_scale()?;
         crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
         Ok((out, xt.into_vec()?))
+    }
+
+    /// What stands for a network that dropped out: its untrained weights, no step taken
+    /// (the comparison leaves it out).
+    pub(super) fn dropped_out(self, net: &Network) -> Result<Outcome<Mlp<B>>> {
+        let seed = self.options.training.seed;
+        Ok(Outcome {
+            model: Mlp::from_config(self.backend, &net.architecture, seed)?,
+            report: nn::TrainReport {
+                steps: 0,
+                steps_run: 0,
+                epochs: 0,
+                seconds: 0.0,
+                final_train_loss: None,
+                final_val_loss: None,
+                history: Vec::new(),
+                stopped_early: false,
+                stop_reason: nn::StopReason::Completed,
+            },
+            history: Vec::new(),
+            loss_units: LossUnits::plain(net.loss),
+            elapsed: 0.0,
+            first_step: 0,
+            restored: None,
+        })
     }
 
     /// The training run of `net` in `dir` on `train`, before its data.

@@ -238,11 +238,18 @@ impl TableJobOptions {
 
     /// Refuses to resume an `auto` job in `dir` whose comparison was made: its
     /// `metrics.json` names the kept model and no interruption, and the first run's
-    /// checkpoint may hold the kept model. [`TableJob::train`](super::TableJob::train)
-    /// calls it; a stopped job, or one with no figures yet, passes.
+    /// checkpoint may hold the kept model; and one in a folder that holds no run of it (no
+    /// record, no checkpoint of any of its networks), as a network's resume is refused
+    /// without its checkpoint. [`TableJob::train`](super::TableJob::train) calls it; a
+    /// stopped job, or one with no figures yet, passes.
     pub fn check_auto_resumable(&self, dir: &Path) -> Result<(), TableRefusal> {
         if !(self.auto() && self.training.resume) {
             return Ok(());
+        }
+        if !holds_auto_run(dir) {
+            return Err(TableRefusal::NothingToResume {
+                dir: dir.to_path_buf(),
+            });
         }
         let text = std::fs::read_to_string(dir.join(super::outcome::METRICS_FILE));
         let metrics: serde_json::Value = text
@@ -275,4 +282,19 @@ impl TableJobOptions {
             _ => Ok(()),
         }
     }
+}
+
+/// Whether `dir` holds a run of an `auto` job: a record or a checkpoint of its first
+/// network, or a checkpoint of one of the others.
+fn holds_auto_run(dir: &Path) -> bool {
+    use crate::tabular::auto::{PERIODIC_DIR, PIECEWISE_DIR};
+    let checkpoint = train::checkpoint::FILE_NAME;
+    dir.join(train::record::FILE_NAME).exists()
+        || [
+            Path::new(""),
+            Path::new(PERIODIC_DIR),
+            Path::new(PIECEWISE_DIR),
+        ]
+        .iter()
+        .any(|sub| dir.join(sub).join(checkpoint).exists())
 }

@@ -105,6 +105,7 @@ impl TableJob {
             options: &options,
             backend,
             mode: RunMode::Shared,
+            drop_outs: None,
         };
         let train = balanced.as_ref().unwrap_or(&p.train);
         let targets = (classes == 0)

@@ -76,7 +76,13 @@ impl<B: Backend> Trainer<'_, B> {
                 done[i] = Some(alone.run_slot(p, nets[i], slot, &mut plain, targets, reporter)?);
             }
         }
-        for (i, slot) in slots.iter().enumerate() {
+        for (i, slot) in slots.iter_mut().enumerate() {
+            if let Some(own_x) = self.share_drop_out(world, owner(i), slot)? {
+                if done[i].is_none() {
+                    done[i] = Some((self.dropped_out(nets[i])?, own_x));
+                }
+                continue;
+            }
             world.share_files(owner(i), &slot.dir)?;
         }
         let reload = Trainer {
@@ -94,6 +100,33 @@ impl<B: Backend> Trainer<'_, B> {
             .next()
             .ok_or_else(|| crate::Error::refused("no network"))?;
         Ok(((first, plain), done.collect()))
+    }
+
+    /// Whether the network of `slot`, trained by process `owner`, dropped out (it diverged):
+    /// the owner tells every process, and the others note it too; `Some` with the slot's own
+    /// features (untouched where this process did not train it) when it did.
+    fn share_drop_out(
+        self,
+        world: &train::ranks::World,
+        owner: usize,
+        slot: &mut Slot<'_>,
+    ) -> Result<Option<Option<Vec<f32>>>> {
+        let Some(drop_outs) = self.drop_outs else {
+            return Ok(None);
+        };
+        let mut reason = match world.rank() == owner {
+            true => drop_outs.reason(&slot.dir).unwrap_or_default().into_bytes(),
+            false => Vec::new(),
+        };
+        world.broadcast(owner, &mut reason)?;
+        if reason.is_empty() {
+            return Ok(None);
+        }
+        if world.rank() != owner {
+            drop_outs.record(&slot.dir, String::from_utf8_lossy(&reason).into_owned());
+        }
+        slot.rows = None;
+        Ok(Some(slot.x.take()))
     }
 
     /// Trains (or loads) the network of `slot`, on its own features or on `plain` (taken

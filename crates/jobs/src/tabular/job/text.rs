@@ -65,6 +65,10 @@ impl TableNote<'_> {
                     names.join(", ")
                 )]
             }
+            TableNote::Diverged { dir, reason } => vec![format!(
+                "note: model auto: the network in {} diverged ({reason}); it drops out of the comparison",
+                dir.display()
+            )],
             TableNote::Stopped { dir, step } => vec![format!(
                 "stopped at step {step}; the run in {} can be resumed",
                 dir.display()
