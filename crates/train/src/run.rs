@@ -192,6 +192,8 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             _ => None,
         };
         history::write(&self.dir, &rows)?;
+        // A finished run loaded reads as the run its owner trained, from its start.
+        let first_step = if self.reloading { 0 } else { first_step };
         Ok(Outcome {
             model,
             report,

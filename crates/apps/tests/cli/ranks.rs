@@ -245,6 +245,14 @@ mod mpi {
         assert_success(&train(&args, &one));
         let o = mpirun(2, &args, &two);
         assert_success(&o);
+        // The report reads as one process's: the same choice, no network "resumed".
+        let kept = |text: String| {
+            let line = text.lines().find(|l| l.starts_with("model kept"));
+            line.map(String::from)
+        };
+        let single = stdout(&train(&args, &dir.path().join("three")));
+        assert_eq!(kept(stdout(&o)), kept(single));
+        assert!(!stdout(&o).contains("resuming"), "{}", describe(&o));
         let (a, b) = (untimed(&one), untimed(&two));
         assert_eq!(a, b, "the same choice and figures");
         assert!(a.get("model_kept").is_some(), "{a}");
@@ -262,5 +270,25 @@ mod mpi {
                 "{sub}'s checkpoint"
             );
         }
+    }
+
+    #[test]
+    fn a_network_diverging_on_one_process_drops_out_on_every_process() {
+        let dir = tmp();
+        let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+        let data = data("regression.csv");
+        let data = data.to_str().unwrap();
+        let args = ["mlp", "--data", data, "--target", "y", "--lr", "0.05"];
+        let single = train(&args, &one);
+        assert_success(&single);
+        assert!(
+            stdout(&single).contains("diverged"),
+            "{}",
+            describe(&single)
+        );
+        let o = mpirun(2, &args, &two);
+        assert_success(&o);
+        assert!(stdout(&o).contains("diverged"), "{}", describe(&o));
+        assert_eq!(untimed(&one), untimed(&two));
     }
 }

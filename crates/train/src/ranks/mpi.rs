@@ -85,7 +85,10 @@ impl MpiWorld {
         let mut len = bytes.len() as u64;
         from.broadcast_into(&mut len);
         bytes.resize(len as usize, 0);
-        from.broadcast_into(&mut bytes[..]);
+        // Every process knows the length now: none sends an empty buffer.
+        if len > 0 {
+            from.broadcast_into(&mut bytes[..]);
+        }
         Ok(())
     }
 
