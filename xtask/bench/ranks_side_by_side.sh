@@ -16,10 +16,11 @@ job() {
     hotel_mlp) echo mlp --data $T/hotel_rates.csv --target avg_price_per_room --model mlp --epochs 10 --seed 1;;
     hotel_auto) echo mlp --data $T/hotel_rates.csv --target avg_price_per_room --seed 1;;
     churn_auto) echo mlp --data $T/churn.csv --target churn --seed 1;;
+    hpc_auto) echo mlp --data $T/hpc_jobs.csv --target class --seed 1;;
     image) echo image fit $DRAWING;;
   esac
 }
-for name in hotel_mlp hotel_auto churn_auto image; do
+for name in hotel_mlp hotel_auto churn_auto hpc_auto image; do
   for rep in 1 2 3; do
     rm -rf o1 o2
     a=$(RAYON_NUM_THREADS=2 t $B $(job $name) --device cpu --quiet --out o1)
