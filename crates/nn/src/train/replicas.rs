@@ -81,6 +81,18 @@ impl<B: Backend> Shard<B> {
         })
     }
 
+    /// This process's rows of a set of `rows` rows shared as a batch is.
+    pub fn rows_of(&self, rows: usize) -> Range<usize> {
+        share(rows, self.replicas.rank(), self.replicas.size())
+    }
+
+    /// The sum of `value` over every process.
+    pub fn total(&self, value: f32) -> Result<f32> {
+        let mut v = [value];
+        self.replicas.sum(&mut v).map_err(Error::Config)?;
+        Ok(v[0])
+    }
+
     /// Copies this process's rows of the global batch `(x, y)` into its buffers.
     pub fn take(&mut self, x: &Tensor<B>, y: &Tensor<B>) -> Result<()> {
         x.slice_rows_into(self.rows.start, &mut self.x)?;

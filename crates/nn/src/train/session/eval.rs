@@ -5,7 +5,7 @@ use super::{Marks, Session};
 use crate::model::Model;
 use crate::train::EVAL_ROWS;
 use crate::train::state::{EpochMetrics, TrainerState};
-use crate::{Error, Result};
+use crate::{Data, Error, Result};
 use tensor_core::Backend;
 
 impl<B: Backend> Session<'_, B> {
@@ -104,24 +104,26 @@ impl<B: Backend> Session<'_, B> {
 
     /// The loss of `model` on the validation set, [`EVAL_ROWS`] rows at a time so that the
     /// activations stay bounded however many rows there are: a set of more rows is the
-    /// row-weighted mean of its chunks' losses (every loss is a mean over rows).
+    /// row-weighted mean of its chunks' losses (every loss is a mean over rows). In a
+    /// data-parallel run each process scores its share of the rows, and the shares' weighted
+    /// losses are summed.
     fn val_loss<M: Model<B>>(&mut self, model: &M) -> Result<Option<f32>> {
         let Some(v) = &self.val else {
             return Ok(None);
         };
+        if let Some(s) = &self.shard {
+            let rows = v.x.dims()[0];
+            let mine = s.rows_of(rows);
+            let part = chunked_loss(self.cfg.loss, model, v, mine)?;
+            return Ok(Some(s.total((part / rows.max(1) as f64) as f32)?));
+        }
         if let Some((grad, out)) = self.val_bufs.as_mut() {
             let pred = model.predict(v.x)?;
             self.cfg.loss.compute_into(&pred, v.y, grad, out)?;
             return Ok(Some(out.to_scalar()?));
         }
         let rows = v.x.dims()[0];
-        let mut sum = 0f64;
-        for start in (0..rows).step_by(EVAL_ROWS) {
-            let n = EVAL_ROWS.min(rows - start);
-            let pred = model.predict(&v.x.slice_rows(start, n)?)?;
-            let loss = self.cfg.loss.value(&pred, &v.y.slice_rows(start, n)?)?;
-            sum += f64::from(loss) * n as f64;
-        }
+        let sum = chunked_loss(self.cfg.loss, model, v, 0..rows)?;
         Ok(Some((sum / rows as f64) as f32))
     }
 
@@ -136,4 +138,22 @@ impl<B: Backend> Session<'_, B> {
             value,
         })
     }
+}
+
+/// The sum over rows `range` of `data` of the loss of `model` on each row, [`EVAL_ROWS`] rows
+/// at a time.
+fn chunked_loss<B: Backend, M: Model<B>>(
+    loss: crate::Loss,
+    model: &M,
+    data: &Data<'_, B>,
+    range: std::ops::Range<usize>,
+) -> Result<f64> {
+    let mut sum = 0f64;
+    for start in range.clone().step_by(EVAL_ROWS) {
+        let n = EVAL_ROWS.min(range.end - start);
+        let pred = model.predict(&data.x.slice_rows(start, n)?)?;
+        let value = loss.value(&pred, &data.y.slice_rows(start, n)?)?;
+        sum += f64::from(value) * n as f64;
+    }
+    Ok(sum)
 }
