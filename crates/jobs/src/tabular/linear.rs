@@ -135,6 +135,21 @@ fn normal_equations(
     (a, g)
 }
 
+/// Errors when the linear fit of `classes` classes (0: ridge regression) on `rows` rows of
+/// `cols` columns would be refused as too costly: checked on every training row before the
+/// fit on part of them, so that a fit that wins is never refused when refitted.
+pub fn check_cost(rows: usize, cols: usize, classes: usize) -> Result<(), LinearSkipped> {
+    let (fits, side) = match classes {
+        0 if rows <= cols => (affordable(rows, cols), rows),
+        0 | 2 => (system_affordable(rows, cols + 1), cols + 1),
+        k => (system_affordable(rows, k * (cols + 1)), k * (cols + 1)),
+    };
+    match fits {
+        true => Ok(()),
+        false => Err(LinearSkipped::TooCostly(side)),
+    }
+}
+
 /// Errors when there are no rows, or a `cols + 1` square system on `rows` rows would take
 /// too long.
 pub(super) fn check_shape(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
