@@ -28,6 +28,7 @@ mod runs;
 mod small;
 mod special_outputs;
 mod table_edges;
+mod table_names;
 mod table_typing;
 mod tables;
 mod tables_onnx;

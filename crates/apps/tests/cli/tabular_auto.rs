@@ -115,3 +115,42 @@ fn the_plain_network_is_an_option_and_a_bad_model_is_refused() {
     let err = stderr(&o);
     assert!(err.contains("auto") && err.contains("mlp"), "{err}");
 }
+
+/// A class table of 4,000 numeric columns and 200 rows: a logistic regression would factor
+/// a 4,001-square Newton system up to 30 times (hours at a table's size of thousands of
+/// columns), so the linear candidate is skipped, saying why, and the network is kept.
+#[test]
+fn a_table_of_far_more_columns_than_rows_skips_the_logistic_candidate_and_says_why() {
+    let dir = tmp();
+    let cols = 4000;
+    let mut text: String = (0..cols).map(|c| format!("x{c},")).collect();
+    text += "label\n";
+    for r in 0..200 {
+        for c in 0..cols {
+            text += &format!("{},", (r * 31 + c * 17 + r * c) % 10);
+        }
+        text += if (r * 31) % 10 < 5 { "lo\n" } else { "hi\n" };
+    }
+    let csv = dir.path().join("wide.csv");
+    std::fs::write(&csv, text).unwrap();
+    let out_dir = dir.path().join("run");
+    let args = [
+        "mlp",
+        "--data",
+        csv.to_str().unwrap(),
+        "--target",
+        "label",
+        "--epochs",
+        "1",
+    ];
+    let o = train(&args, &out_dir);
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("model kept: the network")
+            && out.contains("no linear candidate: a ")
+            && out.contains("solve would take too long"),
+        "{out}"
+    );
+    assert_eq!(metrics(&out_dir)["model_kept"], "network");
+}

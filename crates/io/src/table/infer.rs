@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cells::{number, number_f32};
 use super::counts::count;
+use super::names::short_name;
 use super::numbers::NumberFormat;
 use super::text::{ColumnRef, Table};
 use crate::error::{Error, Result};
@@ -180,7 +181,8 @@ pub fn infer_schema(
         (ColumnOverride::Numeric, &overrides.numeric),
         (ColumnOverride::Ignore, &overrides.ignore),
     ];
-    let mut forced: HashMap<&str, ColumnOverride> = HashMap::new();
+    // Keyed by the names as the table holds them (a long name shortened).
+    let mut forced: HashMap<String, ColumnOverride> = HashMap::new();
     for (how, names) in lists {
         for name in names {
             table
@@ -191,7 +193,7 @@ pub fn infer_schema(
                     name: name.clone(),
                     available: table.names().to_vec(),
                 })?;
-            if let Some(first) = forced.insert(name, how) {
+            if let Some(first) = forced.insert(short_name(name).into_owned(), how) {
                 return Err(Error::OverriddenTwice {
                     name: name.clone(),
                     first,
@@ -200,11 +202,9 @@ pub fn infer_schema(
             }
         }
     }
-    if let Some(t) = target {
-        table.require(t)?;
-    }
+    let target = target.map(|t| table.require(t)).transpose()?;
     let columns: Vec<usize> = (0..table.names().len())
-        .filter(|&c| Some(table.names()[c].as_str()) != target)
+        .filter(|&c| Some(c) != target)
         .collect();
     let mut counts: Vec<_> = columns
         .iter()

@@ -33,6 +33,7 @@ mod encode;
 mod file;
 mod infer;
 mod json;
+mod names;
 mod notes;
 mod numbers;
 mod parquet;
@@ -57,6 +58,7 @@ pub use infer::{
     MANY_VALUES, MOSTLY_NUMBERS, SOME_NUMBERS, TypeOverrides, infer_schema, is_id_name,
 };
 pub use json::{is_dataset_json, read_json_table};
+pub use names::{MAX_NAME_BYTES, short_name};
 pub use notes::ReadNote;
 pub use numbers::NumberFormat;
 pub use parquet::{load_parquet, read_parquet};

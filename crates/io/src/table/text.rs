@@ -1,10 +1,12 @@
 //! [`Table`]: a table as it was read, column by column ([`TextColumn`]), or a selection of
 //! another table's rows that shares its columns ([`Table::select_rows`]).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::RowPlace;
 pub use super::column::{Cell, TextColumn};
+use super::names::short_name;
 use crate::error::{Error, Result};
 
 /// One column of a [`Table`]: the column's cells in the table's rows.
@@ -100,13 +102,21 @@ impl Eq for Table {}
 
 impl Table {
     /// A table from named columns of equal length; errors on a duplicate or empty name, or
-    /// columns of different lengths.
+    /// columns of different lengths. A name longer than [`super::MAX_NAME_BYTES`] is held
+    /// shortened ([`short_name`]).
     pub fn new(
         source: impl Into<String>,
         names: Vec<String>,
         columns: Vec<TextColumn>,
     ) -> Result<Self> {
         let source = source.into();
+        let names: Vec<String> = names
+            .into_iter()
+            .map(|n| match short_name(&n) {
+                Cow::Borrowed(_) => n,
+                Cow::Owned(short) => short,
+            })
+            .collect();
         if names.len() != columns.len() {
             return Err(Error::invalid(format!(
                 "`{source}`: {} column names for {} columns",
@@ -209,7 +219,7 @@ impl Table {
         columns + lines + self.rows.as_ref().map_or(0, |r| 4 * r.len())
     }
 
-    /// The column names, in file order.
+    /// The column names, in file order (a long one shortened: [`short_name`]).
     pub fn names(&self) -> &[String] {
         &self.names
     }
@@ -222,16 +232,18 @@ impl Table {
         }
     }
 
-    /// The index of the column called `name`.
+    /// The index of the column called `name` (a long name matches the column whose name
+    /// is held shortened: [`short_name`]).
     pub fn position(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
+        let name = short_name(name);
+        self.names.iter().position(|n| *n == name)
     }
 
     /// The index of the column called `name`, or an error naming the columns there are.
     pub fn require(&self, name: &str) -> Result<usize> {
         self.position(name).ok_or_else(|| Error::UnknownColumn {
             source_name: self.source.clone(),
-            name: name.to_string(),
+            name: short_name(name).into_owned(),
             available: self.names.clone(),
         })
     }

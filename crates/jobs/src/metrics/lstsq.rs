@@ -16,6 +16,16 @@ pub fn affordable(rows: usize, cols: usize) -> bool {
     flops <= MAX_FLOPS && s * s * 8.0 <= MAX_BYTES
 }
 
+/// Whether a solver that sums `rows` rows into a `side x side` system and factors it is
+/// cheap enough: the same bounds as [`affordable`], for a system whose side is not the
+/// smaller of the rows and columns (the normal equations of a table with more columns
+/// than rows, e.g. each Newton step of a logistic regression).
+pub fn system_affordable(rows: usize, side: usize) -> bool {
+    let s = side as f64;
+    let flops = rows as f64 * s * s + s * s * s / 3.0;
+    flops <= MAX_FLOPS && s * s * 8.0 <= MAX_BYTES
+}
+
 /// Least-squares coefficients (bias last).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeastSquares {

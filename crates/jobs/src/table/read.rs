@@ -68,8 +68,9 @@ pub fn drop_incomplete_rows(
     ignore: &[String],
     notes: &mut Vec<String>,
 ) -> Result<Table> {
+    let ignored: Vec<usize> = ignore.iter().filter_map(|n| table.position(n)).collect();
     let used: Vec<usize> = (0..table.names().len())
-        .filter(|&c| !ignore.contains(&table.names()[c]))
+        .filter(|c| !ignored.contains(c))
         .collect();
     let keep: Vec<usize> = (0..table.rows())
         .filter(|&r| used.iter().all(|&c| !table.column(c).cell(r).is_missing()))

@@ -12,6 +12,7 @@ use nn::{EarlyStopping, Mlp};
 use tensor_core::{Backend, Tensor};
 
 use super::blend::{blend, widen};
+use super::linear::check_cost;
 use super::{Choice, Kept, choose, fit_linear, linear_network, score};
 use crate::error::{Error, Result};
 use crate::table::Prepared;
@@ -377,14 +378,18 @@ pub fn select<B: Backend>(
     };
     let cols = p.train.n_features;
     let y = linear_targets(&p.train.y, targets)?;
-    let linear = fit_linear(train_x, &y, p.train.rows, cols, classes).map(|fit| {
-        let outputs: Vec<f32> = fit
-            .outputs(&v.rows.x, cols)
-            .iter()
-            .map(|&o| o as f32)
-            .collect();
-        v.score(&outputs)
-    });
+    let all_rows = p.train.rows + v.rows.rows;
+    let linear = check_cost(all_rows, cols, classes)
+        .map_err(|e| format!("no linear candidate: {e}"))
+        .and_then(|()| fit_linear(train_x, &y, p.train.rows, cols, classes))
+        .map(|fit| {
+            let outputs: Vec<f32> = fit
+                .outputs(&v.rows.x, cols)
+                .iter()
+                .map(|&o| o as f32)
+                .collect();
+            v.score(&outputs)
+        });
     let measure = if classes > 0 { "accuracy" } else { "R²" };
     let mut choice = choose(network, linear, measure, v.rows.rows);
     let mut resave = note.as_ref().is_some_and(|n| n.replaced);

@@ -1,10 +1,13 @@
 //! Closed-form and Newton fits of linear models on encoded table rows, in f64: ridge
 //! regression (as scikit-learn's `Ridge(alpha)`: the intercept is not penalised) and binary
 //! logistic regression with an L2 penalty (as `LogisticRegression(C)`), solved by Newton's
-//! method. Both solve `cols + 1` square systems, so they are only tried when
-//! [`affordable`] says the shape is cheap.
+//! method. Logistic regression solves `cols + 1` square systems, so it is only tried when
+//! [`system_affordable`] says that side is cheap; ridge regression solves that system on a
+//! table of more rows than columns, and on a wider table the `rows`-square system of its
+//! dual form (the same fit), so that a table of thousands of columns and hundreds of rows
+//! keeps its linear candidate without a solve that grows with the cube of the columns.
 
-use crate::metrics::lstsq::affordable;
+use crate::metrics::lstsq::{affordable, system_affordable};
 
 /// A fitted linear model: `outputs = x W + b`, with `W` stored `[cols, outputs]` row-major
 /// (as a network's linear layer stores it) and a bias per output.
@@ -132,14 +135,90 @@ fn normal_equations(
     (a, g)
 }
 
-pub(super) fn check_shape(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
-    if rows == 0 || x.len() < rows * cols {
-        return Err(LinearSkipped::Empty);
+/// Errors when the linear fit of `classes` classes (0: ridge regression) on `rows` rows of
+/// `cols` columns would be refused as too costly: checked on every training row before the
+/// fit on part of them, so that a fit that wins is never refused when refitted.
+pub fn check_cost(rows: usize, cols: usize, classes: usize) -> Result<(), LinearSkipped> {
+    let (fits, side) = match classes {
+        0 if rows <= cols => (affordable(rows, cols), rows),
+        0 | 2 => (system_affordable(rows, cols + 1), cols + 1),
+        k => (system_affordable(rows, k * (cols + 1)), k * (cols + 1)),
+    };
+    match fits {
+        true => Ok(()),
+        false => Err(LinearSkipped::TooCostly(side)),
     }
-    if !affordable(rows, cols + 1) {
+}
+
+/// Errors when there are no rows, or a `cols + 1` square system on `rows` rows would take
+/// too long.
+pub(super) fn check_shape(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
+    check_rows(x, rows, cols)?;
+    if !system_affordable(rows, cols + 1) {
         return Err(LinearSkipped::TooCostly(cols + 1));
     }
     Ok(())
+}
+
+fn check_rows(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
+    if rows == 0 || x.len() < rows * cols {
+        return Err(LinearSkipped::Empty);
+    }
+    Ok(())
+}
+
+/// Ridge regression in its dual form, for fewer rows than columns: on the centred rows
+/// `Xc` and targets `yc` (which leaves the intercept unpenalised), `w = Xc^T a` with
+/// `(Xc Xc^T + alpha I) a = yc`, a `rows`-square system; the intercept is
+/// `mean(y) - mean(x) w`. The same minimiser as the normal equations.
+fn ridge_dual(
+    x: &[f32],
+    y: &[f32],
+    rows: usize,
+    cols: usize,
+    alpha: f64,
+) -> Result<LinearFit, LinearSkipped> {
+    if !affordable(rows, cols) {
+        return Err(LinearSkipped::TooCostly(rows));
+    }
+    let n = rows as f64;
+    let mut mean = vec![0f64; cols];
+    for row in x.chunks_exact(cols).take(rows) {
+        mean.iter_mut()
+            .zip(row)
+            .for_each(|(m, &v)| *m += f64::from(v) / n);
+    }
+    let centred: Vec<f64> = x
+        .chunks_exact(cols)
+        .take(rows)
+        .flat_map(|row| row.iter().zip(&mean).map(|(&v, m)| f64::from(v) - m))
+        .collect();
+    let y_mean = y[..rows].iter().map(|&v| f64::from(v)).sum::<f64>() / n;
+    let mut k = vec![0f64; rows * rows];
+    for i in 0..rows {
+        let a = &centred[i * cols..(i + 1) * cols];
+        for j in 0..=i {
+            let b = &centred[j * cols..(j + 1) * cols];
+            let dot: f64 = a.iter().zip(b).map(|(a, b)| a * b).sum();
+            k[i * rows + j] = dot;
+            k[j * rows + i] = dot;
+        }
+        k[i * rows + i] += alpha;
+    }
+    let yc: Vec<f64> = y[..rows].iter().map(|&v| f64::from(v) - y_mean).collect();
+    let a = solve_spd(k, yc, rows)?;
+    let mut weights = vec![0f64; cols];
+    for (row, &ai) in centred.chunks_exact(cols).zip(&a) {
+        weights.iter_mut().zip(row).for_each(|(w, v)| *w += ai * v);
+    }
+    let bias = y_mean - mean.iter().zip(&weights).map(|(m, w)| m * w).sum::<f64>();
+    if !bias.is_finite() || weights.iter().any(|w| !w.is_finite()) {
+        return Err(LinearSkipped::Singular);
+    }
+    Ok(LinearFit {
+        weights,
+        bias: vec![bias],
+    })
 }
 
 /// Ridge regression of `y` on `x` (`rows x cols`): minimises
@@ -151,6 +230,10 @@ pub fn ridge(
     cols: usize,
     alpha: f64,
 ) -> Result<LinearFit, LinearSkipped> {
+    check_rows(x, rows, cols)?;
+    if rows <= cols && alpha > 0.0 {
+        return ridge_dual(x, y, rows, cols, alpha);
+    }
     check_shape(x, rows, cols)?;
     let (a, g) = normal_equations(x, cols, |_| 1.0, |r| f64::from(y[r]), alpha);
     let z = solve_spd(a, g, cols + 1)?;
@@ -267,6 +350,37 @@ mod tests {
         grad[0] += fit.weights[0];
         grad[1] += fit.weights[1];
         assert!(grad.iter().all(|g| g.abs() < 1e-8), "{grad:?}");
+    }
+
+    /// More columns than rows: the dual form's fit is the normal equations' fit.
+    #[test]
+    fn wide_ridge_in_its_dual_form_is_the_normal_equations_fit() {
+        let (rows, cols) = (7, 19);
+        let x: Vec<f32> = (0..rows * cols)
+            .map(|i| ((i * 29 + 3) % 23) as f32 / 5.0 - 2.0)
+            .collect();
+        let y: Vec<f32> = (0..rows).map(|r| (r * r % 5) as f32 + 1.5).collect();
+        let fit = ridge(&x, &y, rows, cols, 0.7).unwrap();
+        let (a, g) = normal_equations(&x, cols, |_| 1.0, |r| f64::from(y[r]), 0.7);
+        let z = solve_spd(a, g, cols + 1).unwrap();
+        for (w, z) in fit.weights.iter().zip(&z) {
+            assert!((w - z).abs() < 1e-9, "{fit:?} {z:?}");
+        }
+        assert!((fit.bias[0] - z[cols]).abs() < 1e-9, "{fit:?} {z:?}");
+    }
+
+    /// A logistic regression of 4 rows on 3,200 columns would factor 3,201-square systems
+    /// (each ~1e10 operations, up to 30 of them): refused before any is summed.
+    #[test]
+    fn a_logistic_fit_on_far_more_columns_than_rows_is_refused_as_too_costly() {
+        let (rows, cols) = (4, 3200);
+        let x: Vec<f32> = (0..rows * cols).map(|i| (i % 7) as f32).collect();
+        let y = [0.0f32, 1.0, 0.0, 1.0];
+        let refused = Err(LinearSkipped::TooCostly(cols + 1));
+        assert_eq!(logistic(&x, &y, rows, cols, 1.0), refused);
+        // Ridge regression solves its 4-square dual system instead.
+        let fit = ridge(&x, &y, rows, cols, 1.0).unwrap();
+        assert_eq!(fit.weights.len(), cols);
     }
 
     #[test]

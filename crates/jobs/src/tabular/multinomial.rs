@@ -4,7 +4,7 @@
 //! `k (cols + 1)` parameters.
 
 use super::linear::{LinearFit, LinearSkipped, check_shape, solve_spd};
-use crate::metrics::lstsq::affordable;
+use crate::metrics::lstsq::system_affordable;
 
 /// Newton steps at most; each solves one `k (cols + 1)`-square system.
 const NEWTON_STEPS: usize = 30;
@@ -29,7 +29,7 @@ pub fn multinomial(
 ) -> Result<LinearFit, LinearSkipped> {
     check_shape(x, rows, cols)?;
     let n = k * (cols + 1);
-    if !affordable(rows, n) {
+    if !system_affordable(rows, n) {
         return Err(LinearSkipped::TooCostly(n));
     }
     let mut fit = LinearFit {
