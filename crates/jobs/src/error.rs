@@ -123,14 +123,6 @@ impl Error {
     pub(crate) fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
         Error::Run(train::Error::json(what, source))
     }
-
-    /// The run layer's error, where this is one.
-    pub fn as_run(&self) -> Option<&train::Error> {
-        match self {
-            Error::Run(e) => Some(e),
-            _ => None,
-        }
-    }
 }
 
 /// Shorthand for results of this crate.

@@ -107,7 +107,7 @@ impl RunFolder {
 }
 
 /// Creates `dir` and its parents where missing.
-fn create_dir_all(dir: &Path) -> Result<()> {
+pub(crate) fn create_dir_all(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|source| Error::CreateDir {
         path: dir.to_path_buf(),
         source,

@@ -2,6 +2,7 @@
 //! the run's end, holding a copy of the run folder's files when the run resumes, so that
 //! rank 0 alone writes the run folder.
 
+use crate::run_dir::create_dir_all;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,7 @@ pub fn scratch_folder(rank: usize, resume_from: Option<&Path>) -> Result<PathBuf
         std::process::id(),
         crate::record::utc_now().replace(':', "")
     ));
-    create(&dir)?;
+    create_dir_all(&dir)?;
     if let Some(from) = resume_from.filter(|p| p.is_dir()) {
         copy_tree(from, &dir)?;
     }
@@ -30,18 +31,11 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         let entry = entry.map_err(read)?;
         let (src, dst) = (entry.path(), to.join(entry.file_name()));
         if src.is_dir() {
-            create(&dst)?;
+            create_dir_all(&dst)?;
             copy_tree(&src, &dst)?;
         } else if entry.file_name() != crate::lock::LOCK_FILE {
             std::fs::copy(&src, &dst).map_err(|source| Error::Read { path: src, source })?;
         }
     }
     Ok(())
-}
-
-fn create(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|source| Error::CreateDir {
-        path: dir.to_path_buf(),
-        source,
-    })
 }

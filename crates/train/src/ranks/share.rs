@@ -74,10 +74,7 @@ fn unpack(mut bytes: &[u8], dir: &Path) -> Result<()> {
         *bytes = rest;
         Ok(part.to_vec())
     };
-    std::fs::create_dir_all(dir).map_err(|source| Error::CreateDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    crate::run_dir::create_dir_all(dir)?;
     while !bytes.is_empty() {
         let name = String::from_utf8(take(&mut bytes)?).map_err(|_| torn())?;
         let data = take(&mut bytes)?;
