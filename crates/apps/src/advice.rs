@@ -60,7 +60,6 @@ fn jobs_advice(e: &jobs::Error) -> Option<String> {
         Error::TooFewTrainingRows { .. } => {
             "; use a smaller --test-fraction or --val-fraction, or more rows".into()
         }
-        Error::NoTestRows { .. } => "; use --test-fraction 0.2, or --test-data FILE".into(),
         Error::TooFewSamples { .. } => " (--samples)".into(),
         Error::WholeRenderOverBudget { side, .. } => {
             format!(" (--size {side}, or write a .png without --reference)")

@@ -140,7 +140,8 @@ pub struct RegressionArgs {
     /// the rows are held out.
     #[arg(long, value_name = "FILE")]
     pub test_data: Option<PathBuf>,
-    /// Share of rows held out for testing when the file has no test part.
+    /// Share of rows held out for testing when the file has no test part (0: every row
+    /// trains the model, and none scores it).
     #[arg(long, default_value_t = jobs::tabular::job::DEFAULT_TEST_FRACTION)]
     pub test_fraction: f32,
     /// Share of the training rows held out for validation (the loss curve and early

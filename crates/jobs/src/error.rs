@@ -1,7 +1,5 @@
 //! The error type of the jobs: the run layer's errors, and what a job itself refuses.
 
-use std::path::PathBuf;
-
 /// Everything that can stop a job: a run-layer error ([`train::Error`]: the folder, the
 /// checkpoint, the memory budget, divergence), or a reason of the job's own (an image
 /// option out of range, a split that leaves no rows, a table refused).
@@ -41,12 +39,6 @@ pub enum Error {
         left: usize,
         /// The rows of the data.
         total: usize,
-    },
-    /// No rows to test on: a test fraction of 0 and no test part or test file.
-    #[error("a test fraction of 0 leaves no rows to test on ({} has no test part)", data.display())]
-    NoTestRows {
-        /// The data file.
-        data: PathBuf,
     },
     /// A function of `x` that cannot be read.
     #[error(transparent)]

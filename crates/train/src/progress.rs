@@ -3,6 +3,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Seconds between plain progress lines when no `--log-every` is given.
@@ -10,21 +11,55 @@ pub const LINE_SECONDS: f64 = 5.0;
 
 pub use crate::Reading;
 
-/// A run's progress and notes on stderr, the [`Reporter`](crate::Reporter) of the command
-/// line: `quiet` hides the progress and the opening line, not the notes; `log_every` asks for
-/// a plain line every that many steps where there is no terminal.
+/// Where plain lines of progress and notes go: stderr, or a function of the caller's (a
+/// channel to another thread, a notebook's output).
+#[derive(Clone, Default)]
+pub enum LineSink {
+    /// Standard error, where a bar is drawn on a terminal.
+    #[default]
+    Stderr,
+    /// The caller's function, given each line without its newline; never a bar.
+    To(Arc<dyn Fn(&str) + Send + Sync>),
+}
+
+impl LineSink {
+    /// Writes one line.
+    pub fn write(&self, line: &str) {
+        match self {
+            LineSink::Stderr => eprintln!("{line}"),
+            LineSink::To(f) => f(line),
+        }
+    }
+
+    /// Whether a bar can be drawn: stderr on a terminal.
+    fn bar(&self) -> bool {
+        matches!(self, LineSink::Stderr) && std::io::stderr().is_terminal()
+    }
+}
+
+/// A run's progress and notes on stderr (or another [`LineSink`]), the
+/// [`Reporter`](crate::Reporter) of the command line: `quiet` hides the progress and the
+/// opening line, not the notes; `log_every` asks for a plain line every that many steps
+/// where there is no terminal.
 pub struct StderrReporter {
     quiet: bool,
     log_every: Option<u64>,
+    sink: LineSink,
     progress: Option<Progress>,
 }
 
 impl StderrReporter {
-    /// Progress as `--quiet` and `--log-every` ask.
+    /// Progress on stderr as `--quiet` and `--log-every` ask.
     pub fn new(quiet: bool, log_every: Option<u64>) -> Self {
+        Self::with_sink(quiet, log_every, LineSink::Stderr)
+    }
+
+    /// Progress as plain lines into `sink` (a bar where it is stderr on a terminal).
+    pub fn with_sink(quiet: bool, log_every: Option<u64>, sink: LineSink) -> Self {
         StderrReporter {
             quiet,
             log_every,
+            sink,
             progress: None,
         }
     }
@@ -33,19 +68,20 @@ impl StderrReporter {
 impl crate::Reporter for StderrReporter {
     fn start(&mut self, line: &str, total_steps: u64, first_step: u64) {
         if !self.quiet && first_step < total_steps {
-            eprintln!("{line}");
+            self.sink.write(line);
         }
-        let progress = Progress::new(self.quiet, self.log_every, total_steps, first_step);
+        let (quiet, every) = (self.quiet, self.log_every);
+        let progress = Progress::to_sink(quiet, every, (total_steps, first_step), &self.sink);
         self.progress = Some(progress);
     }
 
     fn note(&mut self, line: &str) {
-        eprintln!("{line}");
+        self.sink.write(line);
     }
 
     fn status(&mut self, line: &str) {
         if !self.quiet {
-            eprintln!("{line}");
+            self.sink.write(line);
         }
     }
 
@@ -65,7 +101,7 @@ impl crate::Reporter for StderrReporter {
 enum Mode {
     Off,
     Bar(ProgressBar),
-    Lines,
+    Lines(LineSink),
 }
 
 /// Where progress goes and when.
@@ -85,10 +121,21 @@ impl Progress {
     /// `log_every` is given or stderr is not a terminal, a bar otherwise. A run already at or
     /// past `total` (a finished run resumed) has nothing to show: no "1000/400 (250%)".
     pub fn new(quiet: bool, log_every: Option<u64>, total: u64, first: u64) -> Self {
+        Self::to_sink(quiet, log_every, (total, first), &LineSink::Stderr)
+    }
+
+    /// [`new`](Self::new) with its lines written into `sink` (`(total, first)`: the steps).
+    pub fn to_sink(
+        quiet: bool,
+        log_every: Option<u64>,
+        steps: (u64, u64),
+        sink: &LineSink,
+    ) -> Self {
+        let (total, first) = steps;
         let mode = if quiet || first >= total || !crate::ranks::world().is_writer() {
             Mode::Off
-        } else if log_every.is_some() || !std::io::stderr().is_terminal() {
-            Mode::Lines
+        } else if log_every.is_some() || !sink.bar() {
+            Mode::Lines(sink.clone())
         } else {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             let style = ProgressStyle::with_template(
@@ -130,7 +177,7 @@ impl Progress {
                 bar.set_position(r.step);
                 bar.set_message(figures(r, self.rate(r.step)));
             }
-            Mode::Lines => {
+            Mode::Lines(_) => {
                 let due = match self.every_steps {
                     Some(n) => r.step.is_multiple_of(n),
                     None => self.last_line.elapsed().as_secs_f64() >= LINE_SECONDS,
@@ -161,7 +208,9 @@ impl Progress {
                 duration((self.total - r.step) as f64 / rate)
             ));
         }
-        eprintln!("{line}");
+        if let Mode::Lines(sink) = &self.mode {
+            sink.write(&line);
+        }
         self.last_line = Instant::now();
         self.last_printed = Some(r.step);
     }
@@ -182,7 +231,7 @@ impl Progress {
                 eprintln!();
                 self.mode = Mode::Off;
             }
-            Mode::Lines => {
+            Mode::Lines(_) => {
                 if let Some(r) = last {
                     self.print_line(r, false);
                 }

@@ -69,22 +69,26 @@ fn overflow_is_named() {
     assert_one_line_error(&o, &["constant"]);
 }
 
-/// `--test-fraction 0` on a file without a test part is refused: there is no test set to
-/// report.
+/// `--test-fraction 0` on a file without a test part trains on every row: the report says
+/// no rows scored the model, `metrics.json` counts every row as training and none as test,
+/// and no test predictions are written.
 #[test]
-fn no_test_set_is_not_the_training_set() {
+fn a_test_fraction_of_zero_trains_on_every_row() {
     let dir = tmp();
-    let o = train(
-        &[
-            "linreg",
-            "--data",
-            data("regression.csv").to_str().unwrap(),
-            "--test-fraction",
-            "0",
-        ],
-        dir.path(),
+    let regression = data("regression.csv");
+    let args = ["linreg", "--data", regression.to_str().unwrap()];
+    let o = train(&[&args[..], &["--test-fraction", "0"]].concat(), dir.path());
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("no test rows: all 500 rows trained or validated the model"),
+        "{out}"
     );
-    assert_one_line_error(&o, &["--test-fraction 0", "no rows to test"]);
+    let m = metrics(dir.path());
+    assert_eq!((num(&m, "train_rows"), num(&m, "test_rows")), (500.0, 0.0));
+    assert!(m.get("test_rmse").is_none(), "{m}");
+    assert!(!dir.path().join("test_predictions.csv").exists());
+    assert!(dir.path().join("model.safetensors").exists());
 }
 
 /// `--resume` with other data (other columns, other values, another image) is refused unless

@@ -69,8 +69,8 @@ pub struct Prepared {
     pub train: Dataset,
     /// Validation rows, when some are held out.
     pub val: Option<Dataset>,
-    /// Test rows, encoded.
-    pub test: Dataset,
+    /// Test rows, encoded (`None`: none were held out, and every row trains).
+    pub test: Option<Dataset>,
     /// The test rows as read (for `test_predictions.csv`).
     pub test_table: Table,
     /// Rows given without targets (a JSON file's `x_test` with no `y_test`).
@@ -98,7 +98,7 @@ impl Prepared {
     /// Bytes held beside the training run: the table as read and every encoded part's
     /// values (a training part whose features a run took over counts its targets alone).
     pub fn held_bytes(&self) -> usize {
-        let parts = [Some(&self.train), self.val.as_ref(), Some(&self.test)];
+        let parts = [Some(&self.train), self.val.as_ref(), self.test.as_ref()];
         let values: usize = parts.iter().flatten().map(|d| d.x.len() + d.y.len()).sum();
         self.table_bytes + 4 * values
     }
@@ -186,7 +186,7 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     Ok(Prepared {
         train: encode(&train)?,
         val: val.as_ref().map(&encode).transpose()?,
-        test: encode(&test)?,
+        test: (test.rows() > 0).then(|| encode(&test)).transpose()?,
         test_table: test,
         unlabeled: raw.unlabeled,
         labels,
@@ -287,9 +287,11 @@ fn test_split(
         }
         (None, Some(test)) => Ok((rows, drop(test, notes)?)),
         (None, None) if a.test_fraction > 0.0 => split(&rows, a.test_fraction, a.seed),
-        (None, None) => Err(Error::NoTestRows {
-            data: a.data.clone(),
-        }),
+        // A test fraction of 0: every row trains, and the test part is empty.
+        (None, None) => {
+            let none = rows.select_rows(&[])?;
+            Ok((rows, none))
+        }
     }
 }
 

@@ -16,8 +16,8 @@ pub struct Encoded {
     pub train: Dataset,
     /// The validation rows, when some are held out.
     pub val: Option<Dataset>,
-    /// The test rows.
-    pub test: Dataset,
+    /// The test rows (`None`: none held out).
+    pub test: Option<Dataset>,
     /// The columns with this encoding (`schema.json`).
     pub schema: SchemaReport,
 }
@@ -51,7 +51,7 @@ impl Prepared {
         Ok(Encoded {
             train: part(&self.train, train_x)?,
             val: self.val.as_ref().map(|v| part(v, &v.x)).transpose()?,
-            test: part(&self.test, &self.test.x)?,
+            test: self.test.as_ref().map(|t| part(t, &t.x)).transpose()?,
             schema: self.schema.reencoded(&self.encoding, &encoding),
             encoding,
         })
@@ -63,7 +63,8 @@ impl Prepared {
         let numbers = self.encoding.columns.iter();
         let numbers = numbers.filter(|c| matches!(c, ColumnEncoder::Number { .. }));
         let width = self.encoding.width() + numbers.count() * bins.saturating_sub(1);
-        let rows = self.train.rows + self.val.as_ref().map_or(0, |v| v.rows) + self.test.rows;
+        let rows = [Some(&self.train), self.val.as_ref(), self.test.as_ref()];
+        let rows: usize = rows.iter().flatten().map(|d| d.rows).sum();
         4 * rows * (width + 1)
     }
 

@@ -53,7 +53,7 @@ impl TableRows {
         TableRows {
             train: p.train.rows,
             validation: p.val.as_ref().map_or(0, |v| v.rows),
-            test: p.test.rows,
+            test: p.test.as_ref().map_or(0, |t| t.rows),
         }
     }
 }
@@ -123,17 +123,31 @@ pub enum TestFigures {
 
 impl TestFigures {
     /// The figures of `fitted` on the raw test rows of `p` (exactly what predicting them
-    /// gives); `targets`: a regression target's statistics.
+    /// gives), `None` when `p` has no test rows; `targets`: a regression target's
+    /// statistics.
     pub fn of<B: Backend>(
         fitted: &FittedModel<B>,
         p: &Prepared,
         targets: Option<&Standardizer>,
         width: usize,
+    ) -> Result<Option<Self>> {
+        match &p.test {
+            Some(test) => Self::of_rows(fitted, p, test, (targets, width)).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// [`of`](Self::of) on the encoded test rows `test` of `p`.
+    fn of_rows<B: Backend>(
+        fitted: &FittedModel<B>,
+        p: &Prepared,
+        test: &io::Dataset,
+        (targets, width): (Option<&Standardizer>, usize),
     ) -> Result<Self> {
         let raw = fitted.table_outputs(&p.test_table)?;
         match (&p.labels, targets) {
             (Some(labels), _) => {
-                let truth: Vec<usize> = p.test.y.iter().map(|&v| v as usize).collect();
+                let truth: Vec<usize> = test.y.iter().map(|&v| v as usize).collect();
                 let predicted = predicted_classes(&raw, width);
                 Ok(TestFigures::Classes(ClassReport::new(
                     labels, &predicted, &truth,
@@ -142,7 +156,7 @@ impl TestFigures {
             (None, Some(t)) => Ok(TestFigures::Regression(RegressionReport::new(
                 &t.inverse_transform(&raw)?,
                 &p.train,
-                &p.test,
+                test,
             ))),
             _ => Err(Error::refused(
                 "a table model has classes or target statistics",
@@ -205,9 +219,9 @@ pub struct TabularMetrics {
     /// The training run's figures.
     #[serde(flatten)]
     pub training: TrainingFigures,
-    /// The test figures.
+    /// The test figures (`None`: no rows were held out for testing).
     #[serde(flatten)]
-    pub test: TestFigures,
+    pub test: Option<TestFigures>,
     /// A linear model's coefficients by feature name.
     #[serde(flatten)]
     pub coefficients: Option<Coefficients>,
@@ -225,7 +239,7 @@ impl TabularMetrics {
     pub fn new(
         p: &Prepared,
         training: TrainingFigures,
-        test: TestFigures,
+        test: Option<TestFigures>,
         coefficients: Option<Coefficients>,
         choice: Option<Choice>,
     ) -> Self {

@@ -33,7 +33,7 @@ fn classes_become_indices_and_the_rows_tensors_of_the_right_shapes() {
     assert!(p.classify);
     assert_eq!(p.labels.as_deref().unwrap(), ["cat", "dog", "eel"]);
     assert_eq!((p.classes(), p.outputs()), (3, 3));
-    assert_eq!(p.test.rows, 10);
+    assert_eq!(p.test.as_ref().unwrap().rows, 10);
     let val = p.val.as_ref().unwrap();
     assert_eq!(p.train.rows + val.rows, 30);
     let t = p.tensors(&CpuBackend::new()).unwrap();
@@ -66,15 +66,24 @@ fn a_regression_target_is_standardised_and_a_constant_one_refused() {
     let p = prepare(&options, Some(false)).unwrap();
     let e = p.refuse_unlearnable().unwrap_err().to_string();
     assert!(e.contains("`label` is constant"), "{e}");
-    let missing = TableOptions {
+}
+
+#[test]
+fn a_test_fraction_of_zero_trains_on_every_row_and_tests_on_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<(f32, &str, &str)> = (0..20)
+        .map(|i| ((i * 7 % 20) as f32, "red", ["1", "4"][i % 2]))
+        .collect();
+    let options = TableOptions {
+        data: write_csv(dir.path(), &rows),
         test_fraction: 0.0,
-        ..options
+        ..TableOptions::default()
     };
-    let e = prepare(&missing, Some(false)).err().unwrap();
-    assert!(matches!(e, jobs::Error::NoTestRows { .. }), "{e}");
-    assert!(
-        e.to_string()
-            .contains("a test fraction of 0 leaves no rows"),
-        "{e}"
-    );
+    let p = prepare(&options, Some(false)).unwrap();
+    assert_eq!((p.train.rows, p.test_table.rows()), (20, 0));
+    assert!(p.test.is_none());
+    // Every row's target is there: ten 1s and ten 4s.
+    let mut y = p.train.y.clone();
+    y.sort_by(f32::total_cmp);
+    assert_eq!(y, [[1.0; 10], [4.0; 10]].concat());
 }

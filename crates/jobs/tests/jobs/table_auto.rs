@@ -112,12 +112,13 @@ fn a_linear_table_keeps_the_linear_model_refitted_on_every_training_row() {
 
     // The kept model predicts the test rows as the line does, in target units (ridge's
     // small penalty shrinks it slightly).
-    let x = Tensor::from_slice(&cpu, &p.test.x, [p.test.rows, p.test.n_features]).unwrap();
+    let test = p.test.as_ref().unwrap();
+    let x = Tensor::from_slice(&cpu, &test.x, [test.rows, test.n_features]).unwrap();
     let raw = out.model.predict(&x).unwrap().to_vec().unwrap();
     let predicted = targets.inverse_transform(&raw).unwrap();
-    let mean = p.test.y.iter().sum::<f32>() / p.test.rows as f32;
+    let mean = test.y.iter().sum::<f32>() / test.rows as f32;
     let (mut residual, mut total) = (0.0f64, 0.0f64);
-    for (got, want) in predicted.iter().zip(&p.test.y) {
+    for (got, want) in predicted.iter().zip(&test.y) {
         residual += f64::from(got - want).powi(2);
         total += f64::from(want - mean).powi(2);
     }
@@ -182,18 +183,19 @@ fn three_linear_classes_keep_a_multinomial_model() {
         "{:?}",
         selected.choice
     );
-    let x = Tensor::from_slice(&cpu, &p.test.x, [p.test.rows, p.test.n_features]).unwrap();
+    let test = p.test.as_ref().unwrap();
+    let x = Tensor::from_slice(&cpu, &test.x, [test.rows, test.n_features]).unwrap();
     let scores = out.model.predict(&x).unwrap().to_vec().unwrap();
-    assert_eq!(scores.len(), 3 * p.test.rows);
+    assert_eq!(scores.len(), 3 * test.rows);
     let right = scores
         .chunks(3)
-        .zip(&p.test.y)
+        .zip(&test.y)
         .filter(|(s, y)| (0..3).max_by(|&a, &b| s[a].total_cmp(&s[b])) == Some(**y as usize))
         .count();
     assert!(
-        right as f64 >= 0.95 * p.test.rows as f64,
+        right as f64 >= 0.95 * test.rows as f64,
         "{right} of {}",
-        p.test.rows
+        test.rows
     );
 }
 

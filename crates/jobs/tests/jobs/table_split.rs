@@ -68,6 +68,6 @@ fn a_class_of_one_row_does_not_refuse_the_run() {
         };
         let prepared = prepare(&options, None).unwrap();
         assert!(prepared.labels.unwrap().contains(&"lonely".to_string()));
-        assert_eq!(prepared.test.rows, 6);
+        assert_eq!(prepared.test.as_ref().unwrap().rows, 6);
     }
 }

@@ -73,7 +73,7 @@ fn a_stray_word_in_a_numeric_target_drops_its_row() {
     )
     .unwrap();
     assert!(!p.classify);
-    assert_eq!(p.train.rows + p.test.rows, 300);
+    assert_eq!(p.train.rows + p.test.as_ref().unwrap().rows, 300);
     let note = p.notes.join("\n");
     assert!(
         note.contains("dropped 1 row of") && note.contains("is not a number (`unknown`)"),

@@ -135,7 +135,8 @@ pub struct TableDataOptions {
     pub target: Option<String>,
     /// A separate file of test rows.
     pub test_data: Option<PathBuf>,
-    /// Share of rows held out for testing when there is no test part.
+    /// Share of rows held out for testing when there is no test part (0: none; every row
+    /// trains, and the outcome has no test figures).
     pub test_fraction: f32,
     /// Share of the training rows held out for validation (`None`: [`auto`]'s share, or
     /// [`PATIENCE_VAL_FRACTION`] with early stopping, else none).

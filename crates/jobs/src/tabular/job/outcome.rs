@@ -226,9 +226,11 @@ fn write_predictions<B: Backend>(
     dir: &Path,
     files: &mut Vec<PathBuf>,
 ) -> Result<Option<Unlabeled>> {
-    let test = dir.join(TEST_PREDICTIONS_FILE);
-    write_table_predictions(&test, fitted, &p.test_table, Some(&p.target))?;
-    files.push(test);
+    if p.test.is_some() {
+        let test = dir.join(TEST_PREDICTIONS_FILE);
+        write_table_predictions(&test, fitted, &p.test_table, Some(&p.target))?;
+        files.push(test);
+    }
     let Some(rows) = &p.unlabeled else {
         return Ok(None);
     };

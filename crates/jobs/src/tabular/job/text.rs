@@ -98,7 +98,7 @@ fn read_lines(data: &Path, p: &Prepared, seconds: f64, names: OptionNames) -> Ve
     lines.extend(schema_lines(&p.schema));
     lines.push(format!(
         "read and encoded {} rows into {} columns in {seconds:.2} s",
-        p.train.rows + p.test.rows + p.val.as_ref().map_or(0, |v| v.rows),
+        p.train.rows + p.test.as_ref().map_or(0, |t| t.rows) + p.val.as_ref().map_or(0, |v| v.rows),
         p.train.n_features,
     ));
     lines
@@ -169,11 +169,15 @@ impl<B: Backend> TableJobOutcome<B> {
         }
         let m = &self.metrics;
         lines.extend(match &m.test {
-            TestFigures::Classes(r) => class_report_lines(r, m.test_rows),
-            TestFigures::Regression(r) => {
+            Some(TestFigures::Classes(r)) => class_report_lines(r, m.test_rows),
+            Some(TestFigures::Regression(r)) => {
                 let rows = (m.train_rows, self.features, m.test_rows);
                 regression_report_lines(r, rows, self.tested())
             }
+            None => vec![format!(
+                "no test rows: all {} rows trained or validated the model",
+                m.train_rows + m.validation_rows
+            )],
         });
         if let Some(c) = &m.coefficients {
             lines.extend(coefficient_lines(c, &self.labels));
