@@ -48,7 +48,10 @@ impl Failure {
     /// The failure of error `e`: its message and its causes' on one line, and the exception
     /// its first file-system cause calls for.
     pub fn of(e: &(dyn std::error::Error + 'static)) -> Self {
-        let mut kind = Kind::Value;
+        let mut kind = match missing_file(e) {
+            true => Kind::NotFound,
+            false => Kind::Value,
+        };
         let mut message = e.to_string();
         let mut cause = Some(e);
         while let Some(c) = cause {
@@ -79,6 +82,20 @@ impl Failure {
             Kind::Runtime => PyRuntimeError::new_err(self.message),
         }
     }
+}
+
+/// Whether `e` says that a file to read does not exist (the library's own error for it,
+/// through the layers that wrap it whole).
+fn missing_file(e: &(dyn std::error::Error + 'static)) -> bool {
+    let io = |e: &io::Error| matches!(e, io::Error::FileNotFound { .. });
+    let run = |e: &train::Error| matches!(e, train::Error::Io(e) if io(e));
+    if let Some(e) = e.downcast_ref::<io::Error>() {
+        return io(e);
+    }
+    if let Some(e) = e.downcast_ref::<train::Error>() {
+        return run(e);
+    }
+    matches!(e.downcast_ref::<jobs::Error>(), Some(jobs::Error::Run(e)) if run(e))
 }
 
 /// Any library error converts into the failure [`Failure::of`] makes of it.

@@ -25,10 +25,10 @@ def column_names(X):
     return names
 
 
-def target_name(names, y):
-    """A name for the target column that no feature has: ``y``'s own name when it has one,
-    else ``target`` (with a number added where that is taken)."""
-    own = getattr(y, "name", None)
+def target_name(names, own):
+    """A name for the target column that no feature has: the target's own name ``own``
+    (a Series' name) when it has one, else ``target`` (with a number added where that is
+    taken)."""
     if isinstance(own, str) and own and own not in names:
         return own
     name, n = "target", 1

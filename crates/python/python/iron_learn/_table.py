@@ -36,9 +36,10 @@ class _TableEstimator(BaseEstimator):
     def fit(self, X, y):
         """Trains the model on every row of ``X`` (a DataFrame, or an array of rows) with
         targets ``y``; returns the estimator."""
+        named = getattr(y, "name", None)
         X, y = self._checked(X, y)
         names = _frames.column_names(X)
-        target = _frames.target_name(names, y)
+        target = _frames.target_name(names, named)
         frame = _frames.frame_of(X, names)
         frame[target] = y
         with _common.run_folder() as folder:
