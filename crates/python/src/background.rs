@@ -33,12 +33,15 @@ enum Message<T> {
 
 /// How the caller wants a job run: progress shown or not, and the threads of its matrix
 /// work (`None`: every core).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 pub struct Running {
     /// Print progress lines.
     pub verbose: bool,
     /// Threads for the CPU's work.
     pub threads: Option<usize>,
+    /// Texts replaced in the lines printed, each by its second: the temporary files a job
+    /// runs in say nothing to the user.
+    pub rename: Vec<(String, String)>,
 }
 
 /// Runs `job` on a worker thread (in a pool of `running.threads` threads) with the GIL
@@ -53,7 +56,7 @@ pub fn run<T: Send + 'static>(
     let (tx, rx) = channel::<Message<T>>();
     let stop = Arc::new(AtomicBool::new(false));
     let context = JobContext {
-        sink: sink(tx.clone(), running.verbose),
+        sink: sink(tx.clone(), running.verbose, running.rename),
         stop: stop.clone(),
         verbose: running.verbose,
     };
@@ -118,12 +121,20 @@ fn print(py: Python<'_>, line: &str) {
     let _ = write();
 }
 
-/// Where the job's lines go: to the waiting thread when `verbose`, else nowhere.
-fn sink<T: Send + 'static>(tx: Sender<Message<T>>, verbose: bool) -> LineSink {
+/// Where the job's lines go: to the waiting thread when `verbose` (with the texts of
+/// `rename` replaced), else nowhere.
+fn sink<T: Send + 'static>(
+    tx: Sender<Message<T>>,
+    verbose: bool,
+    rename: Vec<(String, String)>,
+) -> LineSink {
     let tx = Mutex::new(tx);
     LineSink::To(Arc::new(move |line: &str| {
         if verbose && let Ok(tx) = tx.lock() {
-            let _ = tx.send(Message::Line(line.to_string()));
+            let line = rename
+                .iter()
+                .fold(line.to_string(), |l, (from, to)| l.replace(from, to));
+            let _ = tx.send(Message::Line(line));
         }
     }))
 }

@@ -143,8 +143,13 @@ pub fn fit_image<'py>(
 ) -> PyResult<ImageFitted<'py>> {
     let options = spec.options(image, run_dir).map_err(Failure::into_py)?;
     jobs::image::check_options(&options).map_err(|e| Failure::of(&e).into_py())?;
+    let rename = vec![crate::table::run_folder_name(&options.out)];
     let device = device.to_string();
-    let running = Running { verbose, threads };
+    let running = Running {
+        verbose,
+        threads,
+        rename,
+    };
     let (bytes, psnr, ssim, line) = background::run(py, running, move |context| {
         run_on(&device, FitImage { options, context })
     })?;
@@ -189,8 +194,8 @@ pub fn render_image<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, usize)> {
     let model = model.to_vec();
     let running = Running {
-        verbose: false,
         threads,
+        ..Running::default()
     };
     let picture = background::run(py, running, move |_| draw(&model, width, height))?;
     Ok((PyBytes::new(py, &picture.to_bytes()), picture.channels))

@@ -37,9 +37,14 @@ pub fn fit_table<'py>(
     verbose: bool,
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+    let rename = temporary_names(&data, &run_dir);
     let options = spec.options(data, target).map_err(Failure::into_py)?;
     let device = device.to_string();
-    let running = Running { verbose, threads };
+    let running = Running {
+        verbose,
+        threads,
+        rename,
+    };
     let (bytes, lines) = background::run(py, running, move |context| {
         let job = FitTable {
             options,
@@ -49,6 +54,23 @@ pub fn fit_table<'py>(
         run_on(&device, job)
     })?;
     Ok((PyBytes::new(py, &bytes), lines))
+}
+
+/// How the progress lines name the temporary files of a table fit: the table written for
+/// it is the rows given, and the run folder's files go by their own names.
+fn temporary_names(data: &Path, run_dir: &Path) -> Vec<(String, String)> {
+    vec![
+        (format!("`{}`", data.display()), "the rows given".into()),
+        (data.display().to_string(), "the rows given".into()),
+        run_folder_name(run_dir),
+    ]
+}
+
+/// The run folder's files named by their own names in progress lines (the folder is a
+/// temporary one).
+pub fn run_folder_name(run_dir: &Path) -> (String, String) {
+    let folder = format!("{}{}", run_dir.display(), std::path::MAIN_SEPARATOR);
+    (folder, String::new())
 }
 
 /// A table job on some device.
@@ -132,8 +154,8 @@ pub fn predict_table<'py>(
 ) -> PyResult<TableAnswers<'py>> {
     let model = model.to_vec();
     let running = Running {
-        verbose: false,
         threads,
+        ..Running::default()
     };
     let (values, a) = background::run(py, running, move |_| answer(&model, &data))?;
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
