@@ -4,17 +4,15 @@ use crate::background::{self, JobContext, Running};
 use crate::device::{OnDevice, run_on};
 use crate::failure::{Failure, Result};
 use crate::table::load;
-use crate::table_options::schedule;
+use crate::table_options::TrainingSpec;
 use io::Picture;
 use io::image::RenderSettings;
 use jobs::image::{GridOptions, ImageArch, ImageFitOptions, fit_image as fit};
-use nn::TrainLength;
 use pyo3::FromPyObject;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
 use tensor_core::Backend;
-use train::TrainChoices;
 use train::progress::StderrReporter;
 
 /// An image fit's options, read from a dict of the same names (every key present; `None`:
@@ -46,32 +44,20 @@ pub struct ImageSpec {
     pub threshold: Option<f32>,
     /// Samples per pixel side.
     pub supersample: Option<u32>,
-    /// The seed (already reduced to 64 bits).
-    pub seed: u64,
-    /// Learning rate.
-    pub lr: Option<f32>,
-    /// Optimizer steps.
-    pub steps: Option<u64>,
-    /// Passes over the pixels.
-    pub epochs: Option<u64>,
-    /// Pixels per step, or `full`.
-    pub batch: Option<String>,
-    /// `constant`, `step` or `cosine`.
-    pub schedule: Option<String>,
 }
 
 impl ImageSpec {
-    /// The library's options for a fit of the picture in `image` into `out`.
-    fn options(&self, image: PathBuf, out: PathBuf) -> Result<ImageFitOptions> {
+    /// The library's options for a fit of the picture in `image` into `out`, trained as
+    /// `training` says.
+    fn options(
+        &self,
+        image: PathBuf,
+        out: PathBuf,
+        training: &TrainingSpec,
+    ) -> Result<ImageFitOptions> {
         let d = ImageFitOptions::new(Some(image), out);
         let g = GridOptions::DEFAULT;
         let hidden = self.hidden.as_deref().map(str::parse).transpose();
-        let length = match (self.epochs, self.steps) {
-            (Some(_), Some(_)) => return Err(Failure::value("give epochs or steps, not both")),
-            (Some(e), None) => Some(TrainLength::Epochs(e)),
-            (None, s) => s.map(TrainLength::Steps),
-        };
-        let batch = self.batch.as_deref().map(str::parse).transpose();
         Ok(ImageFitOptions {
             size: self.size,
             arch: self.arch.as_deref().map(arch).transpose()?,
@@ -87,15 +73,7 @@ impl ImageSpec {
             color: self.color,
             threshold: self.threshold,
             supersample: self.supersample.unwrap_or(d.supersample),
-            training: TrainChoices {
-                lr: self.lr,
-                length,
-                batch: batch.map_err(|e| Failure::value(format!("batch: {e}")))?,
-                schedule: self.schedule.as_deref().map(schedule).transpose()?,
-                seed: self.seed,
-                checkpoint_every: 0,
-                ..TrainChoices::default()
-            },
+            training: training.choices()?,
             ..d
         })
     }
@@ -136,12 +114,14 @@ pub fn fit_image<'py>(
     py: Python<'py>,
     image: PathBuf,
     run_dir: PathBuf,
-    spec: ImageSpec,
+    spec: &Bound<'py, PyDict>,
     device: &str,
     verbose: bool,
     threads: Option<usize>,
 ) -> PyResult<ImageFitted<'py>> {
-    let options = spec.options(image, run_dir).map_err(Failure::into_py)?;
+    let (image_spec, training): (ImageSpec, TrainingSpec) = (spec.extract()?, spec.extract()?);
+    let options = image_spec.options(image, run_dir, &training);
+    let options = options.map_err(Failure::into_py)?;
     jobs::image::check_options(&options).map_err(|e| Failure::of(&e).into_py())?;
     let rename = vec![crate::table::run_folder_name(&options.out)];
     let device = device.to_string();

@@ -4,12 +4,12 @@
 use crate::background::{self, JobContext, Running};
 use crate::device::{OnDevice, run_on};
 use crate::failure::{Failure, Result};
-use crate::table_options::TableSpec;
+use crate::table_options::{TableSpec, TrainingSpec};
 use io::FittedModel;
 use io::checkpoint::Checkpoint;
 use jobs::tabular::job::{OptionNames, TableJob, TableJobOptions, TableNote, TableReporter};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 use std::path::{Path, PathBuf};
 use tensor_core::Backend;
 use tensor_cpu::CpuBackend;
@@ -32,13 +32,15 @@ pub fn fit_table<'py>(
     data: PathBuf,
     target: String,
     run_dir: PathBuf,
-    spec: TableSpec,
+    spec: &Bound<'py, PyDict>,
     device: &str,
     verbose: bool,
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
     let rename = temporary_names(&data, &run_dir);
-    let options = spec.options(data, target).map_err(Failure::into_py)?;
+    let (table, training): (TableSpec, TrainingSpec) = (spec.extract()?, spec.extract()?);
+    let options = table.options(data, target, &training);
+    let options = options.map_err(Failure::into_py)?;
     let device = device.to_string();
     let running = Running {
         verbose,

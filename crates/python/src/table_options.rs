@@ -46,24 +46,62 @@ pub struct TableSpec {
     pub ignore: Vec<String>,
     /// `balanced`, or none.
     pub class_weight: Option<String>,
+}
+
+/// The training choices every job takes, read from the same dict as the job's own options.
+#[derive(Debug, Clone, FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct TrainingSpec {
     /// The seed (already reduced to 64 bits).
     pub seed: u64,
     /// Learning rate.
     pub lr: Option<f32>,
-    /// Passes over the rows.
+    /// Passes over the data.
     pub epochs: Option<u64>,
     /// Optimizer steps.
     pub steps: Option<u64>,
-    /// Rows per step, or `full`.
+    /// Rows (or pixels) per step, or `full`.
     pub batch: Option<String>,
     /// `constant`, `step` or `cosine`.
     pub schedule: Option<String>,
 }
 
+impl TrainingSpec {
+    /// The library's training choices: these, a checkpoint only at the end, a fresh start.
+    pub fn choices(&self) -> Result<TrainChoices> {
+        let length = match (self.epochs, self.steps) {
+            (Some(_), Some(_)) => return Err(Failure::value("give epochs or steps, not both")),
+            (Some(e), None) => Some(TrainLength::Epochs(e)),
+            (None, s) => s.map(TrainLength::Steps),
+        };
+        let batch: Option<BatchChoice> = match &self.batch {
+            Some(b) => Some(
+                b.parse()
+                    .map_err(|e| Failure::value(format!("batch: {e}")))?,
+            ),
+            None => None,
+        };
+        Ok(TrainChoices {
+            lr: self.lr,
+            length,
+            batch,
+            schedule: self.schedule.as_deref().map(schedule).transpose()?,
+            seed: self.seed,
+            checkpoint_every: 0,
+            ..TrainChoices::default()
+        })
+    }
+}
+
 impl TableSpec {
     /// The library's options for a table in `data` whose target column is `target`,
-    /// every row trained on (no test rows held out).
-    pub fn options(&self, data: PathBuf, target: String) -> Result<TableJobOptions> {
+    /// trained as `training` says on every row (no test rows held out).
+    pub fn options(
+        &self,
+        data: PathBuf,
+        target: String,
+        training: &TrainingSpec,
+    ) -> Result<TableJobOptions> {
         Ok(TableJobOptions {
             data: TableDataOptions {
                 data,
@@ -81,7 +119,7 @@ impl TableSpec {
                 balanced: self.balanced()?,
             },
             model: self.model()?,
-            training: self.training()?,
+            training: training.choices()?,
         })
     }
 
@@ -142,31 +180,6 @@ impl TableSpec {
                 bins: self.bins,
             },
         }))
-    }
-
-    fn training(&self) -> Result<TrainChoices> {
-        let length = match (self.epochs, self.steps) {
-            (Some(_), Some(_)) => return Err(Failure::value("give epochs or steps, not both")),
-            (Some(e), None) => Some(TrainLength::Epochs(e)),
-            (None, Some(s)) => Some(TrainLength::Steps(s)),
-            (None, None) => None,
-        };
-        let batch: Option<BatchChoice> = match &self.batch {
-            Some(b) => Some(
-                b.parse()
-                    .map_err(|e| Failure::value(format!("batch: {e}")))?,
-            ),
-            None => None,
-        };
-        Ok(TrainChoices {
-            lr: self.lr,
-            length,
-            batch,
-            schedule: self.schedule.as_deref().map(schedule).transpose()?,
-            seed: self.seed,
-            checkpoint_every: 0,
-            ..TrainChoices::default()
-        })
     }
 }
 

@@ -171,6 +171,14 @@ class _TableEstimator(BaseEstimator):
         _native.write_onnx(self.model_, os.fspath(path), half=half)
 
 
+def _keep(estimator, params):
+    """Stores each parameter of ``__init__`` (``params``: its ``locals()``) as it is given,
+    as scikit-learn asks of an estimator."""
+    for name, value in params.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
+
+
 def _class_weight(weight):
     """``class_weight`` checked: ``None`` or ``"balanced"``."""
     if weight is None or (isinstance(weight, str) and weight == "balanced"):
@@ -247,29 +255,7 @@ class TableClassifier(ClassifierMixin, _TableEstimator):
                  patience=None, drop_missing=False, categorical=None, numeric=None,
                  ignore=None, class_weight=None, epochs=None, steps=None, batch=None, lr=None,
                  schedule=None, random_state=None, device="auto", n_jobs=None, verbose=0):
-        self.model = model
-        self.hidden = hidden
-        self.activation = activation
-        self.weight_decay = weight_decay
-        self.numeric_encoding = numeric_encoding
-        self.periodic = periodic
-        self.bins = bins
-        self.val_fraction = val_fraction
-        self.patience = patience
-        self.drop_missing = drop_missing
-        self.categorical = categorical
-        self.numeric = numeric
-        self.ignore = ignore
-        self.class_weight = class_weight
-        self.epochs = epochs
-        self.steps = steps
-        self.batch = batch
-        self.lr = lr
-        self.schedule = schedule
-        self.random_state = random_state
-        self.device = device
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        _keep(self, locals())
 
     def _targets(self, y):
         check_classification_targets(y)
@@ -318,28 +304,7 @@ class TableRegressor(RegressorMixin, _TableEstimator):
                  patience=None, drop_missing=False, categorical=None, numeric=None,
                  ignore=None, epochs=None, steps=None, batch=None, lr=None, schedule=None,
                  random_state=None, device="auto", n_jobs=None, verbose=0):
-        self.model = model
-        self.hidden = hidden
-        self.activation = activation
-        self.weight_decay = weight_decay
-        self.numeric_encoding = numeric_encoding
-        self.periodic = periodic
-        self.bins = bins
-        self.val_fraction = val_fraction
-        self.patience = patience
-        self.drop_missing = drop_missing
-        self.categorical = categorical
-        self.numeric = numeric
-        self.ignore = ignore
-        self.epochs = epochs
-        self.steps = steps
-        self.batch = batch
-        self.lr = lr
-        self.schedule = schedule
-        self.random_state = random_state
-        self.device = device
-        self.n_jobs = n_jobs
-        self.verbose = verbose
+        _keep(self, locals())
 
     def _targets(self, y):
         y = np.asarray(y)
