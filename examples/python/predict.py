@@ -127,6 +127,8 @@ def outputs(info, h):
         return e / e.sum(axis=1, keepdims=True), classes[np.argmax(h, axis=1)]
     if info.get("targets"):
         h = h * np.array(info["targets"]["std"]) + np.array(info["targets"]["mean"])
+    if info.get("target_range"):
+        h = np.clip(h, np.array(info["target_range"]["low"]), np.array(info["target_range"]["high"]))
     if task["kind"] == "image":
         h = np.clip(np.nan_to_num(h, nan=0.0), 0.0, 1.0)
     return h, None

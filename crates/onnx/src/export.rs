@@ -101,6 +101,12 @@ fn outputs(g: &mut Graph, info: &ModelInfo, h: &str, width: usize) {
                 let scaled = g.node("Mul", &[&h, &std], &[]);
                 h = g.node("Add", &[&scaled, &mean], &[]);
             }
+            if let Some(r) = &info.target_range {
+                let lo = g.constant("target_low", &[r.low.len()], &r.low);
+                let hi = g.constant("target_high", &[r.high.len()], &r.high);
+                let above = g.node("Max", &[&h, &lo], &[]);
+                h = g.node("Min", &[&above, &hi], &[]);
+            }
             if image {
                 let lo = g.scalar("pixel_min", 0.0);
                 let hi = g.scalar("pixel_max", 1.0);

@@ -64,6 +64,38 @@ pub struct ModelInfo {
     /// order; `classes` then holds their indices `0, 1, ...`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class_names: Option<Vec<String>>,
+    /// The range a regression's predictions are kept within, per output (in user units,
+    /// after [`targets`](Self::targets) is undone): the training targets' range widened by
+    /// a margin, so that a few extreme rows cannot drive predictions far outside anything
+    /// seen. `None`: predictions as the network gives them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_range: Option<TargetRange>,
+}
+
+/// The lowest and highest value of each output of a regression ([`ModelInfo::target_range`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetRange {
+    /// The lowest value of each output.
+    pub low: Vec<f32>,
+    /// The highest value of each output.
+    pub high: Vec<f32>,
+}
+
+impl TargetRange {
+    /// Keeps each value of `values` (rows of one value per output, row-major) within its
+    /// output's range; NaN stays NaN.
+    pub fn bound(&self, values: &mut [f32]) {
+        let n = self.low.len().max(1);
+        for row in values.chunks_exact_mut(n) {
+            for ((v, &lo), &hi) in row.iter_mut().zip(&self.low).zip(&self.high) {
+                if *v < lo {
+                    *v = lo;
+                } else if *v > hi {
+                    *v = hi;
+                }
+            }
+        }
+    }
 }
 
 impl ModelInfo {
@@ -79,6 +111,7 @@ impl ModelInfo {
             targets: None,
             preprocessing: None,
             class_names: None,
+            target_range: None,
         }
     }
 
@@ -92,6 +125,7 @@ impl ModelInfo {
             targets: None,
             preprocessing: None,
             class_names: None,
+            target_range: None,
         }
     }
 
@@ -106,6 +140,7 @@ impl ModelInfo {
             targets: None,
             preprocessing: None,
             class_names: None,
+            target_range: None,
         }
     }
 
@@ -157,6 +192,24 @@ impl ModelInfo {
     pub fn with_targets(mut self, targets: Standardizer) -> Self {
         self.targets = Some(targets);
         self
+    }
+
+    /// The same, with a regression's predictions kept within `range`.
+    pub fn with_target_range(mut self, range: TargetRange) -> Self {
+        self.target_range = Some(range);
+        self
+    }
+
+    /// A regression's raw network outputs (row-major) in user units: the target
+    /// standardisation undone, then kept within [`target_range`](Self::target_range).
+    pub fn regression_values(&self, raw: &mut [f32]) -> Result<()> {
+        if let Some(t) = &self.targets {
+            t.inverse_transform_in_place(raw)?;
+        }
+        if let Some(r) = &self.target_range {
+            r.bound(raw);
+        }
+        Ok(())
     }
 
     /// The class labels of a classifier.
@@ -243,6 +296,9 @@ impl ModelInfo {
                 }
             }
         }
+        if let Some(r) = &self.target_range {
+            check_range(r, &self.task, self.target_names.len())?;
+        }
         if let Task::Image { width, height } = self.task
             && (width == 0 || height == 0 || n != 2)
         {
@@ -265,6 +321,25 @@ impl ModelInfo {
 /// that reads back to the same `f32` (`1`, `2.5`).
 pub fn label_text(label: f32) -> String {
     format!("{label}")
+}
+
+/// Refuses a target range on another model than a regression, or one of another width
+/// than the outputs, or whose bounds are not ordered numbers.
+fn check_range(r: &TargetRange, task: &Task, outputs: usize) -> Result<()> {
+    if !matches!(task, Task::Regression) {
+        return Err(Error::invalid(
+            "only a regression keeps its predictions within a range",
+        ));
+    }
+    let ordered = r.low.iter().zip(&r.high).all(|(l, h)| l <= h);
+    if r.low.len() != outputs || r.high.len() != outputs || !ordered {
+        return Err(Error::invalid(format!(
+            "a target range holds a lowest and highest value per output ({outputs}), in \
+             order; got {:?} to {:?}",
+            r.low, r.high
+        )));
+    }
+    Ok(())
 }
 
 fn names<S: AsRef<str>>(v: &[S]) -> Vec<String> {

@@ -29,7 +29,8 @@ pub struct Predictions {
 impl Predictions {
     /// Turns raw network outputs (`rows x info.output_width()`) into answers:
     ///
-    /// - regression: `y * std + mean` with the target statistics (when stored);
+    /// - regression: `y * std + mean` with the target statistics (when stored), kept
+    ///   within the target range (when stored);
     /// - images: the same, then clamped to `[0, 1]` (NaN becomes 0);
     /// - two classes: `p = sigmoid(z)`, probabilities `[1 - p, p]`, label `classes[1]` when
     ///   `z > 0`, else `classes[0]`;
@@ -46,9 +47,7 @@ impl Predictions {
         let columns = info.output_columns();
         let (values, labels) = match &info.task {
             Task::Regression | Task::Image { .. } => {
-                if let Some(t) = &info.targets {
-                    t.inverse_transform_in_place(&mut raw)?;
-                }
+                info.regression_values(&mut raw)?;
                 if matches!(info.task, Task::Image { .. }) {
                     raw.iter_mut()
                         .for_each(|v| *v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) });

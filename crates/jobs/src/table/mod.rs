@@ -92,6 +92,10 @@ pub struct Prepared {
     pub task_note: Option<TaskNote>,
     /// Bytes of the table as read (its cells and dictionaries, the test file's included).
     pub table_bytes: usize,
+    /// The range the model's predictions are kept within (a regression's; `None`: none),
+    /// written into its description ([`Prepared::model_info`]); set by the job
+    /// ([`Prepared::training_range`]).
+    pub target_range: Option<io::fitted::TargetRange>,
 }
 
 impl Prepared {
@@ -197,6 +201,7 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
         notes,
         task_note,
         table_bytes: held,
+        target_range: None,
     })
 }
 

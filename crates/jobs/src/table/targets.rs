@@ -127,6 +127,24 @@ impl Prepared {
         Ok(())
     }
 
+    /// The range of a regression's training targets (training and validation rows) widened
+    /// by `margin` times its width on each side; `None` for classes or no rows.
+    pub fn training_range(&self, margin: f32) -> Option<io::fitted::TargetRange> {
+        if self.labels.is_some() {
+            return None;
+        }
+        let parts = [Some(&self.train), self.val.as_ref()];
+        let values = parts.iter().flatten().flat_map(|d| d.y.iter().copied());
+        let (lo, hi) = values.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        let width = hi - lo;
+        (lo <= hi).then(|| io::fitted::TargetRange {
+            low: vec![lo - margin * width],
+            high: vec![hi + margin * width],
+        })
+    }
+
     /// The fitted model's description: a plain standardisation when every column is a
     /// number without gaps (the model file then reads as before tables had types), the
     /// whole encoding otherwise; regression targets standardised by `targets`.
@@ -156,6 +174,10 @@ impl Prepared {
                 ModelInfo::regression(&names, &[target.to_string()]).with_targets(t.clone())
             }
             (None, None) => ModelInfo::regression(&names, &[target.to_string()]),
+        };
+        let info = match &self.target_range {
+            Some(range) if self.labels.is_none() => info.with_target_range(range.clone()),
+            _ => info,
         };
         match encoding.as_standardizer() {
             Some(s) => info.with_features(s),

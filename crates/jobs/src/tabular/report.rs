@@ -153,11 +153,12 @@ impl TestFigures {
                     labels, &predicted, &truth,
                 )))
             }
-            (None, Some(t)) => Ok(TestFigures::Regression(RegressionReport::new(
-                &t.inverse_transform(&raw)?,
-                &p.train,
-                test,
-            ))),
+            (None, Some(_)) => {
+                let mut values = raw;
+                fitted.info().regression_values(&mut values)?;
+                let report = RegressionReport::new(&values, &p.train, test);
+                Ok(TestFigures::Regression(report))
+            }
             _ => Err(Error::refused(
                 "a table model has classes or target statistics",
             )),

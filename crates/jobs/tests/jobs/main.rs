@@ -7,6 +7,7 @@ mod jobs;
 mod table;
 mod table_auto;
 mod table_job;
+mod table_range;
 mod table_resume;
 mod table_split;
 mod table_typing;

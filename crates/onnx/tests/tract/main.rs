@@ -19,6 +19,7 @@ mod hashgrid;
 mod runtime;
 mod table;
 mod table_piecewise;
+mod target_range;
 
 /// Runs ONNX bytes in tract on `x` (`rows x features`): as one `coordinates` matrix for an
 /// image model, else as one `[rows, 1]` input per column; returns the values and shape of

@@ -46,6 +46,9 @@ impl TableJob {
             seconds,
         });
         let classes = check_target(&options, &p)?;
+        if matches!(options.model, TableModel::Network(_)) {
+            p.target_range = p.training_range(crate::defaults::MLP_TARGET_MARGIN);
+        }
         if let (Some(NumericEncoding::Piecewise(bins)), _) = inputs {
             refuse_piecewise_beyond_budget(&p, bins)?;
             let mut parts = p.piecewise(&p.train.x, bins)?;
