@@ -132,7 +132,7 @@ impl TestFigures {
         width: usize,
     ) -> Result<Option<Self>> {
         match &p.test {
-            Some(test) => Self::of_rows(fitted, p, test, (targets, width)).map(Some),
+            Some(test) => Self::of_rows(fitted, p, test, targets, width).map(Some),
             None => Ok(None),
         }
     }
@@ -142,7 +142,8 @@ impl TestFigures {
         fitted: &FittedModel<B>,
         p: &Prepared,
         test: &io::Dataset,
-        (targets, width): (Option<&Standardizer>, usize),
+        targets: Option<&Standardizer>,
+        width: usize,
     ) -> Result<Self> {
         let raw = fitted.table_outputs(&p.test_table)?;
         match (&p.labels, targets) {
