@@ -29,6 +29,11 @@ pub const HASH_GRID_BASE_STEPS: u64 = 100;
 /// (about 40 dB on a photo).
 pub const HASH_GRID_BASE_PIXELS: usize = 65_536;
 
+/// Steps of a fit within a size budget up to [`HASH_GRID_BASE_PIXELS`] pixels: its smaller
+/// tables make cheaper steps, and they need more of them (each table entry is shared by
+/// several pixels).
+pub const BUDGET_BASE_STEPS: u64 = 750;
+
 /// Learning rate of the hash grid (its tables learn fast).
 pub const HASH_GRID_LR: f32 = 1e-2;
 /// Learning rate of the coordinate networks (SIREN, Fourier features, ReLU).
@@ -54,6 +59,12 @@ pub const ORIGINAL_FILE: &str = "original.png";
 pub const RECONSTRUCTION_FILE: &str = "reconstruction.png";
 /// The original and the reconstruction side by side, in the run folder.
 pub const COMPARISON_FILE: &str = "comparison.png";
+/// A fit within a size budget: its model stored in `float16` (no optimizer state), in the
+/// run folder.
+pub const STORED_FILE: &str = "model-f16.safetensors";
+/// A fit within a size budget: the stored model drawn at the training size, in the run
+/// folder.
+pub const STORED_RECONSTRUCTION_FILE: &str = "reconstruction-f16.png";
 /// The fit's figures, in the run folder.
 pub const METRICS_FILE: &str = train::outcome::METRICS_FILE;
 
@@ -89,6 +100,18 @@ pub fn training(arch: ImageArch, pixels: usize) -> Defaults {
         ),
         _ => scaled(pixels, IMAGE_BASE_STEPS, IMAGE_BASE_PIXELS, COORDINATE_LR),
     }
+}
+
+/// The training defaults of a hash-grid fit within a size budget on a picture of `pixels`
+/// pixels: [`BUDGET_BASE_STEPS`] up to 256 x 256 pixels, growing with the side beyond as
+/// [`training`]'s, at the hash grid's learning rate.
+pub fn budget_training(pixels: usize) -> Defaults {
+    scaled(
+        pixels,
+        BUDGET_BASE_STEPS,
+        HASH_GRID_BASE_PIXELS,
+        HASH_GRID_LR,
+    )
 }
 
 /// `base_steps` up to `base_pixels`, growing with the side beyond.
