@@ -3,8 +3,8 @@
 #[cfg(doc)]
 use super::budget::SizeBudget;
 use super::defaults::{
-    DEFAULT_BATCH, DEFAULT_LOG2_TABLE_SIZE, FOURIER_FEATURES, FOURIER_SIGMA, LARGE_IMAGE_PIXELS,
-    default_hidden,
+    BUDGET_BATCH, DEFAULT_BATCH, DEFAULT_LOG2_TABLE_SIZE, FOURIER_FEATURES, FOURIER_SIGMA,
+    LARGE_IMAGE_PIXELS, default_hidden,
 };
 use super::memory::{ImageFitSize, PictureBytes};
 use super::options::{GridOptions, ImageArch, ImageFitOptions};
@@ -197,6 +197,7 @@ impl Plan {
         let batch = match options.training.batch {
             Some(BatchChoice::Full) => pixels,
             Some(BatchChoice::Rows(n)) => n,
+            None if options.budget.is_some() => BUDGET_BATCH,
             None => DEFAULT_BATCH,
         }
         .min(pixels);
