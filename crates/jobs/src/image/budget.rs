@@ -4,12 +4,13 @@
 //! (`float16`) and scored from the stored values.
 //!
 //! The choice ([`SizeBudget::network`]) spends the budget on the tables: the grid keeps
-//! Instant-NGP's resolutions and two features a level, with the largest tables that still
-//! leave at least [`PREFERRED_LEVELS`] levels, and as many levels as then fit, up to
-//! [`MAX_BUDGET_LEVELS`] (measured on 640x427 photos at one parameter a pixel, more levels
-//! of smaller tables and fewer of larger ones score within 0.2 dB of each other; more
-//! levels cost time). Where no such grid fits, narrower hidden layers, then fewer levels,
-//! are tried.
+//! Instant-NGP's resolutions, with [`BUDGET_FEATURES`] features a level, the largest tables
+//! that still leave at least [`PREFERRED_LEVELS`] levels, and as many levels as then fit, up
+//! to [`MAX_BUDGET_LEVELS`]. Measured on 640x427 photos at one parameter a pixel, the
+//! layouts of a budget score within 0.3 dB of each other (2 features: 24 levels of 2^13
+//! entries, 14 of 2^14 or 8 of 2^15), and 4 features (12 levels of 2^13) 0.1 to 0.7 dB
+//! above 2 (14 levels of 2^14); a finest level coarser than the picture loses 0.5 to 2 dB.
+//! Where no such grid fits, narrower hidden layers, then fewer levels, are tried.
 
 use super::options::{GridOptions, ImageOption};
 use crate::{Error, Result};
@@ -27,6 +28,9 @@ pub const PREFERRED_LEVELS: usize = 12;
 
 /// The fewest levels of any budget's grid: fewer cannot span coarse to fine.
 pub const MIN_BUDGET_LEVELS: usize = 4;
+
+/// Features per level of a budget's grid.
+pub const BUDGET_FEATURES: usize = 4;
 
 /// The widths of the two hidden layers a budget's network may have, in order of preference.
 pub const BUDGET_WIDTHS: [usize; 3] = [64, 32, 16];
@@ -73,7 +77,7 @@ impl SizeBudget {
         let longest = w.max(h).min(u32::MAX as usize) as u32;
         let config = |log2, levels, width| HashGridMlpConfig {
             levels,
-            features: 2,
+            features: BUDGET_FEATURES,
             log2_table_size: log2,
             hidden: vec![width; 2],
             ..super::plan::grid_config(grid, longest, channels)
