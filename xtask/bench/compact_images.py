@@ -8,7 +8,8 @@ For every PNG in --photos: `image fit` with the default network and with
 `--params-per-pixel BUDGET` (CPU, quiet), each timed; the default model exported as
 float32 safetensors (`export --format safetensors`), the budget fit's float16 file as the fit
 wrote it; then JPEG and WebP (Pillow) at the largest quality whose file is no larger than
-that float16 file, scored with the same PSNR (8-bit values, every channel). Prints a
+that float16 file (JPEG: the better of 4:2:0 and 4:4:4 colour), scored with the same PSNR
+(8-bit values, every channel). Prints a
 Markdown table (docs/BENCHMARKS.md).
 """
 
@@ -47,15 +48,16 @@ def export_bytes(binary: str, run: Path) -> int:
     return path.stat().st_size
 
 
-def codec_at(picture: Image.Image, fmt: str, most: int):
-    """(bytes, PSNR) of `fmt` at the largest quality whose file is at most `most` bytes."""
+def codec_at(picture: Image.Image, fmt: str, most: int, **options):
+    """(bytes, PSNR, quality) of `fmt` at the largest quality whose file is at most `most`
+    bytes (None when even quality 1 is larger)."""
     reference = np.asarray(picture)
     best = None
     lo, hi = 1, 100
     while lo <= hi:
         q = (lo + hi) // 2
         buf = io.BytesIO()
-        picture.save(buf, fmt, quality=q)
+        picture.save(buf, fmt, quality=q, **options)
         if buf.tell() <= most:
             decoded = np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert(picture.mode))
             best = (buf.tell(), psnr(decoded, reference), q)
@@ -63,6 +65,13 @@ def codec_at(picture: Image.Image, fmt: str, most: int):
         else:
             hi = q - 1
     return best
+
+
+def jpeg_at(picture: Image.Image, most: int):
+    """The better JPEG within `most` bytes: colour subsampled (4:2:0, Pillow's default) or
+    not (4:4:4)."""
+    tries = [codec_at(picture, "JPEG", most, subsampling=s) for s in (0, 2)]
+    return max((t for t in tries if t), key=lambda t: t[1])
 
 
 def main() -> None:
@@ -84,7 +93,7 @@ def main() -> None:
             args.bin, photo, runs / f"{photo.stem}-budget", ["--params-per-pixel", args.budget]
         )
         stored = small["stored"]
-        jpeg = codec_at(picture, "JPEG", stored["bytes"])
+        jpeg = jpeg_at(picture, stored["bytes"])
         webp = codec_at(picture, "WEBP", stored["bytes"])
         rows.append(
             f"| {photo.stem} | {base['psnr']:.2f} | {base['params_per_pixel']:.2f} "

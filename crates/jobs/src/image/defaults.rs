@@ -39,9 +39,9 @@ pub const HASH_GRID_BASE_PIXELS: usize = 65_536;
 pub const BUDGET_BATCH: usize = DEFAULT_BATCH / 8;
 
 /// Steps of a fit within a size budget up to [`HASH_GRID_BASE_PIXELS`] pixels (growing with
-/// the side beyond, as the default's do): 12,250 of [`BUDGET_BATCH`] on a 640x427 photo,
-/// about 20 s on 2 cores.
-pub const BUDGET_BASE_STEPS: u64 = 6000;
+/// the side beyond, as the default's do): 8,150 of [`BUDGET_BATCH`] on a 640x427 photo,
+/// 20 to 30 s on 2 shared cores.
+pub const BUDGET_BASE_STEPS: u64 = 4000;
 
 /// The most default steps of a fit within a size budget: as many pixels as the default's
 /// most steps ([`IMAGE_MAX_STEPS`] of [`DEFAULT_BATCH`]).
@@ -181,7 +181,7 @@ mod tests {
             TrainLength::Epochs(_) => unreachable!(),
         };
         assert_eq!(budget(200 * 200), BUDGET_BASE_STEPS);
-        assert_eq!(budget(640 * 427), 12250);
+        assert_eq!(budget(640 * 427), 8150);
         assert_eq!(budget(30_000 * 30_000), BUDGET_MAX_STEPS);
         assert_eq!(training(ImageArch::Fourier, 1).lr, 1e-3);
     }
