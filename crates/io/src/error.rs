@@ -301,7 +301,9 @@ pub enum Error {
     },
 
     /// A value too large for `float16` (beyond ±65504), asked to be stored as `float16`.
-    #[error("tensor `{tensor}` holds {value}, beyond float16's range of ±65504; store it as float32")]
+    #[error(
+        "tensor `{tensor}` holds {value}, beyond float16's range of ±65504; store it as float32"
+    )]
     BeyondFloat16 {
         /// The tensor's name.
         tensor: String,

@@ -15,10 +15,10 @@ use io::fitted::FittedModel;
 use prost::Message;
 use tensor_core::Backend;
 
+use crate::Result;
 use crate::proto::{
     AttributeProto, FLOAT, FLOAT16, ModelProto, NodeProto, StringStringEntryProto, attribute_type,
 };
-use crate::Result;
 
 /// Initializers kept in `float32` whatever their shape (see the [module docs](self)).
 pub const KEEP_FLOAT32: &[&str] = &["encoding_frequencies"];

@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::Path;
 
-use safetensors::tensor::{Metadata, TensorInfo};
 use safetensors::SafeTensors;
+use safetensors::tensor::{Metadata, TensorInfo};
 use serde_json::Value;
 
 use super::{Checkpoint, METADATA_KEY, NamedTensor, Storage};
