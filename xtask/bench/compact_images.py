@@ -67,6 +67,13 @@ def codec_at(picture: Image.Image, fmt: str, most: int, **options):
     return best
 
 
+def png_bytes(picture: Image.Image) -> int:
+    """Bytes of the picture as a lossless PNG (Pillow, optimized)."""
+    buf = io.BytesIO()
+    picture.save(buf, "PNG", optimize=True)
+    return buf.tell()
+
+
 def jpeg_at(picture: Image.Image, most: int):
     """The better JPEG within `most` bytes: colour subsampled (4:2:0, Pillow's default) or
     not (4:4:4)."""
@@ -100,16 +107,17 @@ def main() -> None:
             f"| {base_bytes / pixels:.2f} | {base['wall']:.1f} "
             f"| {small['psnr']:.2f} | {stored['psnr']:.2f} | {small['params_per_pixel']:.2f} "
             f"| {stored['bytes_per_pixel']:.2f} | {small['wall']:.1f} | {small['steps']} "
-            f"| {jpeg[1]:.2f} (q{jpeg[2]}) | {webp[1]:.2f} (q{webp[2]}) |"
+            f"| {jpeg[1]:.2f} (q{jpeg[2]}) | {webp[1]:.2f} (q{webp[2]}) "
+            f"| {png_bytes(picture) / pixels:.2f} |"
         )
         print(rows[-1], flush=True)
     print()
     print(
         "| photo | default PSNR | params/px | bytes/px (f32) | s "
         f"| {args.budget} param/px: PSNR | stored f16 PSNR | params/px | bytes/px | s | steps "
-        "| JPEG, same bytes | WebP, same bytes |"
+        "| JPEG, same bytes | WebP, same bytes | PNG bytes/px |"
     )
-    print("|---" * 13 + "|")
+    print("|---" * 14 + "|")
     print("\n".join(rows))
 
 
