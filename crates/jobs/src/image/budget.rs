@@ -4,14 +4,13 @@
 //! (`float16`) and scored from the stored values.
 //!
 //! The choice ([`SizeBudget::network`]) spends the budget on the tables: the grid keeps
-//! Instant-NGP's resolutions, with [`BUDGET_LEVELS`] levels of [`BUDGET_FEATURES`] features
-//! and the largest tables that fit beside two hidden layers of 64. Measured on 640x427
-//! photos at one parameter a pixel, the layouts of a budget score within 0.3 dB of each
-//! other (2 features: 24 levels of 2^13 entries, 14 of 2^14 or 8 of 2^15), and 4 features
-//! (12 levels of 2^13) 0.1 to 0.7 dB above 2 (14 levels of 2^14); a finest level coarser
-//! than the picture loses 0.5 to 2 dB; more levels cost time (each adds 4 inputs to the
-//! first hidden layer). Where no such network fits, narrower hidden layers, then fewer
-//! levels, are tried.
+//! Instant-NGP's resolutions, with [`BUDGET_FEATURES`] features a level, the largest tables
+//! that still leave at least [`PREFERRED_LEVELS`] levels, and as many levels as then fit, up
+//! to [`MAX_BUDGET_LEVELS`]. Measured on 640x427 photos at one parameter a pixel, the
+//! layouts of a budget score within 0.3 dB of each other (2 features: 24 levels of 2^13
+//! entries, 14 of 2^14 or 8 of 2^15), and 4 features (12 levels of 2^13) 0.1 to 0.7 dB
+//! above 2 (14 levels of 2^14); a finest level coarser than the picture loses 0.5 to 2 dB.
+//! Where no such grid fits, narrower hidden layers, then fewer levels, are tried.
 
 use super::options::{GridOptions, ImageOption};
 use crate::{Error, Result};
@@ -21,8 +20,11 @@ use nn::HashGridMlpConfig;
 /// takes about 8).
 pub const MAX_PARAMS_PER_PIXEL: f64 = 64.0;
 
-/// The levels of a budget's grid where the budget holds them.
-pub const BUDGET_LEVELS: usize = 12;
+/// The most levels a budget's grid is given (the default grid's).
+pub const MAX_BUDGET_LEVELS: usize = 16;
+
+/// The fewest levels a budget's grid is given where the budget holds them.
+pub const PREFERRED_LEVELS: usize = 12;
 
 /// The fewest levels of any budget's grid: fewer cannot span coarse to fine.
 pub const MIN_BUDGET_LEVELS: usize = 4;
@@ -82,12 +84,17 @@ impl SizeBudget {
         };
         let params =
             |log2, levels, width| config(log2, levels, width).num_params().map_err(bad_grid);
-        for levels in (MIN_BUDGET_LEVELS..=BUDGET_LEVELS).rev() {
+        for fewest in [PREFERRED_LEVELS, MIN_BUDGET_LEVELS] {
             for width in BUDGET_WIDTHS {
                 for log2 in BUDGET_LOG2_TABLES.rev() {
-                    if params(log2, levels, width)? <= most {
-                        return Ok(config(log2, levels, width));
+                    if params(log2, fewest, width)? > most {
+                        continue;
                     }
+                    let mut levels = fewest;
+                    while levels < MAX_BUDGET_LEVELS && params(log2, levels + 1, width)? <= most {
+                        levels += 1;
+                    }
+                    return Ok(config(log2, levels, width));
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! pictures of every size, bad budgets are refused in their own terms, and the fit stores
 //! its model in float16, scored from the stored values.
 
-use jobs::image::budget::{BUDGET_LEVELS, BUDGET_LOG2_TABLES, MAX_PARAMS_PER_PIXEL};
+use jobs::image::budget::{BUDGET_LOG2_TABLES, MAX_BUDGET_LEVELS, MAX_PARAMS_PER_PIXEL};
 use jobs::image::{GridOptions, ImageArch, ImageFitOptions, ImageOption, SizeBudget, fit_image};
 use std::path::Path;
 use tensor_cpu::CpuBackend;
@@ -25,7 +25,7 @@ fn write_photo(dir: &Path, w: usize, h: usize) -> std::path::PathBuf {
 
 /// On pictures small and large, wide and tall, the budget's network never takes more
 /// parameters than the budget allows, and uses most of it (up to the largest grid a budget
-/// gives: 12 levels of 2^22 entries).
+/// gives: 16 levels of 2^22 entries).
 #[test]
 fn the_chosen_network_stays_within_the_budget() {
     let grid = GridOptions::DEFAULT;
@@ -42,7 +42,7 @@ fn the_chosen_network_stays_within_the_budget() {
             let params = config.num_params().unwrap();
             let most = (ppp * (w * h) as f64) as usize;
             assert!(params <= most, "{w}x{h} at {ppp}: {params} > {most}");
-            let largest = config.levels == BUDGET_LEVELS
+            let largest = config.levels == MAX_BUDGET_LEVELS
                 && config.log2_table_size == *BUDGET_LOG2_TABLES.end();
             assert!(
                 params * 2 > most || largest,
