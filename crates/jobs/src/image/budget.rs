@@ -10,6 +10,8 @@
 //! layouts of a budget score within 0.3 dB of each other (2 features: 24 levels of 2^13
 //! entries, 14 of 2^14 or 8 of 2^15), and 4 features (12 levels of 2^13) 0.1 to 0.7 dB
 //! above 2 (14 levels of 2^14); a finest level coarser than the picture loses 0.5 to 2 dB.
+//! At a quarter of a parameter a pixel, 16 levels of 2^10 entries score 1.1 dB above 12
+//! levels of the same tables (on `china`, 2,000 steps), at 20 to 70% more time a step.
 //! Where no such grid fits, narrower hidden layers, then fewer levels, are tried.
 
 use super::options::{GridOptions, ImageOption};
