@@ -65,6 +65,8 @@ fn jobs_advice(e: &jobs::Error) -> Option<String> {
             format!(" (--size {side}, or write a .png without --reference)")
         }
         Error::ImageOptionOutOfRange { option, .. } => format!(" ({})", image_flag(*option)),
+        Error::BudgetTooSmall { .. } => " (a larger --params-per-pixel, or a larger --size)".into(),
+        Error::BudgetArch(_) => " (--params-per-pixel applies to --arch hashgrid)".into(),
         Error::BadGrid(_) => " (--levels, --features, --log2-table-size, --base-resolution, \
             --finest-resolution)"
             .into(),
@@ -149,6 +151,7 @@ fn image_flag(option: jobs::image::ImageOption) -> &'static str {
         ImageOption::Size => "--size",
         ImageOption::Threshold => "--threshold",
         ImageOption::Supersample => "--supersample",
+        ImageOption::Budget => "--params-per-pixel",
     }
 }
 

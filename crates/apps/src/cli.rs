@@ -302,6 +302,20 @@ pub struct ImageFitArgs {
     /// Hidden layers: WIDTHxDEPTH such as 256x3, or widths such as 256,256,256.
     #[arg(long)]
     pub hidden: Option<String>,
+    /// Size budget: at most P trainable parameters per pixel of the picture (above 0, at
+    /// most 64; the default network takes about 8 per pixel of a 640x427 photo). The budget
+    /// chooses the hash grid's levels, features and tables, the hidden layers and the steps
+    /// (these flags are then refused), and the fit also writes model-f16.safetensors (the
+    /// model stored in float16, 2 bytes a parameter: at 1 parameter per pixel about 2 bytes
+    /// a pixel, below the 3 of raw colour pixels) and reconstruction-f16.png drawn from it;
+    /// the summary line gives both PSNRs and the file's size.
+    #[arg(
+        long,
+        value_name = "P",
+        conflicts_with_all = ["levels", "features", "log2_table_size", "hidden", "arch"],
+        help_heading = "Hash grid"
+    )]
+    pub params_per_pixel: Option<f64>,
     /// Hash grid: resolution levels (1 to 32).
     #[arg(long, default_value_t = GRID.levels, help_heading = "Hash grid")]
     pub levels: usize,
@@ -467,8 +481,9 @@ pub struct ExportArgs {
     /// The file to write.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// ONNX only: store weight matrices and hash-grid tables as float16 (cast back to
-    /// float32 inside the graph): about half the file, values rounded to 11 significant bits.
+    /// Store weight matrices and hash-grid tables as float16: about half the file, values
+    /// rounded to 11 significant bits (ONNX: cast back to float32 inside the graph;
+    /// safetensors: every tensor, read back as float32 by predict, image render and export).
     #[arg(long)]
     pub half: bool,
 }

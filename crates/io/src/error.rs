@@ -289,8 +289,8 @@ pub enum Error {
         detail: String,
     },
 
-    /// A checkpoint tensor stored with an element type other than f32.
-    #[error("checkpoint `{}`: tensor `{tensor}` has dtype {dtype}, but Iron Learn reads only F32 tensors", path.display())]
+    /// A checkpoint tensor stored with an element type other than f32 or f16.
+    #[error("checkpoint `{}`: tensor `{tensor}` has dtype {dtype}, but Iron Learn reads only F32 and F16 tensors", path.display())]
     UnsupportedDtype {
         /// The file concerned.
         path: PathBuf,
@@ -298,6 +298,17 @@ pub enum Error {
         tensor: String,
         /// The dtype found.
         dtype: String,
+    },
+
+    /// A value too large for `float16` (beyond ±65504), asked to be stored as `float16`.
+    #[error(
+        "tensor `{tensor}` holds {value}, beyond float16's range of ±65504; store it as float32"
+    )]
+    BeyondFloat16 {
+        /// The tensor's name.
+        tensor: String,
+        /// The value.
+        value: f32,
     },
 
     /// A tensor the model needs is not in the checkpoint.

@@ -25,6 +25,22 @@ pub enum Error {
     /// resolutions).
     #[error("{0}")]
     BadGrid(String),
+    /// A size budget asked of a network other than the hash grid.
+    #[error("a size budget chooses a hash grid, not a {0} network")]
+    BudgetArch(&'static str),
+    /// A size budget that holds no network.
+    #[error(
+        "a budget of {budget} parameters for {pixels} pixels holds no network: the smallest \
+         takes {smallest}"
+    )]
+    BudgetTooSmall {
+        /// The most parameters the budget allows.
+        budget: usize,
+        /// The picture's pixels.
+        pixels: usize,
+        /// The parameters of the smallest network a budget chooses.
+        smallest: usize,
+    },
     /// The test and validation fractions leave fewer than two training rows.
     #[error(
         "a test fraction of {test_fraction} and a validation fraction of {val_fraction} leave \

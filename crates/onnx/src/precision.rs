@@ -10,15 +10,15 @@
 //! angles of up to hundreds of radians, where `float16`'s relative step of 2^-11 would move
 //! an angle by a tenth of a radian.
 
-use half::f16;
+use io::checkpoint::to_f16;
 use io::fitted::FittedModel;
 use prost::Message;
 use tensor_core::Backend;
 
+use crate::Result;
 use crate::proto::{
     AttributeProto, FLOAT, FLOAT16, ModelProto, NodeProto, StringStringEntryProto, attribute_type,
 };
-use crate::{Error, Result};
 
 /// Initializers kept in `float32` whatever their shape (see the [module docs](self)).
 pub const KEEP_FLOAT32: &[&str] = &["encoding_frequencies"];
@@ -105,19 +105,13 @@ fn cast_to_float() -> AttributeProto {
     }
 }
 
-/// Little-endian `float32` bytes as little-endian `float16` bytes (round to nearest even).
+/// Little-endian `float32` bytes as little-endian `float16` bytes (round to nearest even,
+/// refused beyond `float16`'s range by [`io::checkpoint::to_f16`]).
 fn half_bytes(name: &str, raw: &[u8]) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(raw.len() / 2);
     for chunk in raw.chunks_exact(4) {
         let v = f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        let h = f16::from_f32(v);
-        if v.is_finite() && !h.is_finite() {
-            return Err(Error::Unsupported(format!(
-                "`{name}` holds {v}, beyond float16's range of ±{}; export it in float32",
-                f16::MAX
-            )));
-        }
-        out.extend_from_slice(&h.to_le_bytes());
+        out.extend_from_slice(&to_f16(name, v)?.to_le_bytes());
     }
     Ok(out)
 }

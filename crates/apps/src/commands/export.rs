@@ -2,15 +2,12 @@
 //! safetensors without the optimizer and trainer state.
 
 use crate::cli::{ExportArgs, ExportFormat};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use tensor_cpu::CpuBackend;
 
 /// Writes the model of a run folder or checkpoint in the asked format; a model whose
 /// weights are not all finite (a diverged run) is refused before anything is written.
 pub fn export(args: &ExportArgs) -> Result<()> {
-    if args.half && args.format != ExportFormat::Onnx {
-        bail!("--half applies to --format onnx only");
-    }
     let source = io::fitted::model_file(&args.model);
     io::output::refuse_own_input(&args.output, &[&source])?;
     let (model, _) = train::checkpoint::load_fitted(&CpuBackend::new(), &source)?;
@@ -24,10 +21,19 @@ pub fn export(args: &ExportArgs) -> Result<()> {
             "ONNX graph"
         }
         ExportFormat::Safetensors => {
+            let storage = if args.half {
+                io::checkpoint::Storage::Float16
+            } else {
+                io::checkpoint::Storage::Float32
+            };
             model
-                .save(&args.output)
+                .save_as(&args.output, storage)
                 .with_context(|| format!("cannot write {}", args.output.display()))?;
-            "model (no optimizer state)"
+            if args.half {
+                "model (float16, no optimizer state)"
+            } else {
+                "model (no optimizer state)"
+            }
         }
     };
     let size = std::fs::metadata(&args.output).map_or(0, |m| m.len());

@@ -37,6 +37,10 @@ pub fn options(args: &ImageFitArgs, out: PathBuf) -> Result<ImageFitOptions> {
             base_resolution: args.base_resolution,
             finest_resolution: args.finest_resolution,
         },
+        budget: args
+            .params_per_pixel
+            .map(jobs::image::SizeBudget::new)
+            .transpose()?,
         gray: args.gray,
         color: args.color,
         threshold: args.threshold,

@@ -66,7 +66,8 @@ fn a_photo_fits_on_sampled_pixels_resumes_and_renders_larger() {
     let img = image::open(&big).unwrap();
     assert_eq!((img.width(), img.height()), (96, 80));
     // `predict` reads the hash-grid run and points to `image render`; it exports to ONNX
-    // (checked against the render in `onnx_runtime`), `--half` only to ONNX.
+    // (checked against the render in `onnx_runtime`) and to float16 safetensors, which
+    // `image render` reads.
     let r = out.to_str().unwrap();
     assert_one_line_error(
         &run(["predict", r, "--x", "1"]),
@@ -75,11 +76,61 @@ fn a_photo_fits_on_sampled_pixels_resumes_and_renders_larger() {
     let onnx = tmp.path().join("grid.onnx");
     assert_success(&run(["export", r, "-o", onnx.to_str().unwrap()]));
     assert!(onnx.is_file());
-    let st = tmp.path().join("grid.safetensors");
-    let half = ["export", r, "--format", "safetensors", "--half", "-o"];
-    assert_one_line_error(
-        &run(half.iter().copied().chain([st.to_str().unwrap()])),
-        &["--half", "onnx"],
+    let full = tmp.path().join("grid.safetensors");
+    let half = tmp.path().join("grid-f16.safetensors");
+    for (path, extra) in [(&full, None), (&half, Some("--half"))] {
+        let args = ["export", r, "--format", "safetensors", "-o"];
+        let args = args.iter().copied().chain([path.to_str().unwrap()]);
+        assert_success(&run(args.chain(extra)));
+    }
+    let ratio = std::fs::metadata(&half).unwrap().len() as f64
+        / std::fs::metadata(&full).unwrap().len() as f64;
+    assert!(ratio < 0.6, "{ratio}");
+    let drawn = tmp.path().join("from-half.png");
+    let h = half.to_str().unwrap();
+    assert_success(&run(["image", "render", h, "-o", drawn.to_str().unwrap()]));
+    assert!(drawn.is_file());
+}
+
+/// `--params-per-pixel 1`: the summary line gives the parameters per pixel and the float16
+/// file's size and PSNR; that file renders and exports to ONNX; a budget out of range is one
+/// line naming the flag.
+#[test]
+fn a_budget_fit_reports_its_size_and_stores_float16() {
+    let tmp = tmp();
+    let photo = write_photo(tmp.path(), 96, 64);
+    let out = tmp.path().join("run");
+    let p = photo.to_str().unwrap();
+    let o = train(
+        &[
+            "image",
+            "fit",
+            p,
+            "--params-per-pixel",
+            "1",
+            "--steps",
+            "40",
+        ],
+        &out,
     );
-    assert!(!st.exists());
+    assert_success(&o);
+    let line = stdout(&o);
+    assert!(
+        line.contains("params/pixel") && line.contains("stored in float16"),
+        "{line}"
+    );
+    let m = metrics(&out);
+    assert!(num(&m, "params_per_pixel") <= 1.0, "{m}");
+    assert!(num(&m["stored"], "bytes_per_pixel") < 3.0, "{m}");
+    let stored = out.join("model-f16.safetensors");
+    let s = stored.to_str().unwrap();
+    let onnx = tmp.path().join("f16.onnx");
+    assert_success(&run(["export", s, "-o", onnx.to_str().unwrap()]));
+    let drawn = tmp.path().join("f16.png");
+    assert_success(&run(["image", "render", s, "-o", drawn.to_str().unwrap()]));
+    let bad = train(
+        &["image", "fit", p, "--params-per-pixel", "0"],
+        &tmp.path().join("b"),
+    );
+    assert_one_line_error(&bad, &["--params-per-pixel", "parameters per pixel"]);
 }

@@ -4,11 +4,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::Path;
 
+use safetensors::SafeTensors;
 use safetensors::tensor::{Metadata, TensorInfo};
-use safetensors::{Dtype, SafeTensors};
 use serde_json::Value;
 
-use super::{Checkpoint, METADATA_KEY, NamedTensor};
+use super::{Checkpoint, METADATA_KEY, NamedTensor, Storage};
 use crate::error::{Error, Result};
 
 /// Header length above which a file is taken for something else (the safetensors limit).
@@ -17,8 +17,8 @@ const MAX_HEADER: u64 = 100_000_000;
 /// The safetensors header of `ck`: its length as 8 little-endian bytes, then the JSON (built
 /// with safetensors' own [`Metadata`], so the bytes are the crate's), padded with spaces to a
 /// multiple of 8. The tensors follow in name order (the order safetensors writes tensors of one
-/// dtype): see [`write_tensors`].
-pub(super) fn header(ck: &Checkpoint) -> Result<Vec<u8>> {
+/// dtype): see [`write_tensors`]. Every tensor is stored as `storage`.
+pub(super) fn header(ck: &Checkpoint, storage: Storage) -> Result<Vec<u8>> {
     let cannot =
         |e: &dyn std::fmt::Display| Error::invalid(format!("cannot serialise the checkpoint: {e}"));
     let meta_text = serde_json::to_string(&ck.metadata).map_err(|e| cannot(&e))?;
@@ -26,13 +26,13 @@ pub(super) fn header(ck: &Checkpoint) -> Result<Vec<u8>> {
     let mut offset = 0;
     let mut tensors = Vec::with_capacity(ck.tensors.len());
     for (name, t) in &ck.tensors {
-        let end = offset + std::mem::size_of_val(t.data.as_slice());
+        let end = offset + t.data.len() * storage.bytes_per_value();
         let data_offsets = (offset, end);
         let shape = t.shape.clone();
         tensors.push((
             name.clone(),
             TensorInfo {
-                dtype: Dtype::F32,
+                dtype: storage.dtype(),
                 shape,
                 data_offsets,
             },
@@ -52,15 +52,23 @@ pub(super) fn header(ck: &Checkpoint) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Writes the tensors of `ck` after its [`header`], each as its f32 values' little-endian
-/// bytes: on little-endian machines (every target this project builds for) those are the
-/// values as they lie in memory, so nothing is copied on the way to the file.
-pub(super) fn write_tensors(ck: &Checkpoint, out: &mut impl Write) -> std::io::Result<()> {
-    for t in ck.tensors.values() {
-        if cfg!(target_endian = "little") {
+/// Writes the tensors of `ck` after its [`header`], each as its values' little-endian
+/// bytes in `storage`: for `float32` on little-endian machines (every target this project
+/// builds for) those are the values as they lie in memory, so nothing is copied on the way
+/// to the file; `float16` converts one tensor at a time. A value `float16` cannot hold is an
+/// error of kind `InvalidData` carrying [`Error::BeyondFloat16`]'s sentence.
+pub(super) fn write_tensors(
+    ck: &Checkpoint,
+    storage: Storage,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    for (name, t) in &ck.tensors {
+        if storage == Storage::Float32 && cfg!(target_endian = "little") {
             out.write_all(bytemuck::cast_slice(&t.data))?;
         } else {
-            let bytes: Vec<u8> = t.data.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let bytes = storage
+                .encode(name, &t.data)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))?;
             out.write_all(&bytes)?;
         }
     }
@@ -128,18 +136,14 @@ pub(super) fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint> {
 
     let mut tensors = BTreeMap::new();
     for (name, view) in st.iter() {
-        if view.dtype() != Dtype::F32 {
+        let Some(storage) = Storage::of_dtype(view.dtype()) else {
             return Err(Error::UnsupportedDtype {
                 path: path.to_path_buf(),
                 tensor: name.to_string(),
                 dtype: format!("{:?}", view.dtype()),
             });
-        }
-        let data: Vec<f32> = view
-            .data()
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        };
+        let data = storage.decode(view.data());
         tensors.insert(
             name.to_string(),
             NamedTensor {

@@ -12,10 +12,12 @@
 mod compare;
 mod fingerprint;
 mod format;
+mod storage;
 
 pub use crate::output::write_atomic;
 pub use compare::{Difference, first_difference};
 pub use fingerprint::{DATA_KEY, DataFingerprint};
+pub use storage::{Storage, to_f16};
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -191,19 +193,36 @@ impl Checkpoint {
 
     /// Serialises to the bytes of a safetensors file.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let mut bytes = self.header()?;
-        format::write_tensors(self, &mut bytes)
+        self.to_bytes_as(Storage::Float32)
+    }
+
+    /// Serialises to the bytes of a safetensors file storing every tensor as `storage`.
+    pub fn to_bytes_as(&self, storage: Storage) -> Result<Vec<u8>> {
+        let mut bytes = self.header(storage)?;
+        format::write_tensors(self, storage, &mut bytes)
             .map_err(|e| Error::invalid(format!("cannot serialise the checkpoint: {e}")))?;
         Ok(bytes)
     }
 
-    /// The safetensors header, after checking every tensor's name and size.
-    fn header(&self) -> Result<Vec<u8>> {
+    /// The safetensors header for `storage`, after checking every tensor's name and size,
+    /// and that `storage` holds every value ([`Error::BeyondFloat16`] naming the tensor).
+    fn header(&self, storage: Storage) -> Result<Vec<u8>> {
         for (name, t) in &self.tensors {
             check_name(name)?;
             t.check(name)?;
+            if storage == Storage::Float16 {
+                t.data.iter().try_for_each(|&v| to_f16(name, v).map(drop))?;
+            }
         }
-        format::header(self)
+        format::header(self, storage)
+    }
+
+    /// The bytes a safetensors file storing every tensor as `storage` takes, header
+    /// included.
+    pub fn file_bytes(&self, storage: Storage) -> Result<u64> {
+        let data: usize = self.tensors.values().map(|t| t.data.len()).sum();
+        let header = format::header(self, storage)?.len();
+        Ok((header + data * storage.bytes_per_value()) as u64)
     }
 
     /// Parses the bytes of a safetensors file; `source` names it in error messages.
@@ -216,18 +235,25 @@ impl Checkpoint {
     /// (after a crash at any moment it holds either the previous checkpoint or this one,
     /// whole); a device or pipe is written in place, never replaced.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        self.save_as(path, Storage::Float32)
+    }
+
+    /// [`save`](Self::save) storing every tensor as `storage`; a value `storage` cannot hold
+    /// is refused before anything is written.
+    pub fn save_as(&self, path: impl AsRef<Path>, storage: Storage) -> Result<()> {
         let path = path.as_ref();
-        let header = self.header()?;
+        let header = self.header(storage)?;
         let mut out = crate::output::OutputFile::create(path)?;
         out.write_all(&header)
-            .and_then(|()| format::write_tensors(self, &mut out))
+            .and_then(|()| format::write_tensors(self, storage, &mut out))
             .map_err(|e| Error::io("write", path, e))?;
         out.commit()
     }
 
-    /// Reads and checks a checkpoint. A missing file, a truncated file, a file that is not
-    /// safetensors, a tensor that is not f32, or damaged metadata each give a one-sentence error
-    /// naming the file.
+    /// Reads and checks a checkpoint (tensors stored as `float32` or `float16`, read as
+    /// `f32`). A missing file, a truncated file, a file that is not safetensors, a tensor of
+    /// another element type, or damaged metadata each give a one-sentence error naming the
+    /// file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let bytes = read_file(path)?;

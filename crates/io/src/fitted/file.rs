@@ -9,7 +9,7 @@ use tensor_core::Backend;
 use super::network::{DEFAULT_KIND, MODEL_KIND_KEY};
 use super::registry::rebuild;
 use super::{FittedModel, ModelInfo, Network};
-use crate::checkpoint::{ARCHITECTURE_KEY, Checkpoint};
+use crate::checkpoint::{ARCHITECTURE_KEY, Checkpoint, Storage};
 use crate::error::{Error, Result};
 
 /// The `format` value of a model file written by [`FittedModel::save`].
@@ -75,6 +75,13 @@ impl<B: Backend> FittedModel<B> {
     /// state.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         self.to_checkpoint()?.save(path)
+    }
+
+    /// [`save`](Self::save) with every tensor stored as `storage` ([`Storage::Float16`]:
+    /// half the bytes; [`load`](Self::load) reads either, and a model loaded from a `float16`
+    /// file computes with the rounded values it stores).
+    pub fn save_as(&self, path: impl AsRef<Path>, storage: Storage) -> Result<()> {
+        self.to_checkpoint()?.save_as(path, storage)
     }
 
     /// Reads a model file, or a run checkpoint (a file, or a run folder holding

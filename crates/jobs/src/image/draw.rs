@@ -6,6 +6,7 @@ use super::draw_progress::DrawProgress;
 use super::outcome::{ImageFitMetrics, ImageFitOutcome};
 use super::recon::{capped_note, capped_side};
 use super::record::image_info;
+use super::stored::store_and_score;
 use crate::Result;
 use crate::metrics::{PictureScores, under_trained};
 use crate::plot::comparison::COMPARISON_SIDE;
@@ -27,30 +28,34 @@ pub struct Drawing {
     /// What the network learns without, per channel.
     offset: Vec<f32>,
     line_art: bool,
-    /// A SIREN network, whose reconstruction is capped ([`capped_side`]).
-    siren: bool,
+    /// Whether the model is also stored in `float16` and scored from the stored values (a
+    /// fit within a size budget).
+    store: bool,
 }
 
 impl Drawing {
-    /// The drawing of a fit of `picture` (shrunk now for `comparison.png`).
+    /// The drawing of a fit of `picture` (shrunk now for `comparison.png`); `store`: the
+    /// model is also stored in `float16` and scored from the stored values.
     pub fn new(
         picture: &CompactPicture,
         offset: &[f32],
         line_art: bool,
-        siren: bool,
+        store: bool,
     ) -> Result<Self> {
         Ok(Drawing {
             shown: picture.shrink(COMPARISON_SIDE)?,
             size: (picture.width(), picture.height()),
             offset: offset.to_vec(),
             line_art,
-            siren,
+            store,
         })
     }
 
     /// Draws the trained model of `out` into `reconstruction.png` in bands, scoring each band
     /// against the picture (whose `values` the fit trained on, `batch` pixels a step) as it
-    /// is drawn, then writes `comparison.png` and `metrics.json`.
+    /// is drawn (at a capped size, said in a note, when the whole picture would take longer
+    /// to draw than the fit took: [`capped_side`]), then writes `comparison.png`, the stored
+    /// model where asked, and `metrics.json`.
     pub fn finish<B: Backend, M: Model<B>>(
         self,
         backend: &B,
@@ -61,7 +66,7 @@ impl Drawing {
         let ((w, h), c) = (self.size, self.offset.len());
         let mut picture = CompactPicture::new(w, h, c, values)?;
         let trained = out.report.steps as f64 * batch as f64;
-        if let Some(side) = capped_side(w, h, trained).filter(|_| self.siren) {
+        if let Some(side) = capped_side(w, h, trained) {
             picture = CompactPicture::from_picture(picture.shrink(side)?)?;
             let drawn = (picture.width(), picture.height());
             reporter.note(&capped_note((w, h), drawn, out.elapsed, trained));
@@ -84,26 +89,33 @@ impl Drawing {
             &comparison,
             &[("original", &self.shown), ("reconstruction", &recon)],
         )?;
-        let metrics = self.metrics(&banded, (w, h), &out);
-        let metrics_file = dir.join(METRICS_FILE);
-        metrics.write(&metrics_file)?;
+        let mut metrics = self.metrics(&banded, (w, h), &out);
         let info = image_info(self.size, &self.offset);
-        let files = vec![
+        let mut files = vec![
             dir.join(train::record::FILE_NAME),
             dir.join(train::history::FILE_NAME),
             dir.join(train::checkpoint::FILE_NAME),
             dir.join(crate::plot::LOSS_FILE),
             reconstruction,
             comparison,
-            metrics_file,
         ];
         // Said only of a fit that ran its length: a stopped one is continued instead.
         let completed = out.report.stop_reason == nn::StopReason::Completed;
         let note = under_trained(&out.history, metrics.flat_area_noise, out.report.steps);
+        let (summary, stop_reason) = (out.summary(), out.report.stop_reason);
+        let model = FittedModel::new(out.model, info)?;
+        if self.store {
+            let (stored, written) = store_and_score(backend, &model, &settings, &picture, dir)?;
+            metrics.stored = Some(stored);
+            files.extend(written);
+        }
+        let metrics_file = dir.join(METRICS_FILE);
+        metrics.write(&metrics_file)?;
+        files.push(metrics_file);
         Ok(ImageFitOutcome {
-            summary: out.summary(),
-            stop_reason: out.report.stop_reason,
-            model: FittedModel::new(out.model, info)?,
+            summary,
+            stop_reason,
+            model,
             metrics,
             under_trained: note.filter(|_| completed),
             dir: dir.to_path_buf(),
@@ -132,6 +144,9 @@ impl Drawing {
             height: h,
             channels: self.offset.len(),
             run: out.metrics(out.model.num_params()),
+            params_per_pixel: out.model.num_params() as f64
+                / (self.size.0 * self.size.1).max(1) as f64,
+            stored: None,
             flat_area_noise: noise,
             under_trained: under_trained(&out.history, noise, out.report.steps).is_some(),
         }

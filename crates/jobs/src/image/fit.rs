@@ -3,7 +3,7 @@
 use super::defaults::{self, DEFAULT_ARCH, ORIGINAL_FILE};
 use super::draw::Drawing;
 use super::memory::{PictureBytes, check_memory};
-use super::options::{ImageArch, ImageFitOptions};
+use super::options::ImageFitOptions;
 use super::outcome::ImageFitOutcome;
 use super::plan::Plan;
 use super::record::{ImageExtra, image_record};
@@ -45,7 +45,7 @@ pub fn fit_image<B: Backend>(
     let (offset, output_bias) = offsets(&picture.channel_means(), s);
     let line_art = picture.is_line_art();
     let record = image_record(options, (w, h, c, line_art), &plan)?;
-    let drawing = Drawing::new(&picture, &offset, line_art, plan.arch == ImageArch::Siren)?;
+    let drawing = Drawing::new(&picture, &offset, line_art, options.budget.is_some())?;
     let summary = DataSummary::of_compact_pixels(picture.values(), c, &offset);
     let sampler = PixelSampler::new(
         w,
@@ -76,7 +76,10 @@ pub fn fit_image<B: Backend>(
         },
         record,
         output_bias,
-        defaults: defaults::training(plan.arch, w * h),
+        defaults: match options.budget {
+            Some(_) => defaults::budget_training(w * h),
+            None => defaults::training(plan.arch, w * h),
+        },
         summary,
     };
     let fitted = Fitted {

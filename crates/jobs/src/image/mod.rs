@@ -22,6 +22,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod budget;
 mod codec;
 pub mod defaults;
 mod draw;
@@ -34,8 +35,10 @@ mod plan;
 mod recon;
 mod record;
 mod render;
+mod stored;
 mod target;
 
+pub use budget::SizeBudget;
 pub use codec::{EncodeOptions, EncodedPixels, decode_pixels, encode_pixels};
 pub use draw_progress::{DrawProgress, duration};
 pub use fit::{JOB, fit_image};
@@ -47,4 +50,5 @@ pub use render::{
     MAX_RENDER_SIZE, RenderOptions, RenderOutcome, RenderScores, check_render_options,
     load_within_budget, render_image,
 };
+pub use stored::StoredScores;
 pub use target::check_options;

@@ -2,6 +2,7 @@
 //! from its own flags or settings; whatever it leaves at `None` takes the defaults of
 //! [`defaults`](super::defaults).
 
+use super::budget::SizeBudget;
 use nn::HiddenLayers;
 use std::path::PathBuf;
 use train::{Settings, TrainChoices};
@@ -81,6 +82,8 @@ pub enum ImageOption {
     Threshold,
     /// Training samples per pixel side.
     Supersample,
+    /// The size budget, in parameters per pixel.
+    Budget,
 }
 
 impl std::fmt::Display for ImageOption {
@@ -89,6 +92,7 @@ impl std::fmt::Display for ImageOption {
             ImageOption::Size => "the longest side",
             ImageOption::Threshold => "the black-and-white threshold",
             ImageOption::Supersample => "the supersampling",
+            ImageOption::Budget => "the size budget (parameters per pixel)",
         })
     }
 }
@@ -110,6 +114,11 @@ pub struct ImageFitOptions {
     pub hidden: Option<HiddenLayers>,
     /// The hash grid's encoding.
     pub grid: GridOptions,
+    /// A size budget (`None`: the default network): it chooses the hash grid's levels,
+    /// features and tables and the hidden layers (the grid's and hidden layers' options
+    /// are then ignored, its resolutions kept) and the default length of the fit, and the
+    /// fit also writes the model stored in `float16` and scores it from the stored values.
+    pub budget: Option<SizeBudget>,
     /// Fit gray levels, even of a colour image.
     pub gray: bool,
     /// Fit colours even of a gray image (by default a colour file without colour is fitted
@@ -138,6 +147,7 @@ impl ImageFitOptions {
             arch: None,
             hidden: None,
             grid: GridOptions::default(),
+            budget: None,
             gray: false,
             color: false,
             threshold: None,

@@ -1,6 +1,7 @@
 //! What an image fit hands back: the fitted model, its figures (`metrics.json`) and the
 //! files it wrote.
 
+use super::stored::StoredScores;
 use crate::Result;
 use crate::metrics::PictureScores;
 use io::FittedModel;
@@ -24,6 +25,12 @@ pub struct ImageFitMetrics {
     /// The figures of every run: loss, steps, seconds, parameters.
     #[serde(flatten)]
     pub run: RunMetrics,
+    /// Trainable parameters per pixel of the picture.
+    pub params_per_pixel: f64,
+    /// The model as stored in `float16` and scored from the stored values (fits within a
+    /// size budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored: Option<StoredScores>,
     /// RMS error in levels of 255 over the picture's flat areas (speckle), where it has some.
     pub flat_area_noise: Option<f64>,
     /// Whether more steps would have improved the fit.
@@ -57,12 +64,20 @@ pub struct ImageFitOutcome<B: Backend> {
 }
 
 impl<B: Backend> ImageFitOutcome<B> {
-    /// `300 steps in 2.1 s: PSNR 31.20 dB, SSIM 0.9500; results in runs/image-fit-...`.
+    /// `300 steps in 2.1 s: PSNR 31.20 dB, SSIM 0.9500, 7.77 params/pixel; results in
+    /// runs/image-fit-...`, with the stored model's figures after the parameters for a fit
+    /// within a size budget.
     pub fn line(&self) -> String {
+        let stored = self
+            .metrics
+            .stored
+            .as_ref()
+            .map_or(String::new(), |s| format!("; {}", s.summary()));
         format!(
-            "{}: {}; results in {}",
+            "{}: {}, {:.2} params/pixel{stored}; results in {}",
             self.summary,
             self.metrics.scores.summary(),
+            self.metrics.params_per_pixel,
             self.dir.display()
         )
     }

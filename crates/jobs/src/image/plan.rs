@@ -1,13 +1,15 @@
 //! The networks of an image fit and what it keeps in memory, settled before training.
 
+#[cfg(doc)]
+use super::budget::SizeBudget;
 use super::defaults::{
-    DEFAULT_BATCH, DEFAULT_LOG2_TABLE_SIZE, FOURIER_FEATURES, FOURIER_SIGMA, LARGE_IMAGE_PIXELS,
-    default_hidden,
+    BUDGET_BATCH, DEFAULT_BATCH, DEFAULT_LOG2_TABLE_SIZE, FOURIER_FEATURES, FOURIER_SIGMA,
+    LARGE_IMAGE_PIXELS, default_hidden,
 };
 use super::memory::{ImageFitSize, PictureBytes};
-use super::options::{ImageArch, ImageFitOptions};
+use super::options::{GridOptions, ImageArch, ImageFitOptions};
 use crate::{Error, Result};
-use nn::{Activation, GridScale, HashGridMlpConfig, HiddenLayers, Mlp, MlpConfig};
+use nn::{Activation, HashGridMlpConfig, HiddenLayers, Mlp, MlpConfig};
 use tensor_core::Backend;
 use train::BatchChoice;
 use train::budget;
@@ -43,24 +45,36 @@ pub fn hash_grid_config(
     output: Activation,
 ) -> Result<HashGridMlpConfig> {
     let grid = &options.grid;
-    // By default the finest level has a cell per pixel (at least the coarsest level's).
-    let finest = grid
-        .finest_resolution
-        .unwrap_or((longest.min(u32::MAX as usize) as u32).max(grid.base_resolution));
     let config = HashGridMlpConfig {
         levels: grid.levels,
         features: grid.features,
         log2_table_size,
-        base_resolution: grid.base_resolution,
-        scale: GridScale::Finest(finest),
         hidden: hidden.to_vec(),
         output_activation: output,
-        ..HashGridMlpConfig::new(channels, finest)
+        ..grid_config(grid, longest.min(u32::MAX as usize) as u32, channels)
     };
-    if let Err(e) = config.validate() {
-        return Err(Error::BadGrid(e.to_string()));
+    checked(config)
+}
+
+/// The grid of `grid`'s resolutions for an image whose longer side is `longest`, with
+/// `channels` outputs (its other fields Instant-NGP's): by default the finest level has a
+/// cell per pixel (at least the coarsest level's).
+pub(super) fn grid_config(grid: &GridOptions, longest: u32, channels: usize) -> HashGridMlpConfig {
+    let finest = grid
+        .finest_resolution
+        .unwrap_or(longest.max(grid.base_resolution));
+    HashGridMlpConfig {
+        base_resolution: grid.base_resolution,
+        ..HashGridMlpConfig::new(channels, finest)
     }
-    Ok(config)
+}
+
+/// `config`, or [`Error::BadGrid`] saying why it cannot be built.
+fn checked(config: HashGridMlpConfig) -> Result<HashGridMlpConfig> {
+    match config.validate() {
+        Ok(_) => Ok(config),
+        Err(e) => Err(Error::BadGrid(e.to_string())),
+    }
 }
 
 /// The networks of a fit and what it keeps in memory, settled before training.
@@ -82,8 +96,9 @@ pub struct Plan {
 
 impl Plan {
     /// The plan of `arch` for a `w x h` image of `c` channels whose picture takes `picture`
-    /// bytes. The hash grid's tables are the options', else [`DEFAULT_LOG2_TABLE_SIZE`], one
-    /// more for images over [`LARGE_IMAGE_PIXELS`] where the memory budget holds that.
+    /// bytes. The hash grid's tables are the size budget's ([`SizeBudget::network`]), else
+    /// the options', else [`DEFAULT_LOG2_TABLE_SIZE`], one more for images over
+    /// [`LARGE_IMAGE_PIXELS`] where the memory budget holds that.
     pub fn new<B: Backend>(
         options: &ImageFitOptions,
         arch: ImageArch,
@@ -97,6 +112,10 @@ impl Plan {
         };
         if let Some(log2) = options.grid.log2_table_size {
             return plan(log2);
+        }
+        if options.budget.is_some() {
+            // The budget chooses the tables.
+            return plan(DEFAULT_LOG2_TABLE_SIZE);
         }
         let default = plan(DEFAULT_LOG2_TABLE_SIZE)?;
         if default.grid.is_none() || dims.0.saturating_mul(dims.1) <= LARGE_IMAGE_PIXELS {
@@ -121,6 +140,7 @@ impl Plan {
     pub fn smaller_tables_note(&self, options: &ImageFitOptions, pixels: usize) -> Option<String> {
         let grid = self.grid.as_ref()?;
         let kept = options.grid.log2_table_size.is_none()
+            && options.budget.is_none()
             && pixels > LARGE_IMAGE_PIXELS
             && grid.log2_table_size == DEFAULT_LOG2_TABLE_SIZE;
         kept.then(|| {
@@ -133,39 +153,51 @@ impl Plan {
     }
 
     /// [`new`](Self::new) with tables of `2^log2` entries a level at most (the options'
-    /// ignored) and the picture's compact copy.
+    /// ignored; a size budget's network takes none of them) and the picture's compact copy;
+    /// a size budget for another network than the hash grid is refused
+    /// ([`Error::BudgetArch`]).
     pub fn with_tables<B: Backend>(
         options: &ImageFitOptions,
         arch: ImageArch,
         (w, h, c): (usize, usize, usize),
         log2: u32,
     ) -> Result<Self> {
-        let hidden = options
-            .hidden
-            .clone()
-            .unwrap_or_else(|| HiddenLayers(default_hidden(arch)));
-        let widths_of = hidden.widths();
         let s = options.supersample as usize;
         let output = if s == 1 {
             Activation::Identity
         } else {
             Activation::Sigmoid
         };
-        let grid = match arch {
-            ImageArch::HashGrid => Some(hash_grid_config(
-                options,
-                log2,
-                widths_of,
-                (w.max(h), c),
-                output,
-            )?),
-            _ => None,
+        let (grid, hidden) = match (arch, options.budget) {
+            (ImageArch::HashGrid, Some(budget)) => {
+                let grid = HashGridMlpConfig {
+                    output_activation: output,
+                    ..budget.network(&options.grid, (w, h, c))?
+                };
+                let hidden = HiddenLayers(grid.hidden.clone());
+                (Some(grid), hidden)
+            }
+            (_, Some(_)) => return Err(Error::BudgetArch(arch.name())),
+            _ => {
+                let hidden = options
+                    .hidden
+                    .clone()
+                    .unwrap_or_else(|| HiddenLayers(default_hidden(arch)));
+                let grid = (arch == ImageArch::HashGrid)
+                    .then(|| {
+                        hash_grid_config(options, log2, hidden.widths(), (w.max(h), c), output)
+                    })
+                    .transpose()?;
+                (grid, hidden)
+            }
         };
+        let widths_of = hidden.widths();
         let mlp = coordinate_network::<B>(arch, widths_of, c, output, options.training.seed)?;
         let pixels = w.saturating_mul(h);
         let batch = match options.training.batch {
             Some(BatchChoice::Full) => pixels,
             Some(BatchChoice::Rows(n)) => n,
+            None if options.budget.is_some() => BUDGET_BATCH,
             None => DEFAULT_BATCH,
         }
         .min(pixels);

@@ -1,11 +1,13 @@
-//! The size at which a SIREN fit draws its reconstruction: the whole picture, unless drawing
-//! it would take longer than the fit itself, judged by counts, not clocks: drawing a pixel
-//! is one forward pass, about a third of a training step's work on a pixel (forward,
-//! backward, update), so a picture of more than three times the pixels the fit trained on
-//! (steps times batch) would take longer to draw than the fit took. Such a picture is drawn
-//! at about the size that takes as long as the fit (asked for at least [`MIN_CAPPED_SIDE`]
-//! on its longer side; the shrink by whole blocks of pixels can make it smaller), and
-//! scored against the picture shrunk to that size. Hash-grid fits draw fast and stay whole.
+//! The size at which a fit draws its reconstruction, whatever its network: the whole
+//! picture, unless drawing it would take longer than the fit itself, judged by counts, not
+//! clocks: drawing a pixel is one forward pass, about a third of a training step's work on a
+//! pixel (forward, backward, update), so a picture of more than three times the pixels the
+//! fit trained on (steps times batch) would take longer to draw than the fit took. Such a
+//! picture is drawn at about the size that takes as long as the fit (asked for at least
+//! [`MIN_CAPPED_SIDE`] on its longer side; the shrink by whole blocks of pixels can make it
+//! smaller), and scored against the picture shrunk to that size. A hash grid's 30000 x 30000
+//! fit (3000 steps of 65536 pixels) would take minutes to draw whole: it is capped as a
+//! SIREN's is.
 
 use super::draw_progress::duration;
 

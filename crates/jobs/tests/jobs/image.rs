@@ -1,5 +1,5 @@
 //! The library's image fit: the files it writes and the figures it returns, the defaults it
-//! picks for a picture, its refusals and its capped SIREN reconstruction.
+//! picks for a picture, its refusals and its capped reconstructions.
 
 use jobs::image::ImageOption;
 use jobs::image::{ImageArch, ImageFitOptions, fit_image};
@@ -173,37 +173,47 @@ fn options_out_of_range_are_refused() {
     }
 }
 
-/// A SIREN fit of far more pixels than it trained on draws its reconstruction at a capped
-/// size, saying so in one note with the size that draws it whole.
+/// A fit of far more pixels than it trained on, SIREN or hash grid, draws its
+/// reconstruction at a capped size, saying so in one note with the size that draws it whole.
 #[test]
-fn a_huge_siren_reconstruction_is_capped_and_said() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("fit");
-    let options = ImageFitOptions {
-        size: Some(1500),
-        arch: Some(ImageArch::Siren),
-        training: train::TrainChoices {
-            batch: Some(train::BatchChoice::Rows(1024)),
-            ..steps(2)
-        },
-        hidden: Some(nn::HiddenLayers(vec![16, 16])),
-        ..ImageFitOptions::new(None, &dir)
-    };
-    let mut notes = Notes::default();
-    let fit = fit_image(&CpuBackend::new(), &options, &mut notes).unwrap();
-    let capped: Vec<_> = notes
-        .0
-        .iter()
-        .filter(|l| l.contains("reconstruction would take"))
-        .collect();
-    assert_eq!(capped.len(), 1, "{:?}", notes.0);
-    assert!(
-        capped[0].contains("1500x1500") && capped[0].contains("at size 1500"),
-        "{}",
-        capped[0]
-    );
-    let (w, h) = (fit.metrics.width, fit.metrics.height);
-    assert!(w < 1500 && w == h && w >= 512, "{w}x{h}");
-    let recon = io::image::read_image_header(dir.join("reconstruction.png")).unwrap();
-    assert_eq!((recon.width, recon.height), (w, h));
+fn a_huge_reconstruction_is_capped_and_said() {
+    for (arch, hidden) in [
+        (ImageArch::Siren, vec![16, 16]),
+        (ImageArch::HashGrid, vec![8]),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("fit");
+        let options = ImageFitOptions {
+            size: Some(1500),
+            arch: Some(arch),
+            training: train::TrainChoices {
+                batch: Some(train::BatchChoice::Rows(1024)),
+                ..steps(2)
+            },
+            hidden: Some(nn::HiddenLayers(hidden)),
+            grid: jobs::image::GridOptions {
+                levels: 4,
+                log2_table_size: Some(10),
+                ..Default::default()
+            },
+            ..ImageFitOptions::new(None, &dir)
+        };
+        let mut notes = Notes::default();
+        let fit = fit_image(&CpuBackend::new(), &options, &mut notes).unwrap();
+        let capped: Vec<_> = notes
+            .0
+            .iter()
+            .filter(|l| l.contains("reconstruction would take"))
+            .collect();
+        assert_eq!(capped.len(), 1, "{arch:?}: {:?}", notes.0);
+        assert!(
+            capped[0].contains("1500x1500") && capped[0].contains("at size 1500"),
+            "{}",
+            capped[0]
+        );
+        let (w, h) = (fit.metrics.width, fit.metrics.height);
+        assert!(w < 1500 && w == h && w >= 512, "{arch:?}: {w}x{h}");
+        let recon = io::image::read_image_header(dir.join("reconstruction.png")).unwrap();
+        assert_eq!((recon.width, recon.height), (w, h));
+    }
 }

@@ -3,6 +3,7 @@
 //! One test binary for the crate: each module below is one subject.
 
 mod image;
+mod image_budget;
 mod jobs;
 mod table;
 mod table_auto;

@@ -1,0 +1,150 @@
+//! The image fit within a size budget: the network it chooses stays within the budget on
+//! pictures of every size, bad budgets are refused in their own terms, and the fit stores
+//! its model in float16, scored from the stored values.
+
+use jobs::image::budget::{BUDGET_LOG2_TABLES, MAX_BUDGET_LEVELS, MAX_PARAMS_PER_PIXEL};
+use jobs::image::{GridOptions, ImageArch, ImageFitOptions, ImageOption, SizeBudget, fit_image};
+use std::path::Path;
+use tensor_cpu::CpuBackend;
+use train::Silent;
+
+/// A photo-like colour picture of `w x h`: smooth gradients and a few sharp edges.
+fn write_photo(dir: &Path, w: usize, h: usize) -> std::path::PathBuf {
+    let pixels: Vec<u8> = (0..w * h * 3)
+        .map(|i| {
+            let (p, ch) = (i / 3, i % 3);
+            let (x, y) = (p % w, p / w);
+            let edge = if (x / 7 + y / 5) % 3 == 0 { 40 } else { 0 };
+            ((x * 150 / w + y * 50 / h + ch * 10 + edge) % 256) as u8
+        })
+        .collect();
+    let path = dir.join("photo.png");
+    std::fs::write(&path, io::image::encode_png(&pixels, w, h, 3).unwrap()).unwrap();
+    path
+}
+
+/// On pictures small and large, wide and tall, the budget's network never takes more
+/// parameters than the budget allows, and uses most of it (up to the largest grid a budget
+/// gives: 16 levels of 2^22 entries).
+#[test]
+fn the_chosen_network_stays_within_the_budget() {
+    let grid = GridOptions::DEFAULT;
+    for (w, h) in [
+        (640, 427),
+        (256, 256),
+        (200, 300),
+        (1920, 1080),
+        (4000, 3000),
+    ] {
+        for ppp in [0.5, 1.0, 2.0, 8.0] {
+            let budget = SizeBudget::new(ppp).unwrap();
+            let config = budget.network(&grid, (w, h, 3)).unwrap();
+            let params = config.num_params().unwrap();
+            let most = (ppp * (w * h) as f64) as usize;
+            assert!(params <= most, "{w}x{h} at {ppp}: {params} > {most}");
+            let largest = config.levels == MAX_BUDGET_LEVELS
+                && config.log2_table_size == *BUDGET_LOG2_TABLES.end();
+            assert!(
+                params * 2 > most || largest,
+                "{w}x{h} at {ppp}: only {params} of {most}"
+            );
+        }
+    }
+}
+
+/// Budgets that are not a positive number up to the most accepted are refused as out of
+/// range, and one too small for any network says what the smallest takes.
+#[test]
+fn bad_budgets_are_refused_in_one_line() {
+    for bad in [
+        0.0,
+        -1.0,
+        f64::NAN,
+        f64::INFINITY,
+        MAX_PARAMS_PER_PIXEL * 2.0,
+    ] {
+        let e = SizeBudget::new(bad).unwrap_err();
+        assert!(
+            matches!(&e, jobs::Error::ImageOptionOutOfRange { option, .. } if *option == ImageOption::Budget),
+            "{e}"
+        );
+        assert!(!e.to_string().contains('\n'), "{e}");
+    }
+    let tiny = SizeBudget::new(1.0).unwrap();
+    let e = tiny
+        .network(&GridOptions::DEFAULT, (16, 16, 3))
+        .unwrap_err();
+    match &e {
+        jobs::Error::BudgetTooSmall {
+            budget, smallest, ..
+        } => assert!(budget < smallest && *budget == 256, "{e}"),
+        other => panic!("{other}"),
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let options = ImageFitOptions {
+        arch: Some(ImageArch::Siren),
+        budget: Some(SizeBudget::new(1.0).unwrap()),
+        ..ImageFitOptions::new(Some(write_photo(tmp.path(), 64, 64)), tmp.path().join("r"))
+    };
+    let e = fit_image(&CpuBackend::new(), &options, &mut Silent)
+        .err()
+        .unwrap();
+    assert!(matches!(e, jobs::Error::BudgetArch("siren")), "{e}");
+}
+
+/// A fit within a budget writes its model in float16, about half the bytes of float32 and
+/// fewer than the raw pixels; the stored model, read back, draws within 0.1 dB of the
+/// trained one, and its values are the trained ones rounded to float16.
+#[test]
+fn a_budget_fit_stores_its_model_in_float16() {
+    let tmp = tempfile::tempdir().unwrap();
+    let photo = write_photo(tmp.path(), 96, 80);
+    let dir = tmp.path().join("run");
+    let options = ImageFitOptions {
+        budget: Some(SizeBudget::new(1.0).unwrap()),
+        training: train::TrainChoices {
+            length: Some(nn::TrainLength::Steps(60)),
+            ..train::TrainChoices::default()
+        },
+        ..ImageFitOptions::new(Some(photo), &dir)
+    };
+    let cpu = CpuBackend::new();
+    let fit = fit_image(&cpu, &options, &mut Silent).unwrap();
+    let m = &fit.metrics;
+    assert!(
+        m.params_per_pixel <= 1.0 && m.params_per_pixel > 0.5,
+        "{m:?}"
+    );
+    let stored = m.stored.as_ref().unwrap();
+    assert!(stored.bytes_per_pixel < 3.0, "{stored:?}");
+    assert!(
+        (stored.psnr - m.scores.psnr).abs() < 0.1,
+        "{stored:?} vs {m:?}"
+    );
+    let line = fit.line();
+    assert!(
+        line.contains("params/pixel") && line.contains("float16"),
+        "{line}"
+    );
+    let file = dir.join("model-f16.safetensors");
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), stored.bytes);
+    assert!(dir.join("reconstruction-f16.png").is_file());
+    let full = dir.join("full.safetensors");
+    fit.model.save(&full).unwrap();
+    let ratio = stored.bytes as f64 / std::fs::metadata(&full).unwrap().len() as f64;
+    assert!(ratio < 0.6, "{ratio}");
+    let back = io::FittedModel::load(&file, &cpu).unwrap();
+    let trained = fit.model.network().export_state().unwrap();
+    for (a, b) in trained.iter().zip(back.network().export_state().unwrap()) {
+        assert_eq!(a.name, b.name);
+        let rounded: Vec<f32> = a
+            .data
+            .iter()
+            .map(|&v| half::f16::from_f32(v).to_f32())
+            .collect();
+        assert_eq!(rounded, b.data, "{}", a.name);
+    }
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("metrics.json")).unwrap()).unwrap();
+    assert_eq!(record["stored"]["bytes"], stored.bytes);
+}
