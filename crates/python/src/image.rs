@@ -6,8 +6,9 @@ use crate::failure::{Failure, Result};
 use crate::table::load;
 use crate::table_options::TrainingSpec;
 use io::Picture;
+use io::checkpoint::Storage;
 use io::image::RenderSettings;
-use jobs::image::{GridOptions, ImageArch, ImageFitOptions, fit_image as fit};
+use jobs::image::{GridOptions, ImageArch, ImageFitOptions, SizeBudget, fit_image as fit};
 use pyo3::FromPyObject;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -44,6 +45,8 @@ pub struct ImageSpec {
     pub threshold: Option<f32>,
     /// Samples per pixel side.
     pub supersample: Option<u32>,
+    /// A size budget, in parameters per pixel.
+    pub params_per_pixel: Option<f64>,
 }
 
 impl ImageSpec {
@@ -73,6 +76,7 @@ impl ImageSpec {
             color: self.color,
             threshold: self.threshold,
             supersample: self.supersample.unwrap_or(d.supersample),
+            budget: self.params_per_pixel.map(SizeBudget::new).transpose()?,
             training: training.choices()?,
             ..d
         })
@@ -97,13 +101,27 @@ fn arch(name: &str) -> Result<ImageArch> {
 /// A finished image fit, for the Python side.
 #[derive(IntoPyObject)]
 pub struct ImageFitted<'py> {
-    /// The model file's bytes.
+    /// The model file's bytes: stored in float16 for a fit within a size budget.
     model: Bound<'py, PyBytes>,
     /// PSNR of the fit at its training size, in dB.
     psnr: f64,
     /// Its structural similarity.
     ssim: f64,
+    /// Trainable parameters per pixel.
+    params_per_pixel: f64,
+    /// PSNR of the model as stored in float16 (fits within a size budget).
+    stored_psnr: Option<f64>,
     /// The command line's summary line.
+    line: String,
+}
+
+/// [`ImageFitted`] but the model's bytes, made on the worker thread.
+struct Fitted {
+    bytes: Vec<u8>,
+    psnr: f64,
+    ssim: f64,
+    params_per_pixel: f64,
+    stored_psnr: Option<f64>,
     line: String,
 }
 
@@ -130,14 +148,16 @@ pub fn fit_image<'py>(
         threads,
         rename,
     };
-    let (bytes, psnr, ssim, line) = background::run(py, running, move |context| {
+    let f = background::run(py, running, move |context| {
         run_on(&device, FitImage { options, context })
     })?;
     Ok(ImageFitted {
-        model: PyBytes::new(py, &bytes),
-        psnr,
-        ssim,
-        line,
+        model: PyBytes::new(py, &f.bytes),
+        psnr: f.psnr,
+        ssim: f.ssim,
+        params_per_pixel: f.params_per_pixel,
+        stored_psnr: f.stored_psnr,
+        line: f.line,
     })
 }
 
@@ -148,16 +168,26 @@ struct FitImage {
 }
 
 impl OnDevice for FitImage {
-    type Output = (Vec<u8>, f64, f64, String);
+    type Output = Fitted;
 
     fn run<B: Backend>(mut self, backend: &B) -> Result<Self::Output> {
         self.options.training.stop = Some(self.context.stop.clone());
         let quiet = !self.context.verbose;
         let mut reporter = StderrReporter::with_sink(quiet, None, self.context.sink.clone());
         let out = fit(backend, &self.options, &mut reporter)?;
-        let bytes = out.model.to_checkpoint()?.to_bytes()?;
-        let scores = &out.metrics.scores;
-        Ok((bytes, scores.psnr, scores.ssim, out.line()))
+        let m = &out.metrics;
+        let storage = match m.stored {
+            Some(_) => Storage::Float16,
+            None => Storage::Float32,
+        };
+        Ok(Fitted {
+            bytes: out.model.to_checkpoint()?.to_bytes_as(storage)?,
+            psnr: m.scores.psnr,
+            ssim: m.scores.ssim,
+            params_per_pixel: m.params_per_pixel,
+            stored_psnr: m.stored.as_ref().map(|s| s.psnr),
+            line: out.line(),
+        })
     }
 }
 

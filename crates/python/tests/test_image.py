@@ -78,3 +78,16 @@ def test_options_and_models_that_are_refused(fitted, tmp_path):
     model = TableRegressor(device="cpu", model="linear").fit(table.drop(columns="y"), table["y"])
     with pytest.raises(ValueError, match="this is a regression model, not an image model"):
         ImageModel(model.model_)
+
+
+def test_a_size_budget_keeps_the_float16_file_of_the_command_line(cli, tmp_path):
+    fitted = fit_image(DRAWING, params_per_pixel=1, steps=STEPS, device="cpu")
+    cli("image", "fit", DRAWING, "--params-per-pixel", 1, "--steps", STEPS, "--device", "cpu",
+        "--quiet", "--out", tmp_path / "run")
+    metrics = json.loads((tmp_path / "run" / "metrics.json").read_text())
+    assert fitted.params_per_pixel == metrics["params_per_pixel"] <= 1
+    assert fitted.stored_psnr == metrics["stored"]["psnr"]
+    assert fitted.model_ == (tmp_path / "run" / "model-f16.safetensors").read_bytes()
+    # At most a parameter a pixel, two bytes each, and a short header.
+    assert len(fitted.model_) < 2.1 * fitted.width * fitted.height
+    assert fitted.render().shape == (fitted.height, fitted.width)

@@ -34,7 +34,9 @@ fn predictions(dir: &Path, model: TableModel) -> (Vec<f32>, FittedModel<CpuBacke
     }
     let mut quiet = Quiet(Silent);
     let job = TableJob::prepare(&o, &mut quiet).unwrap();
-    let out = job.train(&CpuBackend::new(), &dir.join("run"), &mut quiet).unwrap();
+    let out = job
+        .train(&CpuBackend::new(), &dir.join("run"), &mut quiet)
+        .unwrap();
     let rows = load_table_file(&test).unwrap().rows;
     let values = out.model.predict_table(&rows).unwrap().values;
     (values, out.model)

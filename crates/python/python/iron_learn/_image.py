@@ -11,7 +11,7 @@ from . import _common, _native
 OPTIONS = (
     "size", "arch", "hidden", "levels", "features", "log2_table_size", "base_resolution",
     "finest_resolution", "gray", "color", "threshold", "supersample", "lr", "steps", "epochs",
-    "batch", "schedule",
+    "batch", "schedule", "params_per_pixel",
 )
 
 
@@ -45,6 +45,8 @@ def fit_image(image, *, random_state=None, device="auto", n_jobs=None, verbose=0
         )
     model = ImageModel(fitted["model"], psnr=fitted["psnr"], ssim=fitted["ssim"])
     model.summary = fitted["line"]
+    model.params_per_pixel = fitted["params_per_pixel"]
+    model.stored_psnr = fitted["stored_psnr"]
     if verbose:
         _common.print_report([model.summary])
     return model
@@ -75,7 +77,8 @@ class ImageModel:
 
     Attributes: ``psnr`` and ``ssim`` of the fit at its training size (``None`` for a model
     read from a file), ``width`` and ``height`` of the picture fitted, ``channels`` (1 or 3),
-    ``model_`` the model file's bytes.
+    ``params_per_pixel``, ``stored_psnr`` (a fit within a size budget: the PSNR of the model
+    as stored in float16, which ``model_`` then holds), ``model_`` the model file's bytes.
     """
 
     def __init__(self, model, psnr=None, ssim=None):
@@ -88,6 +91,8 @@ class ImageModel:
         self.width, self.height = info["size"]
         self.channels = len(info["targets"])
         self.summary = None
+        self.params_per_pixel = None
+        self.stored_psnr = None
 
     def __repr__(self):
         psnr = "" if self.psnr is None else f", psnr={self.psnr:.2f}"

@@ -25,6 +25,8 @@ class ImageFitted(TypedDict):
     model: bytes
     psnr: float
     ssim: float
+    params_per_pixel: float
+    stored_psnr: Optional[float]
     line: str
 
 def fit_table(
