@@ -121,6 +121,8 @@ fn table_advice(refusal: &jobs::tabular::job::TableRefusal) -> String {
         TableRefusal::TestFraction(_) => " (--test-fraction)",
         TableRefusal::ValFraction(_) => " (--val-fraction)",
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
+        TableRefusal::Folds(_) => " (--folds)",
+        TableRefusal::FoldsWithTestRows => " (--folds, --test-data, --resume)",
         TableRefusal::ResumedForOtherTask { .. } => " (drop --task, or pass another --out)",
         TableRefusal::AutoFinished { .. } => {
             " (--resume); leave it out and pass --force, or another --out; --model mlp \

@@ -144,6 +144,10 @@ pub struct RegressionArgs {
     /// trains the model, and none scores it).
     #[arg(long, default_value_t = jobs::tabular::job::DEFAULT_TEST_FRACTION)]
     pub test_fraction: f32,
+    /// Cross-validate over N folds (2 to 20): each fold's rows tested by a model trained on
+    /// the others, the mean score reported; then the model is trained on every row.
+    #[arg(long, value_name = "N", conflicts_with_all = ["test_data", "test_fraction", "resume"])]
+    pub folds: Option<usize>,
     /// Share of the training rows held out for validation (the loss curve and early
     /// stopping); the test rows are never used in training.
     #[arg(long)]

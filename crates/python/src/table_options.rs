@@ -117,6 +117,8 @@ impl TableSpec {
                     ignore: self.ignore.clone(),
                 },
                 balanced: self.balanced()?,
+                folds: None,
+                fold: None,
             },
             model: self.model()?,
             training: training.choices()?,

@@ -10,7 +10,7 @@ use anyhow::Result;
 use io::table::TypeOverrides;
 use jobs::tabular::job::{
     EncodingAsked, ModelChoice, NetworkOptions, NumberOptions, TableDataOptions, TableJob,
-    TableJobOptions, TableModel, TableTask,
+    TableJobOptions, TableModel, TableTask, cross_validate,
 };
 use nn::Activation;
 use tensor_core::Backend;
@@ -96,6 +96,8 @@ impl Tabular {
                     ignore: a.ignore.clone(),
                 },
                 balanced: a.class_weight.is_some(),
+                folds: a.folds,
+                fold: None,
             },
             model: self.model.clone(),
             training: crate::session::choices(&a.train),
@@ -114,6 +116,15 @@ impl Job for Tabular {
                 .map_err(jobs::Error::from)?;
         }
         let mut printer = Printer::new(args);
+        if options.data.folds.is_some() {
+            let dir = run_dir::prepare(args, options.job())?;
+            let mut options = options;
+            options.training.stop = Some(crate::signals::watch());
+            let outcome =
+                cross_validate(&options, backend, &dir, &mut printer).map_err(task_advice)?;
+            print_outcome(&outcome);
+            return run_dir::write_if_stopped(&dir, &outcome.metrics);
+        }
         let job = TableJob::prepare(&options, &mut printer).map_err(task_advice)?;
         let dir = run_dir::prepare(args, job.job())?;
         let job = job.stop_flag(crate::signals::watch());

@@ -298,3 +298,39 @@ fn wide_tables_are_solved_by_their_shape() {
     let m = metrics(&dir.path().join("run"));
     assert!(num(&m, "closed_form_test_mse").is_finite(), "{m}");
 }
+
+/// `--folds N` cross-validates, then trains on every row: the report gives the folds'
+/// scores, `metrics.json` holds them, and no row is held out of the kept model.
+#[test]
+fn folds_cross_validate_then_train_on_every_row() {
+    let dir = tmp();
+    let regression = data("regression.csv");
+    let args = [
+        "mlp",
+        "--data",
+        regression.to_str().unwrap(),
+        "--epochs",
+        "5",
+    ];
+    let o = train(&[&args[..], &["--folds", "3"]].concat(), dir.path());
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(out.contains("cross-validated over 3 folds: R² "), "{out}");
+    let m = metrics(dir.path());
+    let cv = &m["cross_validation"];
+    assert_eq!(cv["scores"].as_array().map(Vec::len), Some(3), "{m}");
+    assert_eq!(num(&m, "test_rows"), 0.0);
+    assert_eq!(num(&m, "train_rows") + num(&m, "validation_rows"), 500.0);
+    for fold in 1..=3 {
+        assert!(
+            dir.path()
+                .join(format!("folds/{fold}/model.safetensors"))
+                .exists()
+        );
+    }
+    let o = train(&[&args[..], &["--folds", "1"]].concat(), tmp().path());
+    assert_one_line_error(
+        &o,
+        &["a cross-validation takes 2 to 20 folds, got 1", "--folds"],
+    );
+}

@@ -2,6 +2,7 @@
 //! file order, split into training, validation and test rows, encoded on the training rows,
 //! with the targets as numbers or class indices ([`prepare`]).
 
+mod folds;
 mod piecewise;
 mod read;
 mod schema;
@@ -17,6 +18,7 @@ use io::table::{
     infer_schema, regression_targets,
 };
 
+pub use folds::{Fold, MAX_FOLDS, split_fold};
 pub use piecewise::Encoded;
 pub use read::{
     drop_incomplete_rows, drop_missing_targets, read_any, split_rows, split_rows_by_class,
@@ -47,6 +49,9 @@ pub struct TableOptions {
     pub seed: u64,
     /// The memory a text table's reading may take (`None`: unchecked).
     pub memory_budget: Option<io::image::MemoryBudget>,
+    /// The fold of a cross-validation whose rows are the test rows, when the file has no
+    /// test part and no test file is given (before `test_fraction`).
+    pub fold: Option<Fold>,
 }
 
 impl TableOptions {
@@ -291,6 +296,9 @@ fn test_split(
             Ok((rows, drop(test, notes)?))
         }
         (None, Some(test)) => Ok((rows, drop(test, notes)?)),
+        (None, None) if let Some(fold) = a.fold => {
+            split_fold(&rows, fold, classify.then_some(target), a.seed)
+        }
         (None, None) if a.test_fraction > 0.0 => split(&rows, a.test_fraction, a.seed),
         // A test fraction of 0: every row trains, and the test part is empty.
         (None, None) => {

@@ -146,18 +146,7 @@ pub fn split_rows_by_class(
     if rows < 2 {
         return split_rows(table, fraction, seed);
     }
-    let column = table.column(table.require(target)?);
-    let mut classes: Vec<Vec<usize>> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut buf = String::new();
-    for r in 0..rows {
-        let label = column.cell(r).text(&mut buf).trim().to_string();
-        let k = *index.entry(label).or_insert_with(|| {
-            classes.push(Vec::new());
-            classes.len() - 1
-        });
-        classes[k].push(r);
-    }
+    let mut classes = class_members(table, target)?;
     let want = io::dataset::held_count(rows, fraction);
     let shares = class_shares(&classes, want, fraction);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -176,6 +165,24 @@ pub fn split_rows_by_class(
     held_idx.sort_unstable();
     kept_idx.sort_unstable();
     Ok((table.select_rows(&kept_idx)?, table.select_rows(&held_idx)?))
+}
+
+/// The rows of each class of the `target` column (on the text of its cells), classes in
+/// the order they first appear, each class's rows in file order.
+pub(super) fn class_members(table: &Table, target: &str) -> Result<Vec<Vec<usize>>> {
+    let column = table.column(table.require(target)?);
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut buf = String::new();
+    for r in 0..table.rows() {
+        let label = column.cell(r).text(&mut buf).trim().to_string();
+        let k = *index.entry(label).or_insert_with(|| {
+            classes.push(Vec::new());
+            classes.len() - 1
+        });
+        classes[k].push(r);
+    }
+    Ok(classes)
 }
 
 /// Rows each class gives to the held part: its share of `want` rounded down, then one more

@@ -233,6 +233,9 @@ pub struct TabularMetrics {
     /// `auto`: the validation scores compared and the reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selection: Option<Choice>,
+    /// A cross-validation's figures (the job cross-validated before training on every row).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_validation: Option<crate::tabular::job::CrossValidation>,
 }
 
 impl TabularMetrics {
@@ -255,6 +258,7 @@ impl TabularMetrics {
             coefficients,
             model_kept: choice.as_ref().map(|c| c.kept),
             selection: choice,
+            cross_validation: None,
         }
     }
 }

@@ -7,6 +7,7 @@ mod image_budget;
 mod jobs;
 mod table;
 mod table_auto;
+mod table_folds;
 mod table_job;
 mod table_range;
 mod table_resume;

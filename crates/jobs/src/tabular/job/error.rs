@@ -32,6 +32,14 @@ pub enum TableRefusal {
     /// The validation share out of `[0, 1)`.
     #[error("the validation fraction must be in [0, 1), got {0}")]
     ValFraction(f32),
+    /// A number of folds out of its range.
+    #[error("a cross-validation takes 2 to {most} folds, got {0}", most = crate::table::MAX_FOLDS)]
+    Folds(usize),
+    /// A cross-validation beside a test file, or resumed.
+    #[error(
+        "a cross-validation tests on its own folds and trains from scratch: it takes no test file and does not resume"
+    )]
+    FoldsWithTestRows,
     /// A negative or non-finite weight decay.
     #[error("the weight decay must be 0 or more, got {0}")]
     WeightDecay(f32),

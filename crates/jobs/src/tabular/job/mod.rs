@@ -32,6 +32,7 @@
 
 mod candidates;
 mod compare;
+mod cross;
 mod drop_outs;
 mod encodings;
 mod error;
@@ -44,6 +45,7 @@ mod test_text;
 mod text;
 
 pub use candidates::SIDE_BY_SIDE_MAX_BYTES;
+pub use cross::{CrossValidation, FOLDS_DIR, cross_validate};
 pub use encodings::{Inputs, numeric_encodings};
 pub use error::{NumberConflict, TableRefusal};
 pub use options::{

@@ -3,6 +3,7 @@
 //! [`crate::defaults`] and [`auto`](crate::tabular::auto).
 
 use super::error::TableRefusal;
+use crate::table::{Fold, MAX_FOLDS};
 use io::table::TypeOverrides;
 use nn::{Activation, HiddenLayers};
 use std::path::{Path, PathBuf};
@@ -151,6 +152,14 @@ pub struct TableDataOptions {
     pub overrides: TypeOverrides,
     /// Repeat each class's training rows to the most common class's count.
     pub balanced: bool,
+    /// Cross-validate over this many folds (2 to [`MAX_FOLDS`]), then train on every row
+    /// ([`cross_validate`](super::cross_validate)); `None`: no cross-validation.
+    ///
+    /// [`MAX_FOLDS`]: crate::table::MAX_FOLDS
+    pub folds: Option<usize>,
+    /// The fold of a cross-validation whose rows this job tests on (set by
+    /// [`cross_validate`](super::cross_validate) for each fold's job).
+    pub fold: Option<Fold>,
 }
 
 /// A table job: the table, the model, the training choices.
@@ -275,6 +284,14 @@ impl TableJobOptions {
         }
         if let Some(f) = d.val_fraction.filter(|f| !(0.0..1.0).contains(f)) {
             return Err(TableRefusal::ValFraction(f));
+        }
+        if let Some(k) = d.folds {
+            if !(2..=MAX_FOLDS).contains(&k) {
+                return Err(TableRefusal::Folds(k));
+            }
+            if d.test_data.is_some() || self.training.resume {
+                return Err(TableRefusal::FoldsWithTestRows);
+            }
         }
         match &self.model {
             TableModel::Network(n) if !(n.weight_decay.is_finite() && n.weight_decay >= 0.0) => {

@@ -242,7 +242,7 @@ fn write_predictions<B: Backend>(
 }
 
 /// `value` as pretty-printed JSON (through a JSON value: its keys in the order that gives).
-fn pretty<T: Serialize>(value: &T, path: &Path) -> Result<String> {
+pub(super) fn pretty<T: Serialize>(value: &T, path: &Path) -> Result<String> {
     let what = || format!("cannot encode {}", path.display());
     let value = serde_json::to_value(value).map_err(|e| Error::json(what(), e))?;
     serde_json::to_string_pretty(&value).map_err(|e| Error::json(what(), e))

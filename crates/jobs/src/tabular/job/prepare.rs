@@ -114,6 +114,7 @@ fn table_options(options: &TableJobOptions) -> Result<TableOptions> {
         overrides: d.overrides.clone(),
         seed: options.training.seed,
         memory_budget: train::budget::budget()?,
+        fold: d.fold,
     })
 }
 

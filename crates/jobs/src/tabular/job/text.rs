@@ -174,10 +174,14 @@ impl<B: Backend> TableJobOutcome<B> {
                 let rows = (m.train_rows, self.features, m.test_rows);
                 regression_report_lines(r, rows, self.tested())
             }
-            None => vec![format!(
-                "no test rows: all {} rows trained or validated the model",
-                m.train_rows + m.validation_rows
-            )],
+            None => {
+                let rows = m.train_rows + m.validation_rows;
+                let mut lines: Vec<String> = m.cross_validation.iter().map(|c| c.line()).collect();
+                lines.push(format!(
+                    "no test rows: all {rows} rows trained or validated the model"
+                ));
+                lines
+            }
         });
         if let Some(c) = &m.coefficients {
             lines.extend(coefficient_lines(c, &self.labels));

@@ -1,0 +1,134 @@
+//! A table job cross-validated: the job trained once per fold, each fold's rows tested by
+//! the model trained on the others, the mean of the folds' scores the estimate reported;
+//! then the job trained on every row, whose model is kept. The folds' runs are kept in
+//! `folds/1`, `folds/2`, ... inside the job's folder.
+
+use super::outcome::{METRICS_FILE, TableJobOutcome, pretty};
+use super::{TableJob, TableJobOptions, TableNote, TableReporter};
+use crate::Result;
+use crate::table::Fold;
+use crate::tabular::report::TestFigures;
+use serde::Serialize;
+use std::path::Path;
+use tensor_core::Backend;
+use train::Reporter;
+
+/// The folder of the folds' runs, inside the job's.
+pub const FOLDS_DIR: &str = "folds";
+
+/// A cross-validation's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CrossValidation {
+    /// The folds.
+    pub folds: usize,
+    /// What was scored: `accuracy` or `r2`.
+    pub measure: &'static str,
+    /// Each fold's test score, in fold order.
+    pub scores: Vec<f64>,
+    /// Their mean: the estimate of the model trained on every row.
+    pub mean: f64,
+    /// Their standard deviation.
+    pub std: f64,
+}
+
+impl CrossValidation {
+    /// The figures of `scores` of `measure`.
+    fn of(measure: &'static str, scores: Vec<f64>) -> Self {
+        let n = scores.len().max(1) as f64;
+        let mean = scores.iter().sum::<f64>() / n;
+        let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+        CrossValidation {
+            folds: scores.len(),
+            measure,
+            scores,
+            mean,
+            std: var.sqrt(),
+        }
+    }
+
+    /// `cross-validated over 5 folds: accuracy 0.9512 ± 0.0101 (0.9400, ...)`.
+    pub fn line(&self) -> String {
+        let measure = match self.measure {
+            "r2" => "R²",
+            other => other,
+        };
+        let each: Vec<String> = self.scores.iter().map(|s| format!("{s:.4}")).collect();
+        format!(
+            "cross-validated over {} folds: {measure} {:.4} ± {:.4} ({})",
+            self.folds,
+            self.mean,
+            self.std,
+            each.join(", ")
+        )
+    }
+}
+
+/// Runs the job of `options` (whose `folds` are set, checked by
+/// [`TableJobOptions::check`]) once per fold in `dir/folds/N`, then on every row in `dir`;
+/// returns the last run's outcome with the folds' figures in its metrics (and its
+/// `metrics.json`). A run stopped by the stop flag ends the job there, with that run's
+/// outcome.
+pub fn cross_validate<B: Backend>(
+    options: &TableJobOptions,
+    backend: &B,
+    dir: &Path,
+    reporter: &mut dyn TableReporter,
+) -> Result<TableJobOutcome<B>> {
+    options.check()?;
+    let folds = options.data.folds.unwrap_or(0);
+    let mut scores = Vec::with_capacity(folds);
+    let mut measure = "accuracy";
+    for index in 0..folds {
+        let mut fold = options.clone();
+        fold.data.folds = None;
+        fold.data.fold = Some(Fold { index, of: folds });
+        reporter
+            .runs()
+            .status(&format!("fold {} of {folds}", index + 1));
+        let job = TableJob::prepare(&fold, &mut Folds(reporter))?;
+        let run = dir.join(FOLDS_DIR).join((index + 1).to_string());
+        let out = job.train(backend, &run, &mut Folds(reporter))?;
+        if out.stop_reason == nn::StopReason::Interrupted {
+            return Ok(out);
+        }
+        let (what, score) = score(&out.metrics.test);
+        measure = what;
+        scores.push(score);
+    }
+    let mut every = options.clone();
+    every.data.folds = None;
+    every.data.test_fraction = 0.0;
+    reporter.runs().status("the model, on every row");
+    let job = TableJob::prepare(&every, reporter)?;
+    let mut out = job.train(backend, dir, reporter)?;
+    out.metrics.cross_validation = Some(CrossValidation::of(measure, scores));
+    let path = dir.join(METRICS_FILE);
+    let text = pretty(&out.metrics, &path)? + "\n";
+    train::record::write_file(&path, text.as_bytes())?;
+    Ok(out)
+}
+
+/// A fold's test score: accuracy, or R² (0 where undefined, a constant fold).
+fn score(test: &Option<TestFigures>) -> (&'static str, f64) {
+    match test {
+        Some(TestFigures::Classes(r)) => ("accuracy", r.accuracy),
+        Some(TestFigures::Regression(r)) if r.errors.r2.is_finite() => ("r2", r.errors.r2),
+        _ => ("r2", 0.0),
+    }
+}
+
+/// A fold's reporter: its runs' progress shown, its notes but a divergence left out (the
+/// run on every row gives them once).
+struct Folds<'a>(&'a mut dyn TableReporter);
+
+impl TableReporter for Folds<'_> {
+    fn runs(&mut self) -> &mut dyn Reporter {
+        self.0.runs()
+    }
+
+    fn note(&mut self, note: TableNote<'_>) {
+        if matches!(note, TableNote::Diverged { .. }) {
+            self.0.note(note);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! k-fold cross-validation: folds that partition the rows (by class for a classifier), each
+//! fold's score that of its own model on its own rows, and the kept model trained on every
+//! row.
+
+use io::FittedModel;
+use io::table::load_table_file;
+use jobs::table::{Fold, split_fold};
+use jobs::tabular::job::{
+    FOLDS_DIR, NetworkOptions, Quiet, TableJobOptions, TableModel, TableRefusal, cross_validate,
+};
+use nn::TrainLength;
+use std::path::{Path, PathBuf};
+use tensor_cpu::CpuBackend;
+use train::Silent;
+
+/// `rows` rows of `x, label, y`: y = 3 x + 1 plus a little noise, label one of three
+/// classes of unequal counts (a, a, a, b, b, c).
+fn table(dir: &Path, rows: usize) -> PathBuf {
+    let mut text = String::from("x,label,y\n");
+    for i in 0..rows {
+        let x = ((i * 37) % 101) as f64 / 50.0 - 1.0;
+        let noise = (((i * 7919) % 13) as f64 - 6.0) / 60.0;
+        let label = ["a", "a", "a", "b", "b", "c"][i % 6];
+        text += &format!("{x},{label},{}\n", 3.0 * x + 1.0 + noise);
+    }
+    let path = dir.join("t.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The `x` column of each fold's held rows, for `of` folds.
+fn held_rows(path: &Path, of: usize, target: Option<&str>, seed: u64) -> Vec<Vec<String>> {
+    let t = load_table_file(path).unwrap().rows;
+    (0..of)
+        .map(|index| {
+            let (kept, held) = split_fold(&t, Fold { index, of }, target, seed).unwrap();
+            assert_eq!(kept.rows() + held.rows(), t.rows());
+            let c = held.require("x").unwrap();
+            let mut buf = String::new();
+            (0..held.rows())
+                .map(|r| held.column(c).cell(r).text(&mut buf).to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn folds_partition_the_rows_evenly_and_by_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = table(dir.path(), 103);
+    let folds = held_rows(&path, 5, Some("label"), 7);
+    let sizes: Vec<usize> = folds.iter().map(Vec::len).collect();
+    assert_eq!(sizes.iter().sum::<usize>(), 103);
+    assert!(
+        sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1,
+        "{sizes:?}"
+    );
+    // Every row is held by exactly one fold (x values repeat, so count them).
+    let mut all: Vec<String> = folds.concat();
+    let mut rows = held_rows(&path, 1, None, 0).concat();
+    all.sort();
+    rows.sort();
+    assert_eq!(all, rows);
+    // Each class in proportion: class `c` (17 or 18 of 103 rows) gives each fold 3 or 4.
+    let t = load_table_file(&path).unwrap().rows;
+    for index in 0..5 {
+        let (_, held) = split_fold(&t, Fold { index, of: 5 }, Some("label"), 7).unwrap();
+        let c = held.require("label").unwrap();
+        let mut buf = String::new();
+        let count = (0..held.rows())
+            .filter(|&r| held.column(c).cell(r).text(&mut buf) == "c")
+            .count();
+        assert!((3..=4).contains(&count), "fold {index}: {count} rows of c");
+    }
+    // The seed draws the folds; the same seed the same folds.
+    assert_eq!(held_rows(&path, 5, None, 3), held_rows(&path, 5, None, 3));
+    assert_ne!(held_rows(&path, 5, None, 3), held_rows(&path, 5, None, 4));
+    let e = split_fold(&t, Fold { index: 0, of: 200 }, None, 1).unwrap_err();
+    assert!(
+        e.to_string().contains("103 rows: too few for 200 folds"),
+        "{e}"
+    );
+}
+
+fn options(data: &Path, folds: usize) -> TableJobOptions {
+    let mut o = TableJobOptions::new(data, TableModel::Network(NetworkOptions::default()));
+    o.data.target = Some("y".into());
+    o.data.folds = Some(folds);
+    o.training.length = Some(TrainLength::Epochs(30));
+    o
+}
+
+#[test]
+fn each_fold_is_scored_by_its_own_model_and_the_kept_one_trains_on_every_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = table(dir.path(), 240);
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    let out = cross_validate(
+        &options(&data, 3),
+        &CpuBackend::new(),
+        &run,
+        &mut Quiet(Silent),
+    );
+    let out = out.unwrap();
+    let cv = out.metrics.cross_validation.clone().unwrap();
+    assert_eq!((cv.folds, cv.measure, cv.scores.len()), (3, "r2", 3));
+    let mean = cv.scores.iter().sum::<f64>() / 3.0;
+    assert!((cv.mean - mean).abs() < 1e-12);
+    // Fold 2's score: its saved model on its held rows, R² computed here in f64.
+    let t = load_table_file(&data).unwrap().rows;
+    let (_, held) = split_fold(&t, Fold { index: 1, of: 3 }, None, 42).unwrap();
+    let model = FittedModel::load(run.join(FOLDS_DIR).join("2"), &CpuBackend::new()).unwrap();
+    let predicted = model.predict_table(&held).unwrap().values;
+    let c = held.require("y").unwrap();
+    let truth: Vec<f64> = (0..held.rows())
+        .map(|r| held.column(c).cell(r).number_f32().unwrap() as f64)
+        .collect();
+    let m = truth.iter().sum::<f64>() / truth.len() as f64;
+    let total: f64 = truth.iter().map(|v| (v - m).powi(2)).sum();
+    let residual: f64 = truth
+        .iter()
+        .zip(&predicted)
+        .map(|(t, p)| (t - *p as f64).powi(2))
+        .sum();
+    assert!(
+        (cv.scores[1] - (1.0 - residual / total)).abs() < 1e-6,
+        "{cv:?}"
+    );
+    assert!(cv.mean > 0.9, "{cv:?}");
+    // The kept model: every row trained or validated it, none held out for testing.
+    let m = &out.metrics;
+    assert_eq!((m.train_rows + m.validation_rows, m.test_rows), (240, 0));
+    assert!(
+        out.lines()
+            .iter()
+            .any(|l| l.starts_with("cross-validated over 3 folds: R² "))
+    );
+    let written = std::fs::read_to_string(run.join("metrics.json")).unwrap();
+    assert!(written.contains("\"cross_validation\""), "{written}");
+}
+
+#[test]
+fn folds_out_of_range_or_beside_a_test_file_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = table(dir.path(), 40);
+    for (folds, test) in [(1, None), (21, None), (5, Some(data.clone()))] {
+        let mut o = options(&data, folds);
+        o.data.test_data = test;
+        let e = o.check().unwrap_err();
+        assert!(
+            matches!(e, TableRefusal::Folds(_) | TableRefusal::FoldsWithTestRows),
+            "{e}"
+        );
+    }
+}
