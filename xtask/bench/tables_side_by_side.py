@@ -8,6 +8,9 @@ arguments and extra environment variables, given as a JSON list:
     [{"name": "old", "bin": "old/iron-learn"},
      {"name": "new", "bin": "target/release/iron-learn", "args": ["--hidden", "128x3"]}]
 
+A configuration with `"as_user": true` runs as a user runs it: `mlp --data train.csv` with
+no test file, then `predict` on the test rows, scored by the script.
+
 Prints, per table, each configuration's mean test score (a `*` when it is more than 1 point /
 0.01 R^2 below the best of linear, HistGradientBoosting and LightGBM as docs/BENCHMARKS.md
 measured them) with its mean time per run and the model kept on each split; then, per
@@ -21,12 +24,16 @@ environment: TABLES_ONLY=a,b keeps the tables whose file name contains one of th
 BIN is the binary of a configuration that names none (default target/release/iron-learn).
 """
 
+import io
 import json
 import os
+import subprocess
 import sys
 import tempfile
+import time
 
 import pandas as pd
+from sklearn.metrics import r2_score
 from sklearn.model_selection import train_test_split
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -44,8 +51,36 @@ BINARY = os.environ.get("BIN", "target/release/iron-learn")
 
 def run(config, train_path, test_path, target, out_dir):
     """One configuration on one split: (test score, seconds of the whole command, kept)."""
+    if config.get("as_user"):
+        return run_as_user(config, train_path, test_path, target, out_dir)
     return run_ours(config.get("bin", BINARY), train_path, test_path, target,
                     config.get("args", []), out_dir, config.get("env", {}))
+
+
+def run_as_user(config, train_path, test_path, target, out_dir):
+    """A configuration of `"as_user": true`, run as a user runs it: `mlp --data train.csv`
+    (no test file: the tool holds out what its options say), then `predict` on the test
+    rows without their target, scored here (accuracy on the labels' text, or R²)."""
+    binary = config.get("bin", BINARY)
+    start = time.perf_counter()
+    cmd = [binary, "mlp", "--data", train_path, "--target", target, "-o", out_dir, "--force",
+           "-q", "--device", "cpu"] + config.get("args", [])
+    env = {**os.environ, **config.get("env", {})}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    test = pd.read_csv(test_path, low_memory=False)
+    rows = test_path + ".rows.csv"
+    test.drop(columns=target).to_csv(rows, index=False)
+    answers = subprocess.run([binary, "predict", out_dir, "--data", rows], capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0 or answers.returncode != 0:
+        print(f"  iron-learn failed: {done.stderr.strip()} {answers.stderr.strip()}", file=sys.stderr)
+        return float("nan"), seconds, ""
+    predicted = pd.read_csv(io.StringIO(answers.stdout), dtype={"prediction": str})["prediction"]
+    kept = json.load(open(os.path.join(out_dir, "metrics.json"))).get("model_kept", "")
+    if "probability_" in answers.stdout.split("\n", 1)[0]:
+        truth = test[target].astype(str).str.strip()
+        return float((predicted.to_numpy() == truth.to_numpy()).mean()), seconds, kept
+    return float(r2_score(test[target].astype(float), predicted.astype(float))), seconds, kept
 
 
 def mean(values):
