@@ -137,15 +137,18 @@ pub struct RegressionArgs {
     #[arg(long)]
     pub target: Option<String>,
     /// A separate file of test rows with the same columns; without it, --test-fraction of
-    /// the rows are held out.
+    /// the rows are held out (or `mlp` cross-validates: see --folds).
     #[arg(long, value_name = "FILE")]
     pub test_data: Option<PathBuf>,
     /// Share of rows held out for testing when the file has no test part (0: every row
-    /// trains the model, and none scores it).
-    #[arg(long, default_value_t = jobs::tabular::job::DEFAULT_TEST_FRACTION)]
-    pub test_fraction: f32,
+    /// trains the model, and none scores it) [default: 0.2; `mlp` on a CSV or Parquet file
+    /// of at most 20,000 rows cross-validates over 5 folds instead].
+    #[arg(long)]
+    pub test_fraction: Option<f32>,
     /// Cross-validate over N folds (2 to 20): each fold's rows tested by a model trained on
-    /// the others, the mean score reported; then the model is trained on every row.
+    /// the others, the mean score reported; then the model is trained on every row
+    /// [default for `mlp` without --test-data or --test-fraction: 5, on tables of at most
+    /// 20,000 rows].
     #[arg(long, value_name = "N", conflicts_with_all = ["test_data", "test_fraction", "resume"])]
     pub folds: Option<usize>,
     /// Share of the training rows held out for validation (the loss curve and early

@@ -118,6 +118,7 @@ impl TableSpec {
                 },
                 balanced: self.balanced()?,
                 folds: None,
+                folds_up_to_rows: None,
                 fold: None,
             },
             model: self.model()?,

@@ -8,9 +8,10 @@ use crate::device::Job;
 use crate::report::run_dir;
 use anyhow::Result;
 use io::table::TypeOverrides;
+use jobs::defaults::{MLP_FOLDS, MLP_FOLDS_MAX_ROWS};
 use jobs::tabular::job::{
-    EncodingAsked, ModelChoice, NetworkOptions, NumberOptions, TableDataOptions, TableJob,
-    TableJobOptions, TableModel, TableTask, cross_validate,
+    DEFAULT_TEST_FRACTION, EncodingAsked, ModelChoice, NetworkOptions, NumberOptions,
+    TableDataOptions, TableJob, TableJobOptions, TableModel, TableTask, cross_validate,
 };
 use nn::Activation;
 use tensor_core::Backend;
@@ -78,15 +79,29 @@ fn encoding(e: NumericEncodingArg) -> EncodingAsked {
 }
 
 impl Tabular {
+    /// Whether `mlp` cross-validates without being asked: no test rows asked for (no test
+    /// file, no test fraction, no folds), a fresh run, and a CSV or Parquet file (a JSON
+    /// data set may hold its own test part).
+    fn cross_validates_by_default(&self) -> bool {
+        let a = &self.data;
+        let json = a
+            .data
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        let asked = a.test_data.is_some() || a.test_fraction.is_some() || a.folds.is_some();
+        matches!(self.model, TableModel::Network(_)) && !asked && !a.train.resume && !json
+    }
+
     /// The library's options for these flags.
     fn options(&self) -> TableJobOptions {
         let a = &self.data;
+        let by_default = self.cross_validates_by_default();
         TableJobOptions {
             data: TableDataOptions {
                 data: a.data.clone(),
                 target: a.target.clone(),
                 test_data: a.test_data.clone(),
-                test_fraction: a.test_fraction,
+                test_fraction: a.test_fraction.unwrap_or(DEFAULT_TEST_FRACTION),
                 val_fraction: a.val_fraction,
                 patience: a.patience,
                 drop_missing: a.drop_missing,
@@ -96,7 +111,8 @@ impl Tabular {
                     ignore: a.ignore.clone(),
                 },
                 balanced: a.class_weight.is_some(),
-                folds: a.folds,
+                folds: a.folds.or(by_default.then_some(MLP_FOLDS)),
+                folds_up_to_rows: by_default.then_some(MLP_FOLDS_MAX_ROWS),
                 fold: None,
             },
             model: self.model.clone(),

@@ -10,6 +10,8 @@ fn circles(epochs: &str, batch: &str) -> Vec<String> {
         "mlp",
         "--model",
         "mlp",
+        "--test-fraction",
+        "0.2",
         "--data",
         &data,
         "--task",

@@ -217,10 +217,19 @@ fn outcome(args: &[&std::ffi::OsStr], expect: Expect) -> (bool, String) {
 }
 
 fn mlp_args<'a>(file: &'a Path, out: &'a Path, extra: &[&'a str]) -> Vec<&'a std::ffi::OsStr> {
-    let mut args: Vec<&std::ffi::OsStr> = ["mlp", "--device", "cpu", "--epochs", "2", "--data"]
-        .iter()
-        .map(|s| s.as_ref())
-        .collect();
+    let mut args: Vec<&std::ffi::OsStr> = [
+        "mlp",
+        "--device",
+        "cpu",
+        "--epochs",
+        "2",
+        "--test-fraction",
+        "0.2",
+        "--data",
+    ]
+    .iter()
+    .map(|s| s.as_ref())
+    .collect();
     args.push(file.as_os_str());
     args.extend(extra.iter().map(|s| std::ffi::OsStr::new(*s)));
     args.extend(["--out".as_ref(), out.as_os_str()]);

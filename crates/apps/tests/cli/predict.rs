@@ -66,6 +66,8 @@ fn regression_predictions_match_the_training_job() {
     let o = train(
         &[
             "mlp",
+            "--test-fraction",
+            "0.2",
             "--model",
             "mlp",
             "--data",
@@ -160,6 +162,8 @@ fn classification_predictions_match_the_training_job() {
     let o = train(
         &[
             "mlp",
+            "--test-fraction",
+            "0.2",
             "--model",
             "mlp",
             "--data",

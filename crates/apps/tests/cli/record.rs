@@ -243,6 +243,8 @@ fn early_stopping_keeps_the_best_validation_weights() {
     let o = train(
         &[
             "mlp",
+            "--test-fraction",
+            "0.2",
             "--data",
             data.to_str().unwrap(),
             "--patience",

@@ -334,3 +334,55 @@ fn folds_cross_validate_then_train_on_every_row() {
         &["a cross-validation takes 2 to 20 folds, got 1", "--folds"],
     );
 }
+
+/// `mlp` with no test rows asked for cross-validates over 5 folds and trains on every row;
+/// a table of more than 20,000 rows holds a fifth out for testing instead, and a test
+/// fraction given is kept.
+#[test]
+fn mlp_cross_validates_small_tables_by_default() {
+    let dir = tmp();
+    let circles = data("circles.csv");
+    let args = ["mlp", "--data", circles.to_str().unwrap(), "--epochs", "3"];
+    assert_success(&train(&args, dir.path()));
+    let m = metrics(dir.path());
+    assert_eq!(m["cross_validation"]["folds"], 5, "{m}");
+    assert_eq!(num(&m, "test_rows"), 0.0);
+
+    let big = dir.path().join("big.csv");
+    let mut text = String::from("a,b,y\n");
+    for i in 0..20_001 {
+        let (a, b) = ((i % 97) as f32 / 97.0, (i % 89) as f32 / 89.0);
+        text += &format!("{a},{b},{}\n", a - 2.0 * b);
+    }
+    std::fs::write(&big, text).unwrap();
+    let out = dir.path().join("big");
+    let args = [
+        "mlp",
+        "--data",
+        big.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--model",
+        "mlp",
+    ];
+    assert_success(&train(&args, &out));
+    let m = metrics(&out);
+    assert!(m.get("cross_validation").is_none(), "{m}");
+    assert_eq!(num(&m, "test_rows"), 4000.0);
+
+    let given = dir.path().join("given");
+    let path = circles.to_str().unwrap();
+    let args = [
+        "mlp",
+        "--data",
+        path,
+        "--epochs",
+        "1",
+        "--test-fraction",
+        "0.25",
+    ];
+    assert_success(&train(&args, &given));
+    let m = metrics(&given);
+    assert!(m.get("cross_validation").is_none(), "{m}");
+    assert_eq!(num(&m, "test_rows"), 200.0);
+}

@@ -272,6 +272,8 @@ fn resumed_training_is_bit_identical_to_straight_training() {
     let job = |epochs: &str| {
         vec![
             "mlp",
+            "--test-fraction",
+            "0.2",
             "--model",
             "mlp",
             "--data",

@@ -35,7 +35,18 @@ fn separators_are_numbers_and_the_row_counter_is_not_needed_to_predict() {
     let dir = tmp();
     let data = write(dir.path(), "sorted.csv", &sorted(400));
     let run_dir = dir.path().join("run");
-    let o = train(&["mlp", "--data", &data, "--target", "label"], &run_dir);
+    let o = train(
+        &[
+            "mlp",
+            "--test-fraction",
+            "0.2",
+            "--data",
+            &data,
+            "--target",
+            "label",
+        ],
+        &run_dir,
+    );
     assert_success(&o);
     let schema: serde_json::Value =
         serde_json::from_slice(&std::fs::read(run_dir.join("schema.json")).unwrap()).unwrap();

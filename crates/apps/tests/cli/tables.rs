@@ -40,7 +40,15 @@ fn words_as_classes_from_the_raw_file() {
     let run_dir = dir.path().join("run");
     let o = train(
         &[
-            "mlp", "--data", &csv, "--target", "species", "--epochs", "30",
+            "mlp",
+            "--test-fraction",
+            "0.2",
+            "--data",
+            &csv,
+            "--target",
+            "species",
+            "--epochs",
+            "30",
         ],
         &run_dir,
     );

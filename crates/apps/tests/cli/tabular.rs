@@ -74,6 +74,8 @@ fn mlp_classifies_circles() {
     let o = train(
         &[
             "mlp",
+            "--test-fraction",
+            "0.2",
             "--task",
             "classification",
             "--data",
@@ -98,6 +100,8 @@ fn mlp_regression_fits() {
     let o = train(
         &[
             "mlp",
+            "--test-fraction",
+            "0.2",
             "--data",
             data("regression.csv").to_str().unwrap(),
             "--hidden",

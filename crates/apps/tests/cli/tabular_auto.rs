@@ -30,7 +30,17 @@ fn a_linear_table_keeps_the_linear_model_and_says_why() {
     let csv = linear_table(dir.path(), 400);
     let out_dir = dir.path().join("run");
     let o = train(
-        &["mlp", "--data", &csv, "--target", "y", "--epochs", "5"],
+        &[
+            "mlp",
+            "--test-fraction",
+            "0.2",
+            "--data",
+            &csv,
+            "--target",
+            "y",
+            "--epochs",
+            "5",
+        ],
         &out_dir,
     );
     assert_success(&o);

@@ -35,6 +35,8 @@ fn a_piecewise_network_is_saved_predicted_and_exported_with_its_bins() {
     let out_dir = dir.path().join("run");
     let args = [
         "mlp",
+        "--test-fraction",
+        "0.2",
         "--data",
         &csv,
         "--target",

@@ -64,7 +64,9 @@ impl CrossValidation {
 }
 
 /// Runs the job of `options` (whose `folds` are set, checked by
-/// [`TableJobOptions::check`]) once per fold in `dir/folds/N`, then on every row in `dir`;
+/// [`TableJobOptions::check`]) once per fold in `dir/folds/N`, then on every row in `dir`
+/// (a table of more rows than its `folds_up_to_rows` is trained once instead, its
+/// `test_fraction` held out);
 /// returns the last run's outcome with the folds' figures in its metrics (and its
 /// `metrics.json`). A run stopped by the stop flag ends the job there, with that run's
 /// outcome.
@@ -82,10 +84,15 @@ pub fn cross_validate<B: Backend>(
         let mut fold = options.clone();
         fold.data.folds = None;
         fold.data.fold = Some(Fold { index, of: folds });
+        let job = TableJob::prepare(&fold, &mut Folds(reporter))?;
+        if index == 0 && too_many_rows(&job, options.data.folds_up_to_rows) {
+            let mut once = options.clone();
+            once.data.folds = None;
+            return TableJob::prepare(&once, reporter)?.train(backend, dir, reporter);
+        }
         reporter
             .runs()
             .status(&format!("fold {} of {folds}", index + 1));
-        let job = TableJob::prepare(&fold, &mut Folds(reporter))?;
         let run = dir.join(FOLDS_DIR).join((index + 1).to_string());
         let out = job.train(backend, &run, &mut Folds(reporter))?;
         if out.stop_reason == nn::StopReason::Interrupted {
@@ -106,6 +113,14 @@ pub fn cross_validate<B: Backend>(
     let text = pretty(&out.metrics, &path)? + "\n";
     train::record::write_file(&path, text.as_bytes())?;
     Ok(out)
+}
+
+/// Whether the table of `job` has more rows than `limit` (`None`: no limit).
+fn too_many_rows(job: &TableJob, limit: Option<usize>) -> bool {
+    let p = job.prepared();
+    let parts = [Some(&p.train), p.val.as_ref(), p.test.as_ref()];
+    let rows: usize = parts.iter().flatten().map(|d| d.rows).sum();
+    limit.is_some_and(|most| rows > most)
 }
 
 /// A fold's test score: accuracy, or R² (0 where undefined, a constant fold).

@@ -157,6 +157,9 @@ pub struct TableDataOptions {
     ///
     /// [`MAX_FOLDS`]: crate::table::MAX_FOLDS
     pub folds: Option<usize>,
+    /// Cross-validate only a table of at most this many rows (`None`: any): a larger one
+    /// is trained once, `test_fraction` of its rows held out for testing.
+    pub folds_up_to_rows: Option<usize>,
     /// The fold of a cross-validation whose rows this job tests on (set by
     /// [`cross_validate`](super::cross_validate) for each fold's job).
     pub fold: Option<Fold>,
