@@ -54,7 +54,12 @@ def run_dir(folder):
     return path
 
 
+def report_lines(lines):
+    """A job's report without the words that name its (temporary) run folder."""
+    return [line.split("; results in ")[0] for line in lines]
+
+
 def print_report(lines):
-    """Prints a job's report, without the line that names its (temporary) run folder."""
+    """Prints a job's report."""
     for line in lines:
-        print(line.split("; results in ")[0], file=sys.stdout)
+        print(line, file=sys.stdout)

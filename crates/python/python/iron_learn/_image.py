@@ -44,7 +44,7 @@ def fit_image(image, *, random_state=None, device="auto", n_jobs=None, verbose=0
             threads=_common.threads_of(n_jobs),
         )
     model = ImageModel(fitted["model"], psnr=fitted["psnr"], ssim=fitted["ssim"])
-    model.summary = fitted["line"]
+    model.summary = _common.report_lines([fitted["line"]])[0]
     model.params_per_pixel = fitted["params_per_pixel"]
     model.stored_psnr = fitted["stored_psnr"]
     if verbose:

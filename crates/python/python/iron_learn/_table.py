@@ -55,7 +55,7 @@ class _TableEstimator(BaseEstimator):
                 threads=_common.threads_of(self.n_jobs),
             )
         self._adopt(model, names)
-        self.report_ = [line.split("; results in ")[0] for line in report]
+        self.report_ = _common.report_lines(report)
         if self.verbose:
             _common.print_report(self.report_)
         return self

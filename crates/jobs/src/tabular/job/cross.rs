@@ -77,6 +77,10 @@ pub fn cross_validate<B: Backend>(
     reporter: &mut dyn TableReporter,
 ) -> Result<TableJobOutcome<B>> {
     options.check()?;
+    let limit = options.data.folds_up_to_rows;
+    if limit.is_some_and(|most| clearly_more_rows(&options.data.data, most)) {
+        return train_once(options, backend, dir, reporter);
+    }
     let folds = options.data.folds.unwrap_or(0);
     let mut scores = Vec::with_capacity(folds);
     let mut measure = "accuracy";
@@ -85,10 +89,10 @@ pub fn cross_validate<B: Backend>(
         fold.data.folds = None;
         fold.data.fold = Some(Fold { index, of: folds });
         let job = TableJob::prepare(&fold, &mut Folds(reporter))?;
-        if index == 0 && too_many_rows(&job, options.data.folds_up_to_rows) {
-            let mut once = options.clone();
-            once.data.folds = None;
-            return TableJob::prepare(&once, reporter)?.train(backend, dir, reporter);
+        if index == 0 && too_many_rows(&job, limit) {
+            // The fold's table is let go before the table is read again.
+            drop(job);
+            return train_once(options, backend, dir, reporter);
         }
         reporter
             .runs()
@@ -113,6 +117,27 @@ pub fn cross_validate<B: Backend>(
     let text = pretty(&out.metrics, &path)? + "\n";
     train::record::write_file(&path, text.as_bytes())?;
     Ok(out)
+}
+
+/// The job of `options` trained once, its test fraction held out: a table too large to
+/// cross-validate.
+fn train_once<B: Backend>(
+    options: &TableJobOptions,
+    backend: &B,
+    dir: &Path,
+    reporter: &mut dyn TableReporter,
+) -> Result<TableJobOutcome<B>> {
+    let mut once = options.clone();
+    once.data.folds = None;
+    TableJob::prepare(&once, reporter)?.train(backend, dir, reporter)
+}
+
+/// Whether the text table in `path` holds, by the estimate from its size and first lines
+/// ([`io::table::estimate_text_table`]), more than twice `most` rows: then it is not read
+/// for a first fold only to find it too large. Nearer the limit the rows read decide.
+fn clearly_more_rows(path: &Path, most: usize) -> bool {
+    !io::table::is_parquet(path)
+        && io::table::estimate_text_table(path).is_some_and(|e| e.rows > 2 * most as u64)
 }
 
 /// Whether the table of `job` has more rows than `limit` (`None`: no limit).
