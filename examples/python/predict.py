@@ -134,20 +134,12 @@ def outputs(info, h):
     return h, None
 
 
-def forward(meta, tensors, x):
-    """Answers in user units for raw rows x ([N, d], columns in feature_names order)."""
-    arch, info = meta["architecture"], meta["model"]
-    kind = meta.get("model_kind", "mlp")
-    if kind == "hash_grid_mlp":
-        return outputs(info, hash_grid_forward(arch, tensors, x))
-    if kind != "mlp":
-        raise SystemExit(f"error: model kind {kind!r} is not supported by this script")
-    h = x
-    if info.get("features"):
-        h = (h - np.array(info["features"]["mean"])) / np.array(info["features"]["std"])
+def mlp_forward(arch, tensors, h, prefix="model."):
+    """The raw outputs of an MLP (its tensors named `prefix` + `layers.0.weight`, ...) for
+    standardised inputs h."""
     encoding = arch.get("encoding", {"kind": "none"})
     if encoding["kind"] in ("fourier", "positional"):
-        p = 2.0 * np.pi * (h @ tensors["model.encoding.frequencies"])
+        p = 2.0 * np.pi * (h @ tensors[prefix + "encoding.frequencies"])
         parts = [np.sin(p), np.cos(p)]
         if encoding["kind"] == "positional" and encoding["include_input"]:
             parts.insert(0, h)
@@ -157,8 +149,27 @@ def forward(meta, tensors, x):
     layers = len(arch["hidden"]) + 1
     for i in range(layers):
         act = arch["hidden_activation"] if i < layers - 1 else arch["output_activation"]
-        h = activation(act, h @ tensors[f"model.layers.{i}.weight"] + tensors[f"model.layers.{i}.bias"])
-    return outputs(info, h)
+        h = activation(act, h @ tensors[f"{prefix}layers.{i}.weight"] + tensors[f"{prefix}layers.{i}.bias"])
+    return h
+
+
+def forward(meta, tensors, x):
+    """Answers in user units for raw rows x ([N, d], columns in feature_names order)."""
+    arch, info = meta["architecture"], meta["model"]
+    kind = meta.get("model_kind", "mlp")
+    if kind == "hash_grid_mlp":
+        return outputs(info, hash_grid_forward(arch, tensors, x))
+    if kind not in ("mlp", "mlp_ensemble"):
+        raise SystemExit(f"error: model kind {kind!r} is not supported by this script")
+    h = x
+    if info.get("features"):
+        h = (h - np.array(info["features"]["mean"])) / np.array(info["features"]["std"])
+    if kind == "mlp":
+        return outputs(info, mlp_forward(arch, tensors, h))
+    # An ensemble: the weighted sum of its members' raw outputs.
+    members = zip(arch["members"], arch["weights"])
+    raw = sum(w * mlp_forward(a, tensors, h, f"model.members.{i}.") for i, (a, w) in enumerate(members))
+    return outputs(info, raw)
 
 
 def label_text(value):

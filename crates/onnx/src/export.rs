@@ -191,6 +191,17 @@ impl<B: Backend> OnnxModel<B> for Mlp<B> {
 /// Adds an MLP (its encoding and layers) to `g`, reading the standardised inputs `x`, and
 /// returns the name of its raw output.
 fn mlp<B: Backend>(g: &mut Graph, x: &str, network: &Mlp<B>) -> Result<String> {
+    mlp_named(g, x, network, "")
+}
+
+/// [`mlp`] with every constant's name begun by `prefix` (`member_0_`), so that several
+/// networks can share a graph.
+pub(crate) fn mlp_named<B: Backend>(
+    g: &mut Graph,
+    x: &str,
+    network: &Mlp<B>,
+    prefix: &str,
+) -> Result<String> {
     let network = network.fold_input_scale()?;
     let config = network.config();
     let state = network.export_state()?;
@@ -212,8 +223,8 @@ fn mlp<B: Backend>(g: &mut Graph, x: &str, network: &Mlp<B>) -> Result<String> {
                 }
             );
             let b = tensor(nn::model::mlp::ENCODING_FREQUENCIES)?;
-            let freqs = g.constant("encoding_frequencies", &b.shape, &b.data);
-            let tau = g.scalar("two_pi", std::f32::consts::TAU);
+            let freqs = g.constant(&format!("{prefix}encoding_frequencies"), &b.shape, &b.data);
+            let tau = g.scalar(&format!("{prefix}two_pi"), std::f32::consts::TAU);
             let xb = g.node("MatMul", &[&h, &freqs], &[]);
             let proj = g.node("Mul", &[&xb, &tau], &[]);
             let sin = g.node("Sin", &[&proj], &[]);
@@ -230,11 +241,11 @@ fn mlp<B: Backend>(g: &mut Graph, x: &str, network: &Mlp<B>) -> Result<String> {
     for (i, &(_, _, act)) in config.layer_dims().iter().enumerate() {
         let w = tensor(&format!("layers.{i}.weight"))?;
         let b = tensor(&format!("layers.{i}.bias"))?;
-        let w = g.constant(&format!("layers_{i}_weight"), &w.shape, &w.data);
-        let b = g.constant(&format!("layers_{i}_bias"), &b.shape, &b.data);
+        let w = g.constant(&format!("{prefix}layers_{i}_weight"), &w.shape, &w.data);
+        let b = g.constant(&format!("{prefix}layers_{i}_bias"), &b.shape, &b.data);
         let z = g.node("MatMul", &[&h, &w], &[]);
         h = g.node("Add", &[&z, &b], &[]);
-        h = activation(g, &h, act, i);
+        h = activation_named(g, &h, act, &format!("{prefix}layers_{i}_w0"));
     }
     Ok(h)
 }
@@ -254,6 +265,11 @@ pub fn save<B: Backend>(model: &FittedModel<B>, path: impl AsRef<std::path::Path
 
 /// `act(h)` for layer `layer` (whose index names its constants).
 pub(crate) fn activation(g: &mut Graph, h: &str, act: Activation, layer: usize) -> String {
+    activation_named(g, h, act, &format!("layers_{layer}_w0"))
+}
+
+/// `act(h)`, a sine's factor stored as the constant `w0_name`.
+fn activation_named(g: &mut Graph, h: &str, act: Activation, w0_name: &str) -> String {
     match act {
         Activation::Identity => h.to_string(),
         Activation::Relu => g.node("Relu", &[h], &[]),
@@ -263,7 +279,7 @@ pub(crate) fn activation(g: &mut Graph, h: &str, act: Activation, layer: usize) 
             g.node("LeakyRelu", &[h], &[("alpha", Attr::Float(alpha))])
         }
         Activation::Sine { w0 } => {
-            let w0 = g.scalar(&format!("layers_{layer}_w0"), w0);
+            let w0 = g.scalar(w0_name, w0);
             let scaled = g.node("Mul", &[h, &w0], &[]);
             g.node("Sin", &[&scaled], &[])
         }

@@ -45,6 +45,7 @@
 
 #![warn(missing_docs)]
 
+mod ensemble;
 mod export;
 pub mod graph;
 pub mod hashgrid;

@@ -6,11 +6,11 @@
 //! backend it runs on, in place of [`io::fitted::register`]: that one call makes the type
 //! load, save, predict, render and export (its exporter is kept in the entry of its kind in
 //! the one registry of model kinds, `io`'s). The built-in types (the MLP and the hash-grid
-//! network) are listed in `built_in` and need no call. A network of a kind without an ONNX
+//! network, the ensemble of MLPs) are listed in `built_in` and need no call. A network of a kind without an ONNX
 //! form is refused in one line naming its kind.
 
 use io::fitted::Network;
-use nn::{HashGridMlp, Mlp, Model};
+use nn::{HashGridMlp, Mlp, MlpEnsemble, Model};
 use tensor_core::Backend;
 
 use crate::graph::Graph;
@@ -45,10 +45,11 @@ pub(crate) struct Body {
 type Exporter<B> = fn(&dyn Network<B>, &mut Graph, &str) -> Result<Body>;
 
 /// The built-in kinds with an ONNX form on backend `B`, and their exporters.
-fn built_in<B: Backend>() -> [(&'static str, Exporter<B>); 2] {
+fn built_in<B: Backend>() -> [(&'static str, Exporter<B>); 3] {
     [
         (Mlp::<B>::KIND, export_as::<B, Mlp<B>>),
         (HashGridMlp::<B>::KIND, export_as::<B, HashGridMlp<B>>),
+        (MlpEnsemble::<B>::KIND, export_as::<B, MlpEnsemble<B>>),
     ]
 }
 
@@ -119,6 +120,6 @@ mod tests {
     #[test]
     fn the_built_in_kinds_are_exported() {
         let kinds = exported_kinds::<tensor_cpu::CpuBackend>();
-        assert_eq!(kinds[..2], ["mlp", "hash_grid_mlp"]);
+        assert_eq!(kinds[..3], ["mlp", "hash_grid_mlp", "mlp_ensemble"]);
     }
 }

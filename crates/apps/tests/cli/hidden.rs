@@ -23,7 +23,15 @@ fn both_forms_in_every_training_subcommand() {
     let csv = data("regression.csv");
     let jobs: [&[&str]; 4] = [
         &["xor", "--steps", "2"],
-        &["mlp", "--data", csv.to_str().unwrap(), "--steps", "2"],
+        &[
+            "mlp",
+            "--data",
+            csv.to_str().unwrap(),
+            "--steps",
+            "2",
+            "--test-fraction",
+            "0.2",
+        ],
         &[
             "approx",
             "--fn",

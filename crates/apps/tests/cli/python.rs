@@ -106,6 +106,8 @@ fn python_matches_tabular_models() {
             "tanh",
             "--epochs",
             "30",
+            "--test-fraction",
+            "0.2",
         ],
         None,
     );
@@ -127,8 +129,16 @@ fn python_matches_tabular_models() {
             "16,16",
             "--epochs",
             "30",
+            "--test-fraction",
+            "0.2",
         ],
         None,
+    );
+    // The default model, bagged over 5 folds: an ensemble of networks.
+    tabular_case(
+        "mlp default (an ensemble of the folds' networks)",
+        &["mlp", "--data", circles.to_str().unwrap(), "--epochs", "10"],
+        Some(&circles),
     );
     // Three classes by the angle of (x, y): a softmax output.
     let dir = tmp();
@@ -158,6 +168,8 @@ fn python_matches_tabular_models() {
             "sine",
             "--epochs",
             "30",
+            "--test-fraction",
+            "0.2",
         ],
         None,
     );

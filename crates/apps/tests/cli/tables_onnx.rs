@@ -78,6 +78,9 @@ fn onnxruntime_on_raw_rows_agrees_with_predict() {
         &run_dir,
     );
     assert_success(&o);
+    // The default model: bagged over 5 folds, an ensemble of the folds' networks.
+    let record = std::fs::read_to_string(run_dir.join("config.json")).unwrap();
+    assert!(record.contains("\"members\""), "{record}");
     let model = dir.path().join("loans.onnx");
     let o = run([
         "export".as_ref(),

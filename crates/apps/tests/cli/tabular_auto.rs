@@ -81,10 +81,8 @@ fn a_table_too_small_to_hold_out_keeps_the_network_with_a_note() {
     let dir = tmp();
     let csv = linear_table(dir.path(), 60);
     let out_dir = dir.path().join("run");
-    let o = train(
-        &["mlp", "--data", &csv, "--target", "y", "--epochs", "5"],
-        &out_dir,
-    );
+    let args = ["mlp", "--data", &csv, "--target", "y", "--epochs", "5"];
+    let o = train(&[&args[..], &["--test-fraction", "0.2"]].concat(), &out_dir);
     assert_success(&o);
     assert!(
         stdout(&o).contains("too few training rows"),
@@ -92,6 +90,13 @@ fn a_table_too_small_to_hold_out_keeps_the_network_with_a_note() {
         stdout(&o)
     );
     assert!(metrics(&out_dir).get("model_kept").is_none());
+    // Bagged over 5 folds of 12 rows, the network and the linear model are compared on
+    // every row they did not train on.
+    let o = train(&args, &dir.path().join("bagged"));
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(out.contains("(out-of-fold R²: plain "), "{out}");
+    assert!(out.contains(", linear "), "{out}");
 }
 
 #[test]
@@ -128,7 +133,8 @@ fn the_plain_network_is_an_option_and_a_bad_model_is_refused() {
 
 /// A class table of 4,000 numeric columns and 200 rows: a logistic regression would factor
 /// a 4,001-square Newton system up to 30 times (hours at a table's size of thousands of
-/// columns), so the linear candidate is skipped, saying why, and the network is kept.
+/// columns), so the linear candidate is skipped, saying why, and the networks (one per
+/// fold) are kept.
 #[test]
 fn a_table_of_far_more_columns_than_rows_skips_the_logistic_candidate_and_says_why() {
     let dir = tmp();
@@ -157,7 +163,7 @@ fn a_table_of_far_more_columns_than_rows_skips_the_logistic_candidate_and_says_w
     assert_success(&o);
     let out = stdout(&o);
     assert!(
-        out.contains("model kept: the network")
+        out.contains("model kept: the mean over 5 folds of plain 1.00")
             && out.contains("no linear candidate: a ")
             && out.contains("solve would take too long"),
         "{out}"

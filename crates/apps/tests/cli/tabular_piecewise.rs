@@ -126,7 +126,7 @@ fn auto_trains_a_third_network_on_piecewise_inputs_by_default() {
     let csv = bent_table(dir.path(), 300);
     let out_dir = dir.path().join("run");
     let args = ["mlp", "--data", &csv, "--target", "y", "--epochs", "5"];
-    let o = train(&args, &out_dir);
+    let o = train(&[&args[..], &["--test-fraction", "0.2"]].concat(), &out_dir);
     assert_success(&o);
     let out = stdout(&o);
     assert!(out.contains("with periodic inputs"), "{out}");
@@ -136,6 +136,20 @@ fn auto_trains_a_third_network_on_piecewise_inputs_by_default() {
     );
     assert!(out_dir.join("piecewise/config.json").exists());
     assert!(out_dir.join("periodic/config.json").exists());
+    // Bagged over 5 folds, each fold trains the three networks.
+    let bagged = dir.path().join("bagged");
+    let o = train(&args, &bagged);
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("periodic ") && out.contains(", piecewise "),
+        "{out}"
+    );
+    for fold in 1..=5 {
+        let fold = bagged.join(format!("folds/{fold}"));
+        assert!(fold.join("piecewise/config.json").exists());
+        assert!(fold.join("periodic/config.json").exists());
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The model kinds a file can hold, and how each is rebuilt from one: the one registry of
 //! model kinds.
 //!
-//! The built-in kinds ([`nn::Mlp`], [`nn::HashGridMlp`]) are a fixed list read on every
+//! The built-in kinds ([`nn::Mlp`], [`nn::HashGridMlp`], [`nn::MlpEnsemble`]) are a fixed list read on every
 //! backend. A kind a program defines is added at run time with [`register`], once per backend
 //! it runs on; its entry holds its loader and, when the `iron-learn-onnx` crate adds it with
 //! [`register_with`], one more value for that crate (its ONNX exporter). A model type needs
@@ -10,7 +10,7 @@
 use std::any::{Any, TypeId};
 use std::sync::RwLock;
 
-use nn::{HashGridMlp, Mlp, Model, NamedArray};
+use nn::{HashGridMlp, Mlp, MlpEnsemble, Model, NamedArray};
 use serde_json::Value;
 use tensor_core::Backend;
 
@@ -39,8 +39,12 @@ impl<B: Backend> Kind<B> {
 }
 
 /// The built-in kinds on backend `B`.
-fn built_in<B: Backend>() -> [Kind<B>; 2] {
-    [Kind::of::<Mlp<B>>(), Kind::of::<HashGridMlp<B>>()]
+fn built_in<B: Backend>() -> [Kind<B>; 3] {
+    [
+        Kind::of::<Mlp<B>>(),
+        Kind::of::<HashGridMlp<B>>(),
+        Kind::of::<MlpEnsemble<B>>(),
+    ]
 }
 
 /// A kind added at run time on backend `B`, with what another crate attached to it
@@ -184,6 +188,9 @@ mod tests {
     #[test]
     fn files_without_a_kind_hold_the_built_in_mlp() {
         assert_eq!(super::super::DEFAULT_KIND, Mlp::<CpuBackend>::KIND);
-        assert_eq!(known_kinds::<CpuBackend>()[..2], ["mlp", "hash_grid_mlp"]);
+        assert_eq!(
+            known_kinds::<CpuBackend>()[..3],
+            ["mlp", "hash_grid_mlp", "mlp_ensemble"]
+        );
     }
 }

@@ -106,8 +106,8 @@ fn registering_a_type_twice_changes_nothing() {
     assert_eq!(io::fitted::known_kinds::<CpuBackend>(), before);
     assert_eq!(before.iter().filter(|k| **k == "mlp").count(), 1);
     assert_eq!(
-        before[..2],
-        ["mlp", "hash_grid_mlp"],
+        before[..3],
+        ["mlp", "hash_grid_mlp", "mlp_ensemble"],
         "built-in kinds first"
     );
 }

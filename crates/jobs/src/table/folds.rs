@@ -42,19 +42,25 @@ pub fn split_fold(
         Some(t) => class_members(table, t)?,
         None => vec![(0..rows).collect()],
     };
+    let folds = deal_folds(groups, rows, fold.of, seed);
+    let (held, kept): (Vec<usize>, Vec<usize>) = (0..rows).partition(|&r| folds[r] == fold.index);
+    Ok((table.select_rows(&kept)?, table.select_rows(&held)?))
+}
+
+/// The fold of each of `rows` rows, from 0 to `of - 1`: the rows of each group (a class's
+/// rows, or every row in one group) shuffled by `seed` (a `ChaCha8Rng`) and dealt to the
+/// folds in turn, each group continuing the deal where the one before stopped, so that
+/// every fold holds each group in proportion.
+pub fn deal_folds(groups: Vec<Vec<usize>>, rows: usize, of: usize, seed: u64) -> Vec<usize> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut kept, mut held, mut dealt) = (Vec::new(), Vec::new(), 0usize);
+    let mut folds = vec![0; rows];
+    let mut dealt = 0usize;
     for mut members in groups {
         members.shuffle(&mut rng);
         for r in members {
-            match dealt % fold.of == fold.index {
-                true => held.push(r),
-                false => kept.push(r),
-            }
+            folds[r] = dealt % of.max(1);
             dealt += 1;
         }
     }
-    kept.sort_unstable();
-    held.sort_unstable();
-    Ok((table.select_rows(&kept)?, table.select_rows(&held)?))
+    folds
 }

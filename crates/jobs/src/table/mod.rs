@@ -18,7 +18,7 @@ use io::table::{
     infer_schema, regression_targets,
 };
 
-pub use folds::{Fold, MAX_FOLDS, split_fold};
+pub use folds::{Fold, MAX_FOLDS, deal_folds, split_fold};
 pub use piecewise::Encoded;
 pub use read::{
     drop_incomplete_rows, drop_missing_targets, read_any, split_rows, split_rows_by_class,

@@ -4,6 +4,7 @@
 
 pub mod auto;
 pub mod blend;
+pub mod ensemble;
 pub mod job;
 pub mod linear;
 pub mod multinomial;

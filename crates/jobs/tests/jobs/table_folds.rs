@@ -1,12 +1,14 @@
-//! k-fold cross-validation: folds that partition the rows (by class for a classifier), each
-//! fold's score that of its own model on its own rows, and the kept model trained on every
-//! row.
+//! k-fold cross-validation: folds that partition the rows (by class for a classifier); a
+//! network asked for scored on each fold by its own model, then trained on every row; the
+//! default model bagged: each fold's candidates trained on the other folds, an ensemble of
+//! them kept, scored on the rows it did not train on.
 
 use io::FittedModel;
 use io::table::load_table_file;
 use jobs::table::{Fold, split_fold};
 use jobs::tabular::job::{
-    FOLDS_DIR, NetworkOptions, Quiet, TableJobOptions, TableModel, TableRefusal, cross_validate,
+    FOLDS_DIR, ModelChoice, NetworkOptions, Quiet, Selection, TableJobOptions, TableModel,
+    TableRefusal, cross_validate,
 };
 use nn::TrainLength;
 use std::path::{Path, PathBuf};
@@ -82,8 +84,13 @@ fn folds_partition_the_rows_evenly_and_by_class() {
     );
 }
 
+/// The options of a job on `data`'s `y` over `folds` folds, of the network alone.
 fn options(data: &Path, folds: usize) -> TableJobOptions {
-    let mut o = TableJobOptions::new(data, TableModel::Network(NetworkOptions::default()));
+    let network = NetworkOptions {
+        choice: ModelChoice::Network,
+        ..NetworkOptions::default()
+    };
+    let mut o = TableJobOptions::new(data, TableModel::Network(network));
     o.data.target = Some("y".into());
     o.data.folds = Some(folds);
     o.training.length = Some(TrainLength::Epochs(30));
@@ -91,7 +98,7 @@ fn options(data: &Path, folds: usize) -> TableJobOptions {
 }
 
 #[test]
-fn each_fold_is_scored_by_its_own_model_and_the_kept_one_trains_on_every_row() {
+fn a_network_asked_for_is_scored_by_each_fold_and_trained_on_every_row() {
     let dir = tempfile::tempdir().unwrap();
     let data = table(dir.path(), 240);
     let run = dir.path().join("run");
@@ -153,4 +160,67 @@ fn folds_out_of_range_or_beside_a_test_file_are_refused() {
             "{e}"
         );
     }
+}
+
+/// The default model over 3 folds: an ensemble of each fold's networks (and maybe the
+/// linear model), saved as one model file that predicts as the outcome's model does; each
+/// fold's runs trained on the other folds' 160 rows and validated on its own 80.
+#[test]
+fn the_default_model_is_bagged_over_the_folds() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = table(dir.path(), 240);
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    let mut o = options(&data, 3);
+    o.model = TableModel::Network(NetworkOptions::default());
+    let cpu = CpuBackend::new();
+    let out = cross_validate(&o, &cpu, &run, &mut Quiet(Silent)).unwrap();
+    let Selection::Bagged(choice) = &out.selection else {
+        panic!("not bagged: {:?}", out.selection);
+    };
+    assert!(
+        choice.reason.contains("out-of-fold R²"),
+        "{}",
+        choice.reason
+    );
+    let ensemble = out
+        .model
+        .network()
+        .downcast_ref::<nn::MlpEnsemble<CpuBackend>>();
+    let ensemble = ensemble.expect("an ensemble");
+    assert_eq!(ensemble.members().len() % 3, 0, "whole bags of 3 folds");
+    let total: f32 = ensemble.weights().iter().sum();
+    assert!((total - 1.0).abs() < 1e-5, "{total}");
+    let cv = out.metrics.cross_validation.clone().unwrap();
+    assert_eq!((cv.folds, cv.scores.len()), (3, 3));
+    assert!(cv.mean > 0.9, "{cv:?}");
+    let m = &out.metrics;
+    assert_eq!((m.train_rows, m.validation_rows, m.test_rows), (240, 0, 0));
+    // The saved model predicts the table as the outcome's model does.
+    let saved = FittedModel::load(&run, &cpu).unwrap();
+    assert_eq!(saved.network().kind(), "mlp_ensemble");
+    let t = load_table_file(&data).unwrap().rows;
+    let (a, b) = (saved.predict_table(&t), out.model.predict_table(&t));
+    assert_eq!(a.unwrap().values, b.unwrap().values);
+    for fold in 1..=3 {
+        let config = run
+            .join(FOLDS_DIR)
+            .join(fold.to_string())
+            .join("config.json");
+        let config: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(config).unwrap()).unwrap();
+        let rows = &config["data"]["rows"];
+        assert_eq!(
+            (rows["train"].as_u64(), rows["validation"].as_u64()),
+            (Some(160), Some(80)),
+            "{config}"
+        );
+    }
+    let lines = out.lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("model kept: the mean over 3 folds of ")),
+        "{lines:?}"
+    );
 }

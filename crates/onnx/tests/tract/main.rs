@@ -382,3 +382,49 @@ fn metadata_and_interface() {
         }
     }
 }
+
+/// An ensemble of networks of other widths, one with a positional encoding and one without
+/// hidden layers, as one graph: the same probabilities and labels as `predict`, and after
+/// a save and load the same again.
+#[test]
+fn an_ensemble_of_networks_is_one_graph() {
+    let members = vec![
+        net(
+            Mlp::builder()
+                .input(3)
+                .hidden(&[16, 16], Activation::Relu)
+                .output(3, Activation::Identity),
+            11,
+        ),
+        net(
+            Mlp::builder()
+                .input(3)
+                .positional_encoding(2, true)
+                .hidden(&[8], Activation::Relu)
+                .output(3, Activation::Identity),
+            12,
+        ),
+        net(
+            Mlp::builder()
+                .input(3)
+                .hidden(&[], Activation::Identity)
+                .output(3, Activation::Identity),
+            13,
+        ),
+    ];
+    let ensemble = nn::MlpEnsemble::new(members, vec![0.5, 0.3, 0.2]).unwrap();
+    let info = ModelInfo::classification(&names(3), "k", vec![0.0, 1.0, 2.0]);
+    let model = FittedModel::new(ensemble, info).unwrap();
+    let x = inputs(120, 3, 2.0, 0.0);
+    check("ensemble of three networks", &model, &x);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ensemble.safetensors");
+    model.save(&path).unwrap();
+    let back = FittedModel::load(&path, &CpuBackend::new()).unwrap();
+    assert_eq!(back.network().kind(), "mlp_ensemble");
+    assert_eq!(
+        back.predict(&x).unwrap().values,
+        model.predict(&x).unwrap().values
+    );
+    check("ensemble after a save and load", &back, &x);
+}

@@ -41,6 +41,21 @@ pub(super) enum Comparison {
     Made(Selected),
 }
 
+/// `auto`'s networks trained ([`Trainer::train_all`]).
+pub(super) enum TrainedAll<B: Backend> {
+    /// A run was stopped by the stop flag: the first network as it stands, and its
+    /// training features.
+    Stopped(Outcome<Mlp<B>>, Vec<f32>),
+    /// Every network trained: the first with its training features, and the others that
+    /// did not diverge, each with its inputs.
+    Done {
+        /// The network on the plain rows and their training features.
+        first: (Outcome<Mlp<B>>, Vec<f32>),
+        /// The others.
+        others: Vec<(NumericEncoding, Outcome<Mlp<B>>)>,
+    },
+}
+
 /// The kept model, the training rows' features in its encoding, and the comparison.
 pub(super) type Compared<B> = (Outcome<Mlp<B>>, Vec<f32>, Comparison);
 
@@ -57,7 +72,7 @@ fn fits(p: &Prepared, bins: usize, reporter: &mut dyn TableReporter) -> Result<b
 /// The inputs of the networks `auto` trains after the first: the second's and the
 /// third's, less those on piecewise-linear rows that would not fit in memory (with a
 /// note; a third network trains only beside a second).
-fn inputs_that_fit(
+pub(super) fn inputs_that_fit(
     p: &Prepared,
     second: Option<Second>,
     reporter: &mut dyn TableReporter,
@@ -101,7 +116,7 @@ fn piecewise_parts(
 }
 
 /// The bins of the piecewise-linear network among `inputs`, if there is one.
-fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
+pub(super) fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
     inputs.iter().find_map(|i| match i {
         NumericEncoding::Piecewise(bins) => Some(*bins),
         _ => None,
@@ -124,6 +139,30 @@ impl<B: Backend> Trainer<'_, B> {
         let (mut inputs, max) = inputs_that_fit(p, second, reporter)?;
         let bins = piecewise_bins(&inputs);
         let mut parts = piecewise_parts(p, &x, (bins, max), &mut inputs)?;
+        let trained = self.train_all(p, (net, x, dir), (inputs, &mut parts), targets, reporter)?;
+        let TrainedAll::Done { first, others } = trained else {
+            let TrainedAll::Stopped(out, x) = trained else {
+                unreachable!("matched above")
+            };
+            return Ok((out, x, Comparison::Stopped));
+        };
+        let (out, x) = first;
+        let (out, note) = self.best_network(p, out, others.into_iter(), parts.as_ref(), targets)?;
+        self.select(p, (out, x), (note, parts), targets)
+    }
+
+    /// `auto`'s networks trained: `net` on the plain rows of `p` (training features `x`,
+    /// run in `dir`) and one on each of `inputs` (the piecewise-linear one on `parts`,
+    /// whose training features it gives back), beside or after it; the others that
+    /// diverged left out (with a note).
+    pub(super) fn train_all(
+        self,
+        p: &Prepared,
+        (net, x, dir): (&Network, Vec<f32>, &Path),
+        (inputs, parts): (Vec<NumericEncoding>, &mut Option<Encoded>),
+        targets: Option<&Standardizer>,
+        reporter: &mut dyn TableReporter,
+    ) -> Result<TrainedAll<B>> {
         let wide = parts
             .as_mut()
             .map(|parts| std::mem::take(&mut parts.train.x));
@@ -144,7 +183,7 @@ impl<B: Backend> Trainer<'_, B> {
         let stopped = first_stopped(&trained).is_some();
         let ((out, x), others) = trained;
         if stopped {
-            return Ok((out, x, Comparison::Stopped));
+            return Ok(TrainedAll::Stopped(out, x));
         }
         let mut outcomes = Vec::with_capacity(others.len());
         for (outcome, wide) in others {
@@ -154,12 +193,15 @@ impl<B: Backend> Trainer<'_, B> {
             outcomes.push(outcome);
         }
         // A network that diverged drops out; the others are compared.
-        let kept = inputs
+        let others = inputs
             .into_iter()
             .zip(outcomes)
-            .filter(|(i, _)| !drop_outs.dropped(&dir.join(i.dir())));
-        let (out, note) = self.best_network(p, out, kept, parts.as_ref(), targets)?;
-        self.select(p, (out, x), (note, parts), targets)
+            .filter(|(i, _)| !drop_outs.dropped(&dir.join(i.dir())))
+            .collect();
+        Ok(TrainedAll::Done {
+            first: (out, x),
+            others,
+        })
     }
 
     /// The networks after the first, on `inputs`: periodic ones on the plain rows of `p`,

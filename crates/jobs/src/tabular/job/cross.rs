@@ -33,7 +33,7 @@ pub struct CrossValidation {
 
 impl CrossValidation {
     /// The figures of `scores` of `measure`.
-    fn of(measure: &'static str, scores: Vec<f64>) -> Self {
+    pub(super) fn of(measure: &'static str, scores: Vec<f64>) -> Self {
         let n = scores.len().max(1) as f64;
         let mean = scores.iter().sum::<f64>() / n;
         let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
@@ -80,6 +80,12 @@ pub fn cross_validate<B: Backend>(
     let limit = options.data.folds_up_to_rows;
     if limit.is_some_and(|most| clearly_more_rows(&options.data.data, most)) {
         return train_once(options, backend, dir, reporter);
+    }
+    if super::bagged::bags(options) {
+        return match super::bagged::bag(options, backend, dir, (limit, &mut *reporter))? {
+            Some(out) => Ok(out),
+            None => train_once(options, backend, dir, reporter),
+        };
     }
     let folds = options.data.folds.unwrap_or(0);
     let mut scores = Vec::with_capacity(folds);

@@ -30,12 +30,14 @@
 //! # Ok(()) }
 //! ```
 
+mod bagged;
 mod candidates;
 mod compare;
 mod cross;
 mod drop_outs;
 mod encodings;
 mod error;
+mod fold_parts;
 mod network;
 mod options;
 mod outcome;
@@ -44,6 +46,7 @@ mod spread;
 mod test_text;
 mod text;
 
+pub use bagged::bags;
 pub use candidates::SIDE_BY_SIDE_MAX_BYTES;
 pub use cross::{CrossValidation, FOLDS_DIR, cross_validate};
 pub use encodings::{Inputs, numeric_encodings};

@@ -44,6 +44,9 @@ pub enum Selection {
     Stopped,
     /// `auto` compared the candidates and kept one, for a reason.
     Chosen(Choice),
+    /// `auto` bagged over folds: the candidates' out-of-fold outputs compared and the
+    /// kept ensemble's members chosen ([`Choice::reason`] says with what weights).
+    Bagged(Choice),
 }
 
 /// The rows given without targets, predicted.
@@ -220,7 +223,7 @@ fn report<B: Backend>(
 
 /// Writes the test rows' predictions, and those of the rows given without targets (which
 /// it returns); adds the files to `files`.
-fn write_predictions<B: Backend>(
+pub(super) fn write_predictions<B: Backend>(
     p: &Prepared,
     fitted: &FittedModel<B>,
     dir: &Path,

@@ -166,6 +166,13 @@ impl<B: Backend> TableJobOutcome<B> {
                 };
                 lines.push(format!("model kept: {kept} ({})", c.reason));
             }
+            Selection::Bagged(c) => {
+                let folds = self.metrics.cross_validation.as_ref().map_or(0, |c| c.folds);
+                lines.push(format!(
+                    "model kept: the mean over {folds} folds of {}",
+                    c.reason
+                ));
+            }
         }
         let m = &self.metrics;
         lines.extend(match &m.test {
@@ -188,7 +195,7 @@ impl<B: Backend> TableJobOutcome<B> {
         }
         // Beside other candidates, the run summed up is the network's on plain inputs.
         let run = match self.selection {
-            Selection::Alone => "",
+            Selection::Alone | Selection::Bagged(_) => "",
             _ => "the network on plain inputs: ",
         };
         lines.push(format!(

@@ -1,0 +1,453 @@
+//! The default table model bagged over k folds: the table read and encoded once on every
+//! row; for each fold, `auto`'s networks and the linear model trained on the other folds'
+//! rows, their best epochs chosen on the fold's own rows, and their outputs on those rows
+//! kept (out-of-fold); then a greedy ensemble selection over the candidates' out-of-fold
+//! outputs, and the kept model: the weighted mean of the selected candidates' fold models,
+//! one [`MlpEnsemble`] in one model file. No row is withheld from the kept model; the
+//! out-of-fold score of the ensemble is the estimate the report gives.
+
+use super::compare::{TrainedAll, inputs_that_fit, piecewise_bins};
+use super::cross::CrossValidation;
+use super::fold_parts::{fold_encoded, fold_part, fold_rows, network_truth, rows_outside, scatter};
+use super::network::{RunMode, Trainer};
+use super::outcome::{
+    METRICS_FILE, SCHEMA_FILE, Selection, TableJobOutcome, pretty, write_predictions,
+};
+use super::{FOLDS_DIR, TableJob, TableJobOptions, TableReporter};
+use crate::Result;
+use crate::table::{Encoded, Prepared};
+use crate::tabular::auto::{self, NumericEncoding};
+use crate::tabular::blend::widen;
+use crate::tabular::ensemble::{self, CandidateOutputs, Truth};
+use crate::tabular::linear::check_cost;
+use crate::tabular::report::{TabularMetrics, TrainingFigures};
+use crate::tabular::{Choice, Kept, fit_linear, linear_network, score};
+use io::{FittedModel, Standardizer};
+use nn::{Mlp, MlpEnsemble};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use tensor_core::{Backend, Tensor};
+
+/// One candidate over the folds: its fold models, whether they read the piecewise-linear
+/// rows, and its out-of-fold outputs.
+struct Bag<B: Backend> {
+    name: &'static str,
+    inputs: NumericEncoding,
+    models: Vec<Mlp<B>>,
+    oof: Vec<f32>,
+}
+
+/// What the folds trained: each candidate's bag, the steps and seconds of every run.
+struct Bags<B: Backend> {
+    bags: Vec<Bag<B>>,
+    steps: u64,
+    seconds: f64,
+    /// Why a fold fitted no linear model, when one did not.
+    no_linear: Option<String>,
+}
+
+/// Whether the job of `options` is bagged when cross-validated: the default model, with
+/// no classes balanced and no inputs asked for.
+pub fn bags(options: &TableJobOptions) -> bool {
+    options.auto()
+        && !options.data.balanced
+        && options.data.test_data.is_none()
+        && options.numbers().is_none_or(|n| n.encoding.is_none())
+}
+
+/// The bagged job of `options` (its `folds` set) in `dir`: the fold runs in
+/// `dir/folds/N`, the kept ensemble, `schema.json` and `metrics.json` in `dir`. `None`
+/// when the table has more rows than `limit` (the caller trains it once instead).
+pub fn bag<B: Backend>(
+    options: &TableJobOptions,
+    backend: &B,
+    dir: &Path,
+    (limit, reporter): (Option<usize>, &mut dyn TableReporter),
+) -> Result<Option<TableJobOutcome<B>>> {
+    let folds = options.data.folds.unwrap_or(0);
+    let mut every = options.clone();
+    every.data.folds = None;
+    every.data.test_fraction = 0.0;
+    every.data.val_fraction = Some(0.0);
+    let job = TableJob::prepare(&every, reporter)?;
+    if limit.is_some_and(|most| job.p.train.rows > most) {
+        return Ok(None);
+    }
+    let TableJob {
+        mut p, classes, x, ..
+    } = job;
+    p.train.x = x;
+    let targets = (classes == 0)
+        .then(|| Standardizer::fit(&p.train.y, 1))
+        .transpose()?;
+    let trainer = Trainer {
+        options: &every,
+        backend,
+        mode: RunMode::Shared,
+        drop_outs: None,
+    };
+    let rows = fold_rows(&p, folds, options.training.seed);
+    let (inputs, mut wide) = shared_inputs(&p, &rows, reporter)?;
+    let trained = train_folds(
+        trainer,
+        &p,
+        (&rows, &inputs, wide.as_ref()),
+        targets.as_ref(),
+        (dir, reporter),
+    )?;
+    let truth = network_truth(&p.train, targets.as_ref())?;
+    let width = if classes == 2 { 1 } else { classes.max(1) };
+    let truth = Truth {
+        targets: &truth,
+        width,
+        classes,
+    };
+    let mut finished = choose(backend, trained.bags, &rows, truth, wide.as_ref())?;
+    if let Some(why) = &trained.no_linear {
+        finished.choice.reason += &format!("; no linear candidate: {why}");
+    }
+    if let (true, Some(parts)) = (finished.reads_wide, wide.as_mut()) {
+        p.swap_encoded(parts);
+    }
+    (finished.steps, finished.seconds) = (trained.steps, trained.seconds);
+    Ok(Some(finish(&p, finished, targets.as_ref(), options, dir)?))
+}
+
+/// The inputs of `auto`'s networks after the first (as the first fold's rows decide
+/// them), and the piecewise-linear encoding of every row when one of them reads it (its
+/// bins fitted on every row).
+fn shared_inputs(
+    p: &Prepared,
+    rows: &[Vec<usize>],
+    reporter: &mut dyn TableReporter,
+) -> Result<(Vec<NumericEncoding>, Option<Encoded>)> {
+    let first = fold_part(p, &rows_outside(rows, 0), &rows[0])?;
+    let second = auto::second_network(None, None, &first).map(|inputs| super::compare::Second {
+        inputs,
+        third: auto::third_network(inputs, None),
+        max_piecewise: auto::piecewise_cap(None, &first),
+    });
+    let (mut inputs, max) = inputs_that_fit(&first, second, reporter)?;
+    drop(first);
+    let Some(bins) = piecewise_bins(&inputs) else {
+        return Ok((inputs, None));
+    };
+    let encoding = p.encoding.with_piecewise(&p.train.x, bins)?;
+    if max.is_some_and(|max| encoding.width() > max) {
+        inputs.retain(|i| !matches!(i, NumericEncoding::Piecewise(_)));
+        return Ok((inputs, None));
+    }
+    let parts = p.piecewise_with(&p.train.x, encoding)?;
+    Ok((inputs, Some(parts)))
+}
+
+/// Every fold's candidates trained in `dir/folds/N`, with their out-of-fold outputs.
+fn train_folds<B: Backend>(
+    trainer: Trainer<'_, B>,
+    p: &Prepared,
+    (rows, inputs, wide): (&[Vec<usize>], &[NumericEncoding], Option<&Encoded>),
+    targets: Option<&Standardizer>,
+    (dir, reporter): (&Path, &mut dyn TableReporter),
+) -> Result<Bags<B>> {
+    let classes = p.labels.as_ref().map_or(0, Vec::len);
+    let folds = rows.len();
+    let (mut bags, mut steps, mut seconds) = (Vec::<Bag<B>>::new(), 0u64, 0f64);
+    let mut no_linear = None;
+    for (f, held) in rows.iter().enumerate() {
+        reporter
+            .runs()
+            .status(&format!("fold {} of {folds}", f + 1));
+        let kept = rows_outside(rows, f);
+        let mut part = fold_part(p, &kept, held)?;
+        let mut parts = wide.map(|w| fold_encoded(w, &kept, held)).transpose()?;
+        let x = std::mem::take(&mut part.train.x);
+        let scale = auto::learns_input_scale(NumericEncoding::Plain);
+        let net = trainer.network(part.train.n_features, classes, 0, scale)?;
+        let run = dir.join(FOLDS_DIR).join((f + 1).to_string());
+        let trained = trainer.train_all(
+            &part,
+            (&net, x, &run),
+            (inputs.to_vec(), &mut parts),
+            targets,
+            reporter,
+        )?;
+        let TrainedAll::Done { first, others } = trained else {
+            return Err(crate::Error::refused(format!(
+                "stopped in fold {} of {folds}: a job bagged over folds does not resume; run it again",
+                f + 1
+            )));
+        };
+        part.train.x = first.1;
+        let mut fold: Vec<(&'static str, NumericEncoding, Mlp<B>)> = Vec::new();
+        let outcomes = std::iter::once((NumericEncoding::Plain, first.0)).chain(others);
+        for (inputs, out) in outcomes {
+            steps += out.report.steps_run;
+            seconds += out.report.seconds;
+            fold.push((inputs.name(), inputs, out.model));
+        }
+        match linear_model(trainer.backend, &part, targets)? {
+            Ok(linear) => fold.push(("linear", NumericEncoding::Plain, linear)),
+            Err(why) => no_linear = no_linear.or(Some(why)),
+        }
+        for (name, inputs, model) in fold {
+            let val = match (inputs, parts.as_ref()) {
+                (NumericEncoding::Piecewise(_), Some(parts)) => parts.val.as_ref(),
+                _ => part.val.as_ref(),
+            };
+            let val = val.ok_or_else(|| crate::Error::refused("a fold without rows"))?;
+            let xv = Tensor::from_slice(trainer.backend, &val.x, [val.rows, val.n_features])?;
+            let outputs = model.predict(&xv)?.to_vec()?;
+            let width = outputs.len() / val.rows.max(1);
+            let bag = match bags.iter_mut().find(|b| b.name == name) {
+                Some(b) => b,
+                None if f == 0 => {
+                    bags.push(Bag {
+                        name,
+                        inputs,
+                        models: Vec::new(),
+                        oof: vec![0.0; p.train.rows * width],
+                    });
+                    bags.last_mut().unwrap_or_else(|| unreachable!("pushed"))
+                }
+                None => continue,
+            };
+            scatter(&mut bag.oof, &outputs, held, width);
+            bag.models.push(model);
+        }
+    }
+    // A candidate missing from a fold (it diverged there) leaves the comparison.
+    bags.retain(|b| b.models.len() == folds);
+    Ok(Bags {
+        bags,
+        steps,
+        seconds,
+        no_linear,
+    })
+}
+
+/// The linear model fitted on the training rows of `part`, or why there is none (too
+/// costly, or no fit).
+fn linear_model<B: Backend>(
+    backend: &B,
+    part: &Prepared,
+    targets: Option<&Standardizer>,
+) -> Result<std::result::Result<Mlp<B>, String>> {
+    let classes = part.labels.as_ref().map_or(0, Vec::len);
+    let t = &part.train;
+    if let Err(e) = check_cost(t.rows, t.n_features, classes) {
+        return Ok(Err(e.to_string()));
+    }
+    let y = network_truth(t, targets)?;
+    match fit_linear(&t.x, &y, t.rows, t.n_features, classes) {
+        Ok(fit) => Ok(Ok(linear_network(backend, &fit, 0)?)),
+        Err(e) => Ok(Err(e)),
+    }
+}
+
+/// The selection over the bags: the kept ensemble (its members widened to the
+/// piecewise-linear rows when it holds a network that reads them), the choice, whether the
+/// model reads those rows, and the ensemble's score on each fold's rows.
+fn choose<B: Backend>(
+    backend: &B,
+    bags: Vec<Bag<B>>,
+    rows: &[Vec<usize>],
+    truth: Truth<'_>,
+    wide: Option<&Encoded>,
+) -> Result<Finished<B>> {
+    let candidates: Vec<CandidateOutputs<'_>> = bags
+        .iter()
+        .map(|b| CandidateOutputs {
+            name: b.name,
+            outputs: &b.oof,
+        })
+        .collect();
+    let pool =
+        |skip: &str| -> Vec<usize> { (0..bags.len()).filter(|&i| bags[i].name != skip).collect() };
+    let (a, b) = (
+        ensemble::select(&candidates, &pool("piecewise"), truth),
+        ensemble::select(&candidates, &pool("periodic"), truth),
+    );
+    let counts = if b.1 < a.1 { b.0 } else { a.0 };
+    let blended = ensemble::blend_outputs(&candidates, &counts);
+    let scores: Vec<f64> = rows
+        .iter()
+        .map(|r| fold_score(&blended, r, truth))
+        .collect();
+    let each: Vec<String> = candidates
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {:.4}",
+                c.name,
+                score(c.outputs, truth.width, truth.targets, truth.classes)
+            )
+        })
+        .collect();
+    let measure = if truth.classes > 0 { "accuracy" } else { "R²" };
+    let mean = score(&blended, truth.width, truth.targets, truth.classes);
+    let network_score = bags
+        .iter()
+        .zip(&candidates)
+        .filter(|(b, _)| b.name != "linear")
+        .map(|(_, c)| score(c.outputs, truth.width, truth.targets, truth.classes))
+        .fold(f64::NAN, f64::max);
+    let linear_score = bags
+        .iter()
+        .zip(&candidates)
+        .find(|(b, _)| b.name == "linear")
+        .map(|(_, c)| score(c.outputs, truth.width, truth.targets, truth.classes));
+    let only_linear = bags
+        .iter()
+        .zip(&counts)
+        .all(|(b, &n)| n == 0 || b.name == "linear");
+    let reason = format!(
+        "{} (out-of-fold {measure}: {}; their mean {mean:.4})",
+        ensemble::weights_text(&candidates, &counts),
+        each.join(", ")
+    );
+    let choice = Choice {
+        kept: if only_linear {
+            Kept::Linear
+        } else {
+            Kept::Network
+        },
+        network_score,
+        linear_score,
+        reason,
+    };
+    let reads_wide = bags
+        .iter()
+        .zip(&counts)
+        .any(|(b, &n)| n > 0 && matches!(b.inputs, NumericEncoding::Piecewise(_)));
+    let model = members(backend, bags, &counts, wide.filter(|_| reads_wide))?;
+    Ok(Finished {
+        model,
+        choice,
+        reads_wide,
+        scores,
+        steps: 0,
+        seconds: 0.0,
+    })
+}
+
+/// The ensemble of the picked bags' fold models, each weighted by its bag's share over
+/// the folds; those on plain rows widened to read `wide`'s rows when given.
+fn members<B: Backend>(
+    backend: &B,
+    bags: Vec<Bag<B>>,
+    counts: &[usize],
+    wide: Option<&Encoded>,
+) -> Result<MlpEnsemble<B>> {
+    let total = counts.iter().sum::<usize>().max(1) as f32;
+    let columns = wide.map(|w| (w.encoding.plain_columns(), w.encoding.width()));
+    let (mut models, mut weights) = (Vec::new(), Vec::new());
+    for (bag, &n) in bags.into_iter().zip(counts) {
+        let folds = bag.models.len().max(1) as f32;
+        for m in bag.models.into_iter().filter(|_| n > 0) {
+            let m = match (&columns, bag.inputs) {
+                (Some((c, width)), NumericEncoding::Plain) => widen(backend, &m, c, *width)?,
+                _ => m,
+            };
+            models.push(m);
+            weights.push(n as f32 / total / folds);
+        }
+    }
+    Ok(MlpEnsemble::new(models, weights)?)
+}
+
+/// The score of `outputs` on the rows `rows`.
+fn fold_score(outputs: &[f32], rows: &[usize], truth: Truth<'_>) -> f64 {
+    let w = truth.width;
+    let out: Vec<f32> = rows
+        .iter()
+        .flat_map(|&r| outputs[r * w..(r + 1) * w].iter().copied())
+        .collect();
+    let t: Vec<f32> = rows.iter().map(|&r| truth.targets[r]).collect();
+    score(&out, w, &t, truth.classes)
+}
+
+/// The kept ensemble, its choice, whether it reads the piecewise-linear rows, each fold's
+/// score and the runs' steps and seconds.
+struct Finished<B: Backend> {
+    model: MlpEnsemble<B>,
+    choice: Choice,
+    reads_wide: bool,
+    scores: Vec<f64>,
+    steps: u64,
+    seconds: f64,
+}
+
+/// Saves the kept ensemble in `dir` with `schema.json`, the predictions of rows without
+/// targets and `metrics.json`; the job's outcome.
+fn finish<B: Backend>(
+    p: &Prepared,
+    done: Finished<B>,
+    targets: Option<&Standardizer>,
+    options: &TableJobOptions,
+    dir: &Path,
+) -> Result<TableJobOutcome<B>> {
+    let schema = dir.join(SCHEMA_FILE);
+    train::record::write_file(&schema, pretty(&p.schema, &schema)?.as_bytes())?;
+    let record = write_record(dir, &done.model, p.train.rows)?;
+    let parameters = nn::Layer::num_params(&done.model);
+    let members = done.model.members().len();
+    let fitted = FittedModel::new(done.model, p.model_info(targets))?;
+    fitted.save(dir.join(train::checkpoint::FILE_NAME))?;
+    let mut files = vec![record, schema];
+    let unlabeled = write_predictions(p, &fitted, dir, &mut files)?;
+    let training = TrainingFigures {
+        final_train_loss: None,
+        final_val_loss: None,
+        loss_units: String::new(),
+        steps: done.steps,
+        seconds: done.seconds,
+        restored_step: None,
+        restored_val_loss: None,
+        parameters,
+    };
+    let measure = if p.labels.is_some() { "accuracy" } else { "r2" };
+    let mut metrics = TabularMetrics::new(p, training, None, None, Some(done.choice.clone()));
+    metrics.cross_validation = Some(CrossValidation::of(measure, done.scores));
+    let metrics_file = dir.join(METRICS_FILE);
+    let text = pretty(&metrics, &metrics_file)? + "\n";
+    train::record::write_file(&metrics_file, text.as_bytes())?;
+    files.push(metrics_file);
+    Ok(TableJobOutcome {
+        model: fitted,
+        asked: options.model.clone(),
+        selection: Selection::Bagged(done.choice),
+        metrics,
+        labels: p.labels.clone(),
+        features: p.train.n_features,
+        summary: format!(
+            "an ensemble of {members} networks from {} folds, {} steps in {:.1} s",
+            options.data.folds.unwrap_or(0),
+            done.steps,
+            done.seconds
+        ),
+        stop_reason: nn::StopReason::Completed,
+        unlabeled,
+        dir: dir.to_path_buf(),
+        files,
+    })
+}
+
+/// The job's `config.json` in `dir`: the first fold's record (the command, data, options
+/// and device) with the ensemble's architecture and every row trained on; its path.
+fn write_record<B: Backend>(dir: &Path, model: &MlpEnsemble<B>, rows: usize) -> Result<PathBuf> {
+    let first = dir.join(FOLDS_DIR).join("1");
+    let mut record = train::record::read_value(&first).unwrap_or_default();
+    let architecture = serde_json::to_value(nn::Model::config(model))
+        .map_err(|e| crate::Error::json("cannot encode the ensemble's architecture", e))?;
+    record.insert("architecture".into(), architecture);
+    if let Some(Value::Object(data)) = record.get_mut("data") {
+        data.insert(
+            "rows".into(),
+            json!({"train": rows, "validation": 0, "test": 0}),
+        );
+    }
+    let path = dir.join(train::record::FILE_NAME);
+    let text = pretty(&record, &path)? + "\n";
+    train::record::write_file(&path, text.as_bytes())?;
+    Ok(path)
+}
