@@ -24,8 +24,9 @@ pub enum Command {
     Linreg(RegressionArgs),
     /// Logistic regression (binary classification) with accuracy, precision, recall and F1.
     Logreg(RegressionArgs),
-    /// A model of tabular data, for regression or classification: by default the better,
-    /// on held-out training rows, of a network and a linear model (--model mlp: the network).
+    /// A model of tabular data, for regression or classification: by default networks and a
+    /// linear model, mixed by their scores on rows they did not train on (--model mlp: a
+    /// network).
     Mlp(MlpArgs),
     /// Fit a network to a function of x that you type, e.g. "sin(3*x) + x^2".
     Approx(ApproxArgs),
@@ -145,10 +146,10 @@ pub struct RegressionArgs {
     /// of at most 20,000 rows cross-validates over 5 folds instead].
     #[arg(long)]
     pub test_fraction: Option<f32>,
-    /// Cross-validate over N folds (2 to 20): each fold's rows tested by a model trained on
-    /// the others, the mean score reported; then the model is trained on every row
-    /// [default for `mlp` without --test-data or --test-fraction: 5, on tables of at most
-    /// 20,000 rows].
+    /// Work over N folds (2 to 20): each fold's rows scored by models trained on the others.
+    /// The default model keeps the mean of its folds' models, mixed by those scores; another
+    /// is trained once more on every row [default for `mlp` without --test-data or
+    /// --test-fraction: 5, on tables of at most 20,000 rows].
     #[arg(long, value_name = "N", conflicts_with_all = ["test_data", "test_fraction", "resume"])]
     pub folds: Option<usize>,
     /// Share of the training rows held out for validation (the loss curve and early
@@ -213,7 +214,7 @@ pub struct MlpArgs {
     #[command(flatten)]
     pub data: RegressionArgs,
     /// The model: `auto` keeps the best, on held-out training rows, of the networks and a
-    /// linear model; `mlp` trains the network alone.
+    /// linear model (over folds, their mix: see --folds); `mlp` trains the network alone.
     #[arg(long, value_enum)]
     pub model: Option<ModelArg>,
     /// Regression or classification [default: classification when the target holds words

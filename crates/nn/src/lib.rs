@@ -19,6 +19,8 @@
 //!   factors ([`MlpConfig::input_scale`]) fold into the weights that read the inputs
 //!   ([`Mlp::fold_input_scale`]); a positional encoding's frequencies can be trained too
 //!   ([`MlpConfig::learned_frequencies`]).
+//! - [`MlpEnsemble`]: trained [`Mlp`]s on the same inputs, predicting the weighted sum of
+//!   their outputs (a bagged model); saved and loaded like any model, not trained as one.
 //! - [`Loss`], optimizers ([`Sgd`], [`Adam`], AdamW) behind the [`Optimizer`] trait,
 //!   [`GradClipper`], [`LrSchedule`].
 //! - [`Trainer`]: trains any [`Model`] on full batches or shuffled mini-batches, with

@@ -7,7 +7,9 @@ use crate::failure::{Failure, Result};
 use crate::table_options::{TableSpec, TrainingSpec};
 use io::FittedModel;
 use io::checkpoint::Checkpoint;
-use jobs::tabular::job::{OptionNames, TableJob, TableJobOptions, TableNote, TableReporter};
+use jobs::tabular::job::{
+    OptionNames, TableJob, TableJobOptions, TableNote, TableReporter, cross_validate,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::{Path, PathBuf};
@@ -87,9 +89,15 @@ impl OnDevice for FitTable {
 
     fn run<B: Backend>(self, backend: &B) -> Result<Self::Output> {
         let mut reporter = Notes::new(&self.context);
-        let job = TableJob::prepare(&self.options, &mut reporter)?;
-        let job = job.stop_flag(self.context.stop.clone());
-        let outcome = job.train(backend, &self.dir, &mut reporter)?;
+        let outcome = if self.options.data.folds.is_some() {
+            let mut options = self.options;
+            options.training.stop = Some(self.context.stop.clone());
+            cross_validate(&options, backend, &self.dir, &mut reporter)?
+        } else {
+            let job = TableJob::prepare(&self.options, &mut reporter)?;
+            let job = job.stop_flag(self.context.stop.clone());
+            job.train(backend, &self.dir, &mut reporter)?
+        };
         let bytes = outcome.model.to_checkpoint()?.to_bytes()?;
         Ok((bytes, outcome.lines()))
     }

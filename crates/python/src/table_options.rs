@@ -46,6 +46,8 @@ pub struct TableSpec {
     pub ignore: Vec<String>,
     /// `balanced`, or none.
     pub class_weight: Option<String>,
+    /// Folds to work over (the default model bagged over them), or none: one split.
+    pub folds: Option<usize>,
 }
 
 /// The training choices every job takes, read from the same dict as the job's own options.
@@ -117,7 +119,7 @@ impl TableSpec {
                     ignore: self.ignore.clone(),
                 },
                 balanced: self.balanced()?,
-                folds: None,
+                folds: self.folds,
                 folds_up_to_rows: None,
                 fold: None,
             },

@@ -116,3 +116,22 @@ def test_loading_the_other_task_is_refused(tmp_path):
     TableRegressor(device="cpu", model="linear").fit(frame.drop(columns="y"), frame["y"]).save(tmp_path / "m.safetensors")
     with pytest.raises(ValueError, match="holds a regression model, not a classification model"):
         TableClassifier.load(tmp_path / "m.safetensors")
+
+
+def test_folds_bag_the_default_model_as_the_command_line_does(cli, tmp_path):
+    """`folds=5` is the command line's default on a small table: the same ensemble of the
+    folds' networks, bit for bit, and the same predictions."""
+    train, test = split(pd.read_csv(DATA / "classification.csv"))
+    train.to_csv(tmp_path / "train.csv", index=False)
+    run = tmp_path / "run"
+    cli("mlp", "--data", tmp_path / "train.csv", "--target", "label", "--task", "classification",
+        "--device", "cpu", "--quiet", "--out", run)
+    estimator = TableClassifier(device="cpu", folds=5).fit(train.drop(columns="label"), train["label"])
+    assert estimator.model_ == TableClassifier.load(run).model_
+    assert any(line.startswith("model kept: the mean over 5 folds of ") for line in estimator.report_)
+    rows = test.drop(columns="label")
+    rows.to_csv(tmp_path / "rows.csv", index=False)
+    out = cli("predict", run, "--data", tmp_path / "rows.csv")
+    assert_same_answers(estimator, pd.read_csv(io.StringIO(out), dtype={"prediction": str}), rows)
+    estimator.to_onnx(tmp_path / "m.onnx")
+    assert (tmp_path / "m.onnx").stat().st_size > 0

@@ -27,6 +27,7 @@ def regression():
     ({"n_jobs": 0}, "n_jobs must be None, -1 or a positive number"),
     ({"random_state": "seven"}, "random_state must be None, an integer or a RandomState"),
     ({"val_fraction": 1.5}, "1.5"),
+    ({"folds": 1}, "2 to 20 folds, got 1"),
     ({"weight_decay": -1.0}, "-1"),
 ])
 def test_bad_parameters_are_refused_at_fit(regression, params, message):

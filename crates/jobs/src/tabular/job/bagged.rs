@@ -11,7 +11,7 @@ use super::cross::CrossValidation;
 use super::fold_parts::{fold_encoded, fold_part, fold_rows, network_truth, rows_outside, scatter};
 use super::network::{RunMode, Trainer};
 use super::outcome::{
-    METRICS_FILE, SCHEMA_FILE, Selection, TableJobOutcome, pretty, write_predictions,
+    METRICS_FILE, SCHEMA_FILE, Selection, TableJobOutcome, pretty, write_json, write_predictions,
 };
 use super::{FOLDS_DIR, TableJob, TableJobOptions, TableReporter};
 use crate::Result;
@@ -47,12 +47,12 @@ struct Bags<B: Backend> {
 }
 
 /// Whether the job of `options` is bagged when cross-validated: the default model, with
-/// no classes balanced and no inputs asked for.
+/// no classes balanced and nothing asked of its inputs (encoding, bands or bins).
 pub fn bags(options: &TableJobOptions) -> bool {
-    options.auto()
-        && !options.data.balanced
-        && options.data.test_data.is_none()
-        && options.numbers().is_none_or(|n| n.encoding.is_none())
+    let asked = options
+        .numbers()
+        .is_some_and(|n| n.encoding.is_some() || n.periodic.is_some() || n.bins.is_some());
+    options.auto() && !options.data.balanced && options.data.test_data.is_none() && !asked
 }
 
 /// The bagged job of `options` (its `folds` set) in `dir`: the fold runs in
@@ -409,8 +409,7 @@ fn finish<B: Backend>(
     let mut metrics = TabularMetrics::new(p, training, None, None, Some(done.choice.clone()));
     metrics.cross_validation = Some(CrossValidation::of(measure, done.scores));
     let metrics_file = dir.join(METRICS_FILE);
-    let text = pretty(&metrics, &metrics_file)? + "\n";
-    train::record::write_file(&metrics_file, text.as_bytes())?;
+    write_json(&metrics, &metrics_file)?;
     files.push(metrics_file);
     Ok(TableJobOutcome {
         model: fitted,
@@ -447,7 +446,6 @@ fn write_record<B: Backend>(dir: &Path, model: &MlpEnsemble<B>, rows: usize) -> 
         );
     }
     let path = dir.join(train::record::FILE_NAME);
-    let text = pretty(&record, &path)? + "\n";
-    train::record::write_file(&path, text.as_bytes())?;
+    write_json(&record, &path)?;
     Ok(path)
 }

@@ -3,7 +3,7 @@
 //! then the job trained on every row, whose model is kept. The folds' runs are kept in
 //! `folds/1`, `folds/2`, ... inside the job's folder.
 
-use super::outcome::{METRICS_FILE, TableJobOutcome, pretty};
+use super::outcome::{METRICS_FILE, TableJobOutcome, write_json};
 use super::{TableJob, TableJobOptions, TableNote, TableReporter};
 use crate::Result;
 use crate::table::Fold;
@@ -119,9 +119,7 @@ pub fn cross_validate<B: Backend>(
     let job = TableJob::prepare(&every, reporter)?;
     let mut out = job.train(backend, dir, reporter)?;
     out.metrics.cross_validation = Some(CrossValidation::of(measure, scores));
-    let path = dir.join(METRICS_FILE);
-    let text = pretty(&out.metrics, &path)? + "\n";
-    train::record::write_file(&path, text.as_bytes())?;
+    write_json(&out.metrics, &dir.join(METRICS_FILE))?;
     Ok(out)
 }
 

@@ -203,8 +203,7 @@ fn report<B: Backend>(
     let unlabeled = write_predictions(p, &fitted, dir, &mut files)?;
     let metrics = TabularMetrics::new(p, training, test, coefficients, choice);
     let metrics_file = dir.join(METRICS_FILE);
-    let text = pretty(&metrics, &metrics_file)? + "\n";
-    train::record::write_file(&metrics_file, text.as_bytes())?;
+    write_json(&metrics, &metrics_file)?;
     files.push(metrics_file);
     Ok(TableJobOutcome {
         model: fitted,
@@ -242,6 +241,12 @@ pub(super) fn write_predictions<B: Backend>(
     files.push(path.clone());
     let rows = rows.rows();
     Ok(Some(Unlabeled { rows, path }))
+}
+
+/// Writes `value` to `path` as pretty-printed JSON, ending in a new line.
+pub(super) fn write_json<T: Serialize>(value: &T, path: &Path) -> Result<()> {
+    let text = pretty(value, path)? + "\n";
+    Ok(train::record::write_file(path, text.as_bytes())?)
 }
 
 /// `value` as pretty-printed JSON (through a JSON value: its keys in the order that gives).
