@@ -260,19 +260,22 @@ mod mpi {
         let (a, b) = (untimed(&one), untimed(&two));
         assert_eq!(a, b, "the same choice and figures");
         assert!(a.get("model_kept").is_some(), "{a}");
-        // Each network's run folder, the one rank 1 trained included, written by rank 0.
+        // Bagged over 5 folds: each fold's network run folders, those rank 1 trained
+        // included, written by rank 0; the same ensemble.
         assert_eq!(listing(&one), listing(&two));
-        for sub in ["periodic", "piecewise"] {
-            assert_eq!(listing(&one.join(sub)), listing(&two.join(sub)), "{sub}");
-            let (x, y) = (
-                one.join(sub).join("model.safetensors"),
-                two.join(sub).join("model.safetensors"),
+        let model = |dir: &Path| std::fs::read(dir.join("model.safetensors")).unwrap();
+        assert_eq!(model(&one), model(&two), "the kept ensemble");
+        for fold in 1..=5 {
+            let (one, two) = (
+                one.join(format!("folds/{fold}")),
+                two.join(format!("folds/{fold}")),
             );
-            assert_eq!(
-                std::fs::read(x).unwrap(),
-                std::fs::read(y).unwrap(),
-                "{sub}'s checkpoint"
-            );
+            assert_eq!(listing(&one), listing(&two));
+            for sub in ["periodic", "piecewise"] {
+                assert_eq!(listing(&one.join(sub)), listing(&two.join(sub)), "{sub}");
+                let (x, y) = (model(&one.join(sub)), model(&two.join(sub)));
+                assert_eq!(x, y, "fold {fold}: {sub}'s checkpoint");
+            }
         }
     }
 

@@ -181,7 +181,7 @@ fn train_folds<B: Backend>(
         let mut fold: Vec<(&'static str, NumericEncoding, Mlp<B>)> = Vec::new();
         let outcomes = std::iter::once((NumericEncoding::Plain, first.0)).chain(others);
         for (inputs, out) in outcomes {
-            steps += out.report.steps_run;
+            steps += out.report.steps;
             seconds += out.report.seconds;
             fold.push((inputs.name(), inputs, out.model));
         }
