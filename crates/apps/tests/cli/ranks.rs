@@ -271,7 +271,7 @@ mod mpi {
                 two.join(format!("folds/{fold}")),
             );
             assert_eq!(listing(&one), listing(&two));
-            for sub in ["periodic", "piecewise"] {
+            for sub in ["periodic", "piecewise", "plain-no-decay"] {
                 assert_eq!(listing(&one.join(sub)), listing(&two.join(sub)), "{sub}");
                 let (x, y) = (model(&one.join(sub)), model(&two.join(sub)));
                 assert_eq!(x, y, "fold {fold}: {sub}'s checkpoint");

@@ -149,6 +149,7 @@ fn auto_trains_a_third_network_on_piecewise_inputs_by_default() {
         let fold = bagged.join(format!("folds/{fold}"));
         assert!(fold.join("piecewise/config.json").exists());
         assert!(fold.join("periodic/config.json").exists());
+        assert!(fold.join("plain-no-decay/config.json").exists());
     }
 }
 

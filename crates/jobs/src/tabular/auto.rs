@@ -48,6 +48,13 @@ pub const MAX_PIECEWISE_INPUTS: usize = 512;
 pub const AUTO_PIECEWISE_BINS: usize = 32;
 /// The second network's run folder when it reads piecewise-linear inputs.
 pub const PIECEWISE_DIR: &str = "piecewise";
+/// The run folder, inside a fold's, of the default model's network on plain inputs trained
+/// without weight decay (plain Adam), a candidate when bagged over folds. On the 13
+/// development tables run as a user runs it, the bagged model's mean rose from 0.8117 to
+/// 0.8150 (panel_wages 0.5653 to 0.6091; no table lower by more than 0.0025), on the 12
+/// held-out tables from 0.7516 to 0.7519; the same network 256x3 wide, or with a learning
+/// rate of 0.001, did not help (docs/BENCHMARKS.md, "A portfolio").
+pub const UNDECAYED_DIR: &str = "plain-no-decay";
 /// What `auto`'s second network reads when nothing is asked.
 pub const AUTO_SECOND: NumericEncoding = NumericEncoding::Periodic(AUTO_PERIODIC);
 

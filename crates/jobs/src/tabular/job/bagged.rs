@@ -28,6 +28,9 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use tensor_core::{Backend, Tensor};
 
+/// The report's name of the network on plain rows trained without weight decay.
+const UNDECAYED: &str = "plain without weight decay";
+
 /// One candidate over the folds: its fold models, whether they read the piecewise-linear
 /// rows, and its out-of-fold outputs.
 struct Bag<B: Backend> {
@@ -164,14 +167,20 @@ fn train_folds<B: Backend>(
         let scale = auto::learns_input_scale(NumericEncoding::Plain);
         let net = trainer.network(part.train.n_features, classes, 0, scale)?;
         let run = dir.join(FOLDS_DIR).join((f + 1).to_string());
+        let undecayed = net.without_weight_decay();
         let trained = trainer.train_all(
             &part,
             (&net, x, &run),
-            (inputs.to_vec(), &mut parts),
+            (inputs.to_vec(), &mut parts, undecayed),
             targets,
             reporter,
         )?;
-        let TrainedAll::Done { first, others } = trained else {
+        let TrainedAll::Done {
+            first,
+            others,
+            undecayed,
+        } = trained
+        else {
             return Err(crate::Error::refused(format!(
                 "stopped in fold {} of {folds}: a job bagged over folds does not resume; run it again",
                 f + 1
@@ -179,11 +188,13 @@ fn train_folds<B: Backend>(
         };
         part.train.x = first.1;
         let mut fold: Vec<(&'static str, NumericEncoding, Mlp<B>)> = Vec::new();
-        let outcomes = std::iter::once((NumericEncoding::Plain, first.0)).chain(others);
-        for (inputs, out) in outcomes {
+        let plain = std::iter::once((NumericEncoding::Plain, first.0));
+        let outcomes = plain.chain(others).map(|(i, out)| (i.name(), i, out));
+        let undecayed = undecayed.map(|out| (UNDECAYED, NumericEncoding::Plain, *out));
+        for (name, inputs, out) in outcomes.chain(undecayed) {
             steps += out.report.steps;
             seconds += out.report.seconds;
-            fold.push((inputs.name(), inputs, out.model));
+            fold.push((name, inputs, out.model));
         }
         match linear_model(trainer.backend, &part, targets)? {
             Ok(linear) => fold.push(("linear", NumericEncoding::Plain, linear)),

@@ -53,6 +53,9 @@ pub(super) enum TrainedAll<B: Backend> {
         first: (Outcome<Mlp<B>>, Vec<f32>),
         /// The others.
         others: Vec<(NumericEncoding, Outcome<Mlp<B>>)>,
+        /// The network on the plain rows without weight decay, when one was asked for and
+        /// did not diverge.
+        undecayed: Option<Box<Outcome<Mlp<B>>>>,
     },
 }
 
@@ -139,8 +142,14 @@ impl<B: Backend> Trainer<'_, B> {
         let (mut inputs, max) = inputs_that_fit(p, second, reporter)?;
         let bins = piecewise_bins(&inputs);
         let mut parts = piecewise_parts(p, &x, (bins, max), &mut inputs)?;
-        let trained = self.train_all(p, (net, x, dir), (inputs, &mut parts), targets, reporter)?;
-        let TrainedAll::Done { first, others } = trained else {
+        let trained = self.train_all(
+            p,
+            (net, x, dir),
+            (inputs, &mut parts, None),
+            targets,
+            reporter,
+        )?;
+        let TrainedAll::Done { first, others, .. } = trained else {
             let TrainedAll::Stopped(out, x) = trained else {
                 unreachable!("matched above")
             };
@@ -152,14 +161,15 @@ impl<B: Backend> Trainer<'_, B> {
     }
 
     /// `auto`'s networks trained: `net` on the plain rows of `p` (training features `x`,
-    /// run in `dir`) and one on each of `inputs` (the piecewise-linear one on `parts`,
-    /// whose training features it gives back), beside or after it; the others that
-    /// diverged left out (with a note).
+    /// run in `dir`), one on each of `inputs` (the piecewise-linear one on `parts`, whose
+    /// training features it gives back) and `undecayed` (another on the plain rows, in
+    /// `dir`'s [`auto::UNDECAYED_DIR`]), beside or after it; the others that diverged left
+    /// out (with a note).
     pub(super) fn train_all(
         self,
         p: &Prepared,
         (net, x, dir): (&Network, Vec<f32>, &Path),
-        (inputs, parts): (Vec<NumericEncoding>, &mut Option<Encoded>),
+        (inputs, parts, undecayed): (Vec<NumericEncoding>, &mut Option<Encoded>, Option<Network>),
         targets: Option<&Standardizer>,
         reporter: &mut dyn TableReporter,
     ) -> Result<TrainedAll<B>> {
@@ -172,7 +182,14 @@ impl<B: Backend> Trainer<'_, B> {
             x,
             dir,
         };
-        let others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
+        let mut others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
+        let extra_dir = dir.join(auto::UNDECAYED_DIR);
+        let extra = undecayed.is_some();
+        if let Some(net) = undecayed {
+            let rows = NetworkRows::of(p, &p.train, targets);
+            let (x, dir) = (None, extra_dir.clone());
+            others.push(Candidate { net, rows, x, dir });
+        }
         let drop_outs = DropOuts::new(dir);
         let trainer = Trainer {
             drop_outs: Some(&drop_outs),
@@ -185,6 +202,12 @@ impl<B: Backend> Trainer<'_, B> {
         if stopped {
             return Ok(TrainedAll::Stopped(out, x));
         }
+        let mut others = others;
+        let undecayed = match extra {
+            true => others.pop().map(|(outcome, _)| Box::new(outcome)),
+            false => None,
+        };
+        let undecayed = undecayed.filter(|_| !drop_outs.dropped(&extra_dir));
         let mut outcomes = Vec::with_capacity(others.len());
         for (outcome, wide) in others {
             if let (Some(parts), Some(wide)) = (parts.as_mut(), wide) {
@@ -201,6 +224,7 @@ impl<B: Backend> Trainer<'_, B> {
         Ok(TrainedAll::Done {
             first: (out, x),
             others,
+            undecayed,
         })
     }
 

@@ -17,6 +17,7 @@ use train::record::DataFile;
 use train::{LossUnits, Outcome, Reporter};
 
 /// The network a table job trains, from its options and the target.
+#[derive(Clone)]
 pub(super) struct Network {
     pub(super) architecture: nn::MlpConfig,
     pub(super) hidden: Vec<usize>,
@@ -96,6 +97,16 @@ impl<'a> NetworkRows<'a> {
 /// A row-major host matrix on the device.
 fn matrix<B: Backend>(backend: &B, data: &[f32], rows: usize, cols: usize) -> Result<Tensor<B>> {
     Ok(Tensor::from_slice(backend, data, [rows, cols])?)
+}
+
+impl Network {
+    /// The same network trained without weight decay (plain Adam), when it has some.
+    pub(super) fn without_weight_decay(&self) -> Option<Network> {
+        (self.weight_decay > 0.0).then(|| Network {
+            weight_decay: 0.0,
+            ..self.clone()
+        })
+    }
 }
 
 impl<B: Backend> Trainer<'_, B> {
