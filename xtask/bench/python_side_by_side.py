@@ -4,7 +4,7 @@ usage: python3 python_side_by_side.py BINARY TABLES_DIR [--rows N]
 
 1. For each table of TABLES_DIR (the 13 development tables; rows with a missing target
    dropped), the split `train_test_split(frame, test_size=0.25, random_state=0)` is written as
-   two CSV files; `BINARY mlp --data train.csv --test-data test.csv --target T --device cpu`,
+   two CSV files; `BINARY mlp --data train.csv --test-fraction 0 --target T --device cpu`,
    then `BINARY predict` on the test rows, against `TableClassifier`/`TableRegressor(device=
    "cpu")` fitted on the DataFrame pandas reads from train.csv and predicting test.csv's rows.
    Prints whether the model files and the predictions are equal bit for bit, the test score,
@@ -64,7 +64,7 @@ def table(binary, folder, name, work):
     test.to_csv(f"{work}/test.csv", index=False)
     test.drop(columns=target).to_csv(f"{work}/rows.csv", index=False)
     start = time.perf_counter()
-    run(binary, "mlp", "--data", f"{work}/train.csv", "--test-data", f"{work}/test.csv",
+    run(binary, "mlp", "--data", f"{work}/train.csv", "--test-fraction", "0",
         "--target", target, "--task", task, "--device", "cpu", "--quiet", "--force", "--out", f"{work}/run")
     cli_seconds = time.perf_counter() - start
     theirs = pd.read_csv(pd.io.common.StringIO(run(binary, "predict", f"{work}/run", "--data", f"{work}/rows.csv")),

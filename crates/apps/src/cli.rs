@@ -138,7 +138,7 @@ pub struct RegressionArgs {
     #[arg(long)]
     pub target: Option<String>,
     /// A separate file of test rows with the same columns; without it, --test-fraction of
-    /// the rows are held out (or `mlp` cross-validates: see --folds).
+    /// the rows are held out (or `mlp` works over folds: see --folds).
     #[arg(long, value_name = "FILE")]
     pub test_data: Option<PathBuf>,
     /// Share of rows held out for testing when the file has no test part (0: every row
@@ -147,10 +147,11 @@ pub struct RegressionArgs {
     #[arg(long)]
     pub test_fraction: Option<f32>,
     /// Work over N folds (2 to 20): each fold's rows scored by models trained on the others.
-    /// The default model keeps the mean of its folds' models, mixed by those scores; another
-    /// is trained once more on every row [default for `mlp` without --test-data or
-    /// --test-fraction: 5, on tables of at most 20,000 rows].
-    #[arg(long, value_name = "N", conflicts_with_all = ["test_data", "test_fraction", "resume"])]
+    /// The default model keeps the mean of its folds' models, mixed by those scores (and is
+    /// scored on --test-data, if given); another is trained once more on every row, without
+    /// a test file [default for `mlp` without --test-fraction: 5, on tables of at most
+    /// 20,000 rows].
+    #[arg(long, value_name = "N", conflicts_with_all = ["test_fraction", "resume"])]
     pub folds: Option<usize>,
     /// Share of the training rows held out for validation (the loss curve and early
     /// stopping); the test rows are never used in training.

@@ -40,11 +40,12 @@ def split(frame):
 
 
 def command_line(cli, tmp_path, train, test, target, task):
-    """The command line's model and predictions for `test`, trained on `train`."""
+    """The command line's model and predictions for `test`, trained on every row of
+    `train` (`--test-fraction 0`, as `fit` trains)."""
     train.to_csv(tmp_path / "train.csv", index=False)
     test.to_csv(tmp_path / "test.csv", index=False)
     run = tmp_path / "run"
-    cli("mlp", "--data", tmp_path / "train.csv", "--test-data", tmp_path / "test.csv",
+    cli("mlp", "--data", tmp_path / "train.csv", "--test-fraction", "0",
         "--target", target, "--task", task, "--device", "cpu", "--quiet", "--out", run)
     rows = test.drop(columns=target)
     rows.to_csv(tmp_path / "rows.csv", index=False)

@@ -79,24 +79,29 @@ fn encoding(e: NumericEncodingArg) -> EncodingAsked {
 }
 
 impl Tabular {
-    /// Whether `mlp` cross-validates without being asked: no test rows asked for (no test
-    /// file, no test fraction, no folds), a fresh run, and a CSV or Parquet file (a JSON
-    /// data set may hold its own test part).
-    fn cross_validates_by_default(&self) -> bool {
+    /// Whether `mlp` works over folds without being asked: no test fraction and no folds
+    /// asked for, a fresh run, and a CSV or Parquet file (a JSON data set may hold its own
+    /// test part); with a test file, only where the model is bagged over them
+    /// ([`TableJobOptions::bags_over_folds`]).
+    fn cross_validates_by_default(&self, options: &TableJobOptions) -> bool {
         let a = &self.data;
         let json = a
             .data
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        let asked = a.test_data.is_some() || a.test_fraction.is_some() || a.folds.is_some();
-        matches!(self.model, TableModel::Network(_)) && !asked && !a.train.resume && !json
+        let asked = a.test_fraction.is_some() || a.folds.is_some();
+        let test_file = a.test_data.is_some() && !options.bags_over_folds();
+        matches!(self.model, TableModel::Network(_))
+            && !asked
+            && !a.train.resume
+            && !json
+            && !test_file
     }
 
     /// The library's options for these flags.
     fn options(&self) -> TableJobOptions {
         let a = &self.data;
-        let by_default = self.cross_validates_by_default();
-        TableJobOptions {
+        let mut options = TableJobOptions {
             data: TableDataOptions {
                 data: a.data.clone(),
                 target: a.target.clone(),
@@ -111,13 +116,18 @@ impl Tabular {
                     ignore: a.ignore.clone(),
                 },
                 balanced: a.class_weight.is_some(),
-                folds: a.folds.or(by_default.then_some(MLP_FOLDS)),
-                folds_up_to_rows: by_default.then_some(MLP_FOLDS_MAX_ROWS),
+                folds: a.folds,
+                folds_up_to_rows: None,
                 fold: None,
             },
             model: self.model.clone(),
             training: crate::session::choices(&a.train),
+        };
+        if self.cross_validates_by_default(&options) {
+            options.data.folds = Some(MLP_FOLDS);
+            options.data.folds_up_to_rows = Some(MLP_FOLDS_MAX_ROWS);
         }
+        options
     }
 }
 

@@ -170,3 +170,46 @@ fn a_table_of_far_more_columns_than_rows_skips_the_logistic_candidate_and_says_w
     );
     assert_eq!(metrics(&out_dir)["model_kept"], "network");
 }
+
+/// With a test file, the default model is bagged over 5 folds of the training file as
+/// without one, then scored on the test rows: the folds' estimate and the test figures side
+/// by side, every training row in the kept ensemble.
+#[test]
+fn the_default_model_is_bagged_beside_a_test_file() {
+    let dir = tmp();
+    let (train_csv, test_csv) = (linear_table(dir.path(), 150), dir.path().join("test.csv"));
+    std::fs::copy(&train_csv, &test_csv).unwrap();
+    let out_dir = dir.path().join("run");
+    let test = test_csv.to_str().unwrap();
+    let args = [
+        "mlp",
+        "--data",
+        &train_csv,
+        "--test-data",
+        test,
+        "--target",
+        "y",
+    ];
+    let o = train(&[&args[..], &["--epochs", "5"]].concat(), &out_dir);
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("model kept: the mean over 5 folds of "),
+        "{out}"
+    );
+    assert!(out.contains("cross-validated over 5 folds: R² "), "{out}");
+    let m = metrics(&out_dir);
+    assert_eq!(
+        (num(&m, "train_rows"), num(&m, "test_rows")),
+        (150.0, 150.0),
+        "{m}"
+    );
+    assert!(num(&m, "test_r2") > 0.5, "{m}");
+    assert!(out_dir.join("test_predictions.csv").exists());
+    // A network asked for beside a test file is not bagged: its folds are refused.
+    let args = [&args[..], &["--model", "mlp", "--folds", "3"]].concat();
+    assert_one_line_error(
+        &train(&args, &dir.path().join("mlp")),
+        &["takes no test file"],
+    );
+}

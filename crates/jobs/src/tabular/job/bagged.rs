@@ -20,7 +20,7 @@ use crate::tabular::auto::{self, NumericEncoding};
 use crate::tabular::blend::widen;
 use crate::tabular::ensemble::{self, CandidateOutputs, Truth};
 use crate::tabular::linear::check_cost;
-use crate::tabular::report::{TabularMetrics, TrainingFigures};
+use crate::tabular::report::{TabularMetrics, TestFigures, TrainingFigures};
 use crate::tabular::{Choice, Kept, fit_linear, linear_network, score};
 use io::{FittedModel, Standardizer};
 use nn::{Mlp, MlpEnsemble};
@@ -49,17 +49,9 @@ struct Bags<B: Backend> {
     no_linear: Option<String>,
 }
 
-/// Whether the job of `options` is bagged when cross-validated: the default model, with
-/// no classes balanced and nothing asked of its inputs (encoding, bands or bins).
-pub fn bags(options: &TableJobOptions) -> bool {
-    let asked = options
-        .numbers()
-        .is_some_and(|n| n.encoding.is_some() || n.periodic.is_some() || n.bins.is_some());
-    options.auto() && !options.data.balanced && options.data.test_data.is_none() && !asked
-}
-
-/// The bagged job of `options` (its `folds` set) in `dir`: the fold runs in
-/// `dir/folds/N`, the kept ensemble, `schema.json` and `metrics.json` in `dir`. `None`
+/// The bagged job of `options` (its `folds` set; [`TableJobOptions::bags_over_folds`]) in
+/// `dir`: the fold runs in `dir/folds/N`, the kept ensemble, `schema.json` and
+/// `metrics.json` in `dir`, scored on the rows of a test file when there is one. `None`
 /// when the table has more rows than `limit` (the caller trains it once instead).
 pub fn bag<B: Backend>(
     options: &TableJobOptions,
@@ -417,7 +409,10 @@ fn finish<B: Backend>(
         parameters,
     };
     let measure = if p.labels.is_some() { "accuracy" } else { "r2" };
-    let mut metrics = TabularMetrics::new(p, training, None, None, Some(done.choice.clone()));
+    let width = fitted.network().output_dim();
+    let test = TestFigures::of(&fitted, p, targets, width)?;
+    let choice = Some(done.choice.clone());
+    let mut metrics = TabularMetrics::new(p, training, test, None, choice);
     metrics.cross_validation = Some(CrossValidation::of(measure, done.scores));
     let metrics_file = dir.join(METRICS_FILE);
     write_json(&metrics, &metrics_file)?;
@@ -430,7 +425,7 @@ fn finish<B: Backend>(
         labels: p.labels.clone(),
         features: p.train.n_features,
         summary: format!(
-            "an ensemble of {members} networks from {} folds, {} steps in {:.1} s",
+            "an ensemble of {members} networks from {} folds; their runs took {} steps, {:.1} s in all",
             options.data.folds.unwrap_or(0),
             done.steps,
             done.seconds

@@ -81,7 +81,7 @@ pub fn cross_validate<B: Backend>(
     if limit.is_some_and(|most| clearly_more_rows(&options.data.data, most)) {
         return train_once(options, backend, dir, reporter);
     }
-    if super::bagged::bags(options) {
+    if options.bags_over_folds() {
         return match super::bagged::bag(options, backend, dir, (limit, &mut *reporter))? {
             Some(out) => Ok(out),
             None => train_once(options, backend, dir, reporter),

@@ -46,7 +46,6 @@ mod spread;
 mod test_text;
 mod text;
 
-pub use bagged::bags;
 pub use candidates::SIDE_BY_SIDE_MAX_BYTES;
 pub use cross::{CrossValidation, FOLDS_DIR, cross_validate};
 pub use encodings::{Inputs, numeric_encodings};

@@ -279,6 +279,16 @@ impl TableJobOptions {
         }
     }
 
+    /// Whether the job is bagged when it works over folds: the default model, with no
+    /// classes balanced and nothing asked of its inputs (encoding, bands or bins). Another
+    /// job is trained once per fold, then on every row.
+    pub fn bags_over_folds(&self) -> bool {
+        let asked = self
+            .numbers()
+            .is_some_and(|n| n.encoding.is_some() || n.periodic.is_some() || n.bins.is_some());
+        self.auto() && !self.data.balanced && !asked
+    }
+
     /// Refuses options out of their range or that contradict each other.
     pub fn check(&self) -> Result<(), TableRefusal> {
         let d = &self.data;
@@ -292,7 +302,7 @@ impl TableJobOptions {
             if !(2..=MAX_FOLDS).contains(&k) {
                 return Err(TableRefusal::Folds(k));
             }
-            if d.test_data.is_some() || self.training.resume {
+            if self.training.resume || (d.test_data.is_some() && !self.bags_over_folds()) {
                 return Err(TableRefusal::FoldsWithTestRows);
             }
         }

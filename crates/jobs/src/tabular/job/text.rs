@@ -175,6 +175,9 @@ impl<B: Backend> TableJobOutcome<B> {
             }
         }
         let m = &self.metrics;
+        if m.test.is_some() {
+            lines.extend(m.cross_validation.iter().map(|c| c.line()));
+        }
         lines.extend(match &m.test {
             Some(TestFigures::Classes(r)) => class_report_lines(r, m.test_rows),
             Some(TestFigures::Regression(r)) => {
