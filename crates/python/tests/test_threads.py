@@ -75,11 +75,17 @@ def test_ctrl_c_stops_a_fit_and_leaves_nothing_behind(regression):
         sent.append(time.monotonic())
         os.kill(os.getpid(), signal.SIGINT)
 
+    # Python's own Ctrl-C handler, also where the suite was started in the background
+    # (which leaves SIGINT ignored).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     # 100,000 epochs of 500 rows: hours, unless stopped.
     timer = threading.Timer(1.0, interrupt)
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        long_fit(100_000).fit(X, y)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            long_fit(100_000).fit(X, y)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     stopped = time.monotonic()
     timer.join()
     print(f"stopped {stopped - sent[0]:.3f} s after the interrupt")

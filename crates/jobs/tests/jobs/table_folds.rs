@@ -224,3 +224,28 @@ fn the_default_model_is_bagged_over_the_folds() {
         "{lines:?}"
     );
 }
+
+/// A table of fewer than two rows a fold: folds asked for are refused in one line; folds
+/// given by default (a row limit set) give way to one split.
+#[test]
+fn a_table_too_small_for_its_folds_is_refused_or_trained_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = table(dir.path(), 9);
+    let mut o = options(&data, 5);
+    o.model = TableModel::Network(NetworkOptions::default());
+    let cpu = CpuBackend::new();
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    let e = cross_validate(&o, &cpu, &run, &mut Quiet(Silent))
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string()
+            .contains("9 training rows are too few for 5 folds"),
+        "{e}"
+    );
+    o.data.folds_up_to_rows = Some(20_000);
+    let out = cross_validate(&o, &cpu, &run, &mut Quiet(Silent)).unwrap();
+    assert!(out.metrics.cross_validation.is_none());
+    assert!(!matches!(out.selection, Selection::Bagged(_)));
+}

@@ -65,8 +65,18 @@ pub fn bag<B: Backend>(
     every.data.test_fraction = 0.0;
     every.data.val_fraction = Some(0.0);
     let job = TableJob::prepare(&every, reporter)?;
-    if limit.is_some_and(|most| job.p.train.rows > most) {
+    let rows = job.p.train.rows;
+    if limit.is_some_and(|most| rows > most) {
         return Ok(None);
+    }
+    if rows < 2 * folds {
+        // Folds asked for by default give way to one split on a table this small.
+        return match limit {
+            Some(_) => Ok(None),
+            None => Err(crate::Error::refused(format!(
+                "{rows} training rows are too few for {folds} folds of at least 2 rows"
+            ))),
+        };
     }
     let TableJob {
         mut p, classes, x, ..
