@@ -211,8 +211,9 @@ fn train_folds<B: Backend>(
             let xv = Tensor::from_slice(trainer.backend, &val.x, [val.rows, val.n_features])?;
             let outputs = model.predict(&xv)?.to_vec()?;
             let width = outputs.len() / val.rows.max(1);
-            let bag = match bags.iter_mut().find(|b| b.name == name) {
-                Some(b) => b,
+            // A candidate missing from the first fold (it diverged there) is left out.
+            let at = match bags.iter().position(|b| b.name == name) {
+                Some(at) => at,
                 None if f == 0 => {
                     bags.push(Bag {
                         name,
@@ -220,10 +221,11 @@ fn train_folds<B: Backend>(
                         models: Vec::new(),
                         oof: vec![0.0; p.train.rows * width],
                     });
-                    bags.last_mut().unwrap_or_else(|| unreachable!("pushed"))
+                    bags.len() - 1
                 }
                 None => continue,
             };
+            let bag = &mut bags[at];
             scatter(&mut bag.oof, &outputs, held, width);
             bag.models.push(model);
         }

@@ -149,13 +149,10 @@ impl<B: Backend> Trainer<'_, B> {
             targets,
             reporter,
         )?;
-        let TrainedAll::Done { first, others, .. } = trained else {
-            let TrainedAll::Stopped(out, x) = trained else {
-                unreachable!("matched above")
-            };
-            return Ok((out, x, Comparison::Stopped));
+        let ((out, x), others) = match trained {
+            TrainedAll::Stopped(out, x) => return Ok((out, x, Comparison::Stopped)),
+            TrainedAll::Done { first, others, .. } => (first, others),
         };
-        let (out, x) = first;
         let (out, note) = self.best_network(p, out, others.into_iter(), parts.as_ref(), targets)?;
         self.select(p, (out, x), (note, parts), targets)
     }
