@@ -249,10 +249,7 @@ fn validation<'p>(
     let Some(rows) = p.val.as_ref().filter(|v| v.rows >= MIN_VAL_ROWS) else {
         return Ok(None);
     };
-    let truth = match targets {
-        Some(t) => t.transform(&rows.y)?,
-        None => rows.y.clone(),
-    };
+    let truth = in_network_units(&rows.y, targets)?;
     let width = if classes == 2 { 1 } else { classes.max(1) };
     Ok(Some(Validation {
         rows,
@@ -262,9 +259,9 @@ fn validation<'p>(
     }))
 }
 
-/// Targets as the linear candidates take them: standardised values (a regression), or
-/// class indices.
-fn linear_targets(y: &[f32], targets: Option<&Standardizer>) -> Result<Vec<f32>> {
+/// Targets in the units the networks and the linear candidates take and output:
+/// standardised values (a regression with `targets`), or class indices.
+pub(crate) fn in_network_units(y: &[f32], targets: Option<&Standardizer>) -> Result<Vec<f32>> {
     Ok(match targets {
         Some(t) => t.transform(y)?,
         None => y.to_vec(),
@@ -384,7 +381,7 @@ pub fn select<B: Backend>(
         None => v.score(&v.outputs(backend, &out.model)?),
     };
     let cols = p.train.n_features;
-    let y = linear_targets(&p.train.y, targets)?;
+    let y = in_network_units(&p.train.y, targets)?;
     let all_rows = p.train.rows + v.rows.rows;
     let linear = check_cost(all_rows, cols, classes)
         .map_err(|e| format!("no linear candidate: {e}"))
@@ -408,7 +405,7 @@ pub fn select<B: Backend>(
         let mut x = train_x.to_vec();
         x.extend_from_slice(&v.rows.x);
         let mut y = y;
-        y.extend(linear_targets(&v.rows.y, targets)?);
+        y.extend(in_network_units(&v.rows.y, targets)?);
         let rows = p.train.rows + v.rows.rows;
         let fit = fit_linear(&x, &y, rows, cols, classes).map_err(Error::refused)?;
         out.model = linear_network(backend, &fit, 0)?;

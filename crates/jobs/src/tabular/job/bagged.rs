@@ -8,7 +8,7 @@
 
 use super::compare::{TrainedAll, inputs_that_fit, piecewise_bins};
 use super::cross::CrossValidation;
-use super::fold_parts::{fold_encoded, fold_part, fold_rows, network_truth, rows_outside, scatter};
+use super::fold_parts::{fold_encoded, fold_part, fold_rows, rows_outside, scatter};
 use super::network::{RunMode, Trainer};
 use super::outcome::{
     METRICS_FILE, SCHEMA_FILE, Selection, TableJobOutcome, pretty, write_json, write_predictions,
@@ -100,7 +100,7 @@ pub fn bag<B: Backend>(
         targets.as_ref(),
         (dir, reporter),
     )?;
-    let truth = network_truth(&p.train, targets.as_ref())?;
+    let truth = auto::in_network_units(&p.train.y, targets.as_ref())?;
     let width = if classes == 2 { 1 } else { classes.max(1) };
     let truth = Truth {
         targets: &truth,
@@ -252,7 +252,7 @@ fn linear_model<B: Backend>(
     if let Err(e) = check_cost(t.rows, t.n_features, classes) {
         return Ok(Err(e.to_string()));
     }
-    let y = network_truth(t, targets)?;
+    let y = auto::in_network_units(&t.y, targets)?;
     match fit_linear(&t.x, &y, t.rows, t.n_features, classes) {
         Ok(fit) => Ok(Ok(linear_network(backend, &fit, 0)?)),
         Err(e) => Ok(Err(e)),

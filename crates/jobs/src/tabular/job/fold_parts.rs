@@ -4,7 +4,6 @@
 
 use crate::Result;
 use crate::table::{Encoded, Prepared, deal_folds};
-use io::Dataset;
 
 /// The rows of each fold, by a stratified deal (by class for a classifier): `folds[f]` are
 /// the rows of fold `f`, in table order.
@@ -75,15 +74,6 @@ pub(super) fn scatter(into: &mut [f32], outputs: &[f32], rows: &[usize], width: 
     for (chunk, &r) in outputs.chunks_exact(width).zip(rows) {
         into[r * width..(r + 1) * width].copy_from_slice(chunk);
     }
-}
-
-/// The targets of `d` in the networks' units: standardised values (a regression with
-/// `targets`), or class indices.
-pub(super) fn network_truth(d: &Dataset, targets: Option<&io::Standardizer>) -> Result<Vec<f32>> {
-    Ok(match targets {
-        Some(t) => t.transform(&d.y)?,
-        None => d.y.clone(),
-    })
 }
 
 #[cfg(test)]
