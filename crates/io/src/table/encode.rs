@@ -394,6 +394,21 @@ impl Preprocessor {
         self.columns.iter().map(|c| c.output_names().len()).sum()
     }
 
+    /// The encoded columns of the categories of more than `levels` levels (their levels',
+    /// `other` and `missing` columns), in order.
+    pub fn columns_of_categories_over(&self, levels: usize) -> Vec<usize> {
+        let mut at = 0;
+        let mut out = Vec::new();
+        for c in &self.columns {
+            let width = c.output_names().len();
+            if matches!(c, ColumnEncoder::Category { levels: l, .. } if l.len() > levels) {
+                out.extend(at..at + width);
+            }
+            at += width;
+        }
+        out
+    }
+
     /// Encodes every row of `table` (columns matched by name, in any order; others
     /// ignored) into `rows * width()` values, row-major. Errors naming a missing column.
     pub fn transform(&self, table: &Table) -> Result<Vec<f32>> {

@@ -300,3 +300,36 @@ fn large_tables_are_predicted_in_chunks_with_the_same_values() {
         );
     }
 }
+
+#[test]
+fn the_columns_of_categories_of_many_levels_are_found() {
+    let mut text = String::from("n,few,many,y\n");
+    for i in 0..12 {
+        let few = ["p", "q"][i % 2];
+        let many = if i == 11 {
+            String::new()
+        } else {
+            format!("L{}", i % 5)
+        };
+        text += &format!("{i},{few},{many},1\n");
+    }
+    let p = fit(&read(&text), "y", ONE);
+    let names = p.output_names();
+    // n; few=p, few=q; many=L0..L4 and many=missing.
+    assert_eq!(names.len(), 1 + 2 + 6, "{names:?}");
+    let over = p.columns_of_categories_over(2);
+    let picked: Vec<&str> = over.iter().map(|&i| names[i].as_str()).collect();
+    assert_eq!(
+        picked,
+        [
+            "many=L0",
+            "many=L1",
+            "many=L2",
+            "many=L3",
+            "many=L4",
+            "many=missing"
+        ]
+    );
+    assert_eq!(p.columns_of_categories_over(1).len(), 8);
+    assert!(p.columns_of_categories_over(5).is_empty());
+}

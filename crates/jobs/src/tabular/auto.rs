@@ -55,6 +55,14 @@ pub const PIECEWISE_DIR: &str = "piecewise";
 /// held-out tables from 0.7516 to 0.7519; the same network 256x3 wide, or with a learning
 /// rate of 0.001, did not help (docs/BENCHMARKS.md, "A portfolio").
 pub const UNDECAYED_DIR: &str = "plain-no-decay";
+/// The run folder, inside a fold's, of the default model's network on plain inputs that
+/// leaves out the categories of more than [`MANY_LEVELS`] levels, a candidate when bagged
+/// over folds on a table that has such a category (docs/BENCHMARKS.md, "Categories of many
+/// levels").
+pub const FEW_LEVELS_DIR: &str = "plain-few-levels";
+/// A category of more than this many levels is one that the network of
+/// [`FEW_LEVELS_DIR`] leaves out.
+pub const MANY_LEVELS: usize = 16;
 /// What `auto`'s second network reads when nothing is asked.
 pub const AUTO_SECOND: NumericEncoding = NumericEncoding::Periodic(AUTO_PERIODIC);
 

@@ -6,6 +6,7 @@
 use io::FittedModel;
 use io::table::load_table_file;
 use jobs::table::{Fold, split_fold};
+use jobs::tabular::auto::FEW_LEVELS_DIR;
 use jobs::tabular::job::{
     FOLDS_DIR, ModelChoice, NetworkOptions, Quiet, Selection, TableJobOptions, TableModel,
     TableRefusal, cross_validate,
@@ -223,6 +224,54 @@ fn the_default_model_is_bagged_over_the_folds() {
             .any(|l| l.starts_with("model kept: the mean over 3 folds of ")),
         "{lines:?}"
     );
+    // A category of three levels: no network leaves it out.
+    assert!(!choice.reason.contains("many-level"), "{}", choice.reason);
+    assert!(!run.join(FOLDS_DIR).join("1").join(FEW_LEVELS_DIR).exists());
+}
+
+/// The out-of-fold score of the candidate `name` in a bagged choice's reason.
+fn candidate_score(reason: &str, name: &str) -> f64 {
+    let scores = reason.split("out-of-fold R²: ").nth(1).unwrap();
+    let at = scores.find(&format!("{name} ")).unwrap() + name.len() + 1;
+    let text: String = scores[at..]
+        .chars()
+        .take_while(|c| *c == '-' || *c == '.' || c.is_ascii_digit())
+        .collect();
+    text.parse().unwrap()
+}
+
+#[test]
+fn a_network_of_the_bagged_model_leaves_out_the_categories_of_many_levels() {
+    // y is the level of a 20-level category (its number over 10) plus a little of x.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("x,level,y\n");
+    for i in 0..300 {
+        let x = ((i * 37) % 101) as f64 / 50.0 - 1.0;
+        let level = (i * 7) % 20;
+        text += &format!("{x},L{level},{}\n", level as f64 / 10.0 + 0.1 * x);
+    }
+    let data = dir.path().join("t.csv");
+    std::fs::write(&data, text).unwrap();
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    let mut o = options(&data, 3);
+    o.model = TableModel::Network(NetworkOptions::default());
+    let out = cross_validate(&o, &CpuBackend::new(), &run, &mut Quiet(Silent)).unwrap();
+    let Selection::Bagged(choice) = &out.selection else {
+        panic!("not bagged: {:?}", out.selection);
+    };
+    let reason = &choice.reason;
+    // The network that leaves the category out trained in every fold, and it cannot tell
+    // the levels apart where the plain one can.
+    for fold in 1..=3 {
+        let folder = run.join(FOLDS_DIR).join(fold.to_string());
+        assert!(folder.join(FEW_LEVELS_DIR).is_dir(), "fold {fold}");
+    }
+    let (plain, few) = (
+        candidate_score(reason, "plain"),
+        candidate_score(reason, "plain without many-level categories"),
+    );
+    assert!(plain > 0.9 && few < 0.2, "{reason}");
 }
 
 /// A table of fewer than two rows a fold: folds asked for are refused in one line; folds

@@ -10,6 +10,7 @@ mod fold;
 pub mod hashgrid;
 pub mod hashgrid_config;
 pub mod hidden;
+mod mask;
 pub mod mlp;
 mod predict;
 pub mod state;

@@ -301,3 +301,52 @@ fn a_state_without_the_input_factors_changes_nothing() {
         );
     }
 }
+
+#[test]
+fn a_network_without_some_inputs_ignores_them() {
+    let cpu = CpuBackend::new();
+    let model = Mlp::builder()
+        .input(4)
+        .hidden(&[8, 8], Activation::Relu)
+        .output(2, Activation::Identity)
+        .build(&cpu, 31)
+        .unwrap();
+    let mut r = rng(32);
+    let x = uniform(&mut r, 20 * 4, -2.0, 2.0);
+    let mut zeroed = x.clone();
+    for row in zeroed.chunks_exact_mut(4) {
+        (row[1], row[3]) = (0.0, 0.0);
+    }
+    let masked = model.without_inputs(&[1, 3]).unwrap();
+    let run = |m: &Mlp<CpuBackend>, x: &[f32]| {
+        m.predict(&tensor(&cpu, x, 20, 4))
+            .unwrap()
+            .to_vec()
+            .unwrap()
+    };
+    // On any rows it computes what the network computes with those inputs at zero.
+    let (want, got) = (run(&model, &zeroed), run(&masked, &x));
+    for (a, b) in want.iter().zip(&got) {
+        assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+    }
+    // Those inputs mattered to the network, so the comparison above could fail.
+    let before = run(&model, &x);
+    assert!(before.iter().zip(&got).any(|(a, b)| (a - b).abs() > 1e-2));
+    // The other inputs still count.
+    let mut moved = x.clone();
+    moved[0] += 1.0;
+    assert_ne!(run(&masked, &moved), got);
+
+    let err = model.without_inputs(&[4]).unwrap_err().to_string();
+    assert!(err.contains("input 4") && err.contains("4 inputs"), "{err}");
+    let scaled = scaled(&cpu, 0, &[1.0, 2.0, 3.0]);
+    let err = scaled.without_inputs(&[0]).unwrap_err().to_string();
+    assert!(err.contains("input factors"), "{err}");
+    assert!(
+        scaled
+            .fold_input_scale()
+            .unwrap()
+            .without_inputs(&[0])
+            .is_ok()
+    );
+}

@@ -8,6 +8,7 @@
 
 use super::compare::{TrainedAll, inputs_that_fit, piecewise_bins};
 use super::cross::CrossValidation;
+use super::extras::portfolio;
 use super::fold_parts::{fold_encoded, fold_part, fold_rows, rows_outside, scatter};
 use super::network::{RunMode, Trainer};
 use super::outcome::{
@@ -27,9 +28,6 @@ use nn::{Mlp, MlpEnsemble};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use tensor_core::{Backend, Tensor};
-
-/// The report's name of the network on plain rows trained without weight decay.
-const UNDECAYED: &str = "plain without weight decay";
 
 /// One candidate over the folds: its fold models, whether they read the piecewise-linear
 /// rows, and its out-of-fold outputs.
@@ -156,6 +154,8 @@ fn train_folds<B: Backend>(
 ) -> Result<Bags<B>> {
     let classes = p.labels.as_ref().map_or(0, Vec::len);
     let folds = rows.len();
+    let many_levels = p.encoding.columns_of_categories_over(auto::MANY_LEVELS);
+    let many_levels = many_levels.as_slice();
     let (mut bags, mut steps, mut seconds) = (Vec::<Bag<B>>::new(), 0u64, 0f64);
     let mut no_linear = None;
     for (f, held) in rows.iter().enumerate() {
@@ -169,18 +169,18 @@ fn train_folds<B: Backend>(
         let scale = auto::learns_input_scale(NumericEncoding::Plain);
         let net = trainer.network(part.train.n_features, classes, 0, scale)?;
         let run = dir.join(FOLDS_DIR).join((f + 1).to_string());
-        let undecayed = net.without_weight_decay();
+        let extras = portfolio(&net, &part, many_levels);
         let trained = trainer.train_all(
             &part,
             (&net, x, &run),
-            (inputs.to_vec(), &mut parts, undecayed),
+            (inputs.to_vec(), &mut parts, &extras),
             targets,
             reporter,
         )?;
         let TrainedAll::Done {
             first,
             others,
-            undecayed,
+            extras: extra_outcomes,
         } = trained
         else {
             return Err(crate::Error::refused(format!(
@@ -192,8 +192,11 @@ fn train_folds<B: Backend>(
         let mut fold: Vec<(&'static str, NumericEncoding, Mlp<B>)> = Vec::new();
         let plain = std::iter::once((NumericEncoding::Plain, first.0));
         let outcomes = plain.chain(others).map(|(i, out)| (i.name(), i, out));
-        let undecayed = undecayed.map(|out| (UNDECAYED, NumericEncoding::Plain, *out));
-        for (name, inputs, out) in outcomes.chain(undecayed) {
+        let extra_outcomes = extras
+            .iter()
+            .zip(extra_outcomes)
+            .filter_map(|(e, out)| Some((e.name, NumericEncoding::Plain, out?)));
+        for (name, inputs, out) in outcomes.chain(extra_outcomes) {
             steps += out.report.steps;
             seconds += out.report.seconds;
             fold.push((name, inputs, out.model));

@@ -6,6 +6,7 @@
 use super::candidates::{Candidate, First, first_stopped};
 use super::drop_outs::DropOuts;
 use super::encodings::fits_piecewise;
+use super::extras::Extra;
 use super::network::{Network, NetworkRows, Trainer};
 use super::{TableNote, TableReporter};
 use crate::Result;
@@ -53,9 +54,8 @@ pub(super) enum TrainedAll<B: Backend> {
         first: (Outcome<Mlp<B>>, Vec<f32>),
         /// The others.
         others: Vec<(NumericEncoding, Outcome<Mlp<B>>)>,
-        /// The network on the plain rows without weight decay, when one was asked for and
-        /// did not diverge.
-        undecayed: Option<Box<Outcome<Mlp<B>>>>,
+        /// The portfolio's networks asked for, in order (`None`: one diverged).
+        extras: Vec<Option<Outcome<Mlp<B>>>>,
     },
 }
 
@@ -145,7 +145,7 @@ impl<B: Backend> Trainer<'_, B> {
         let trained = self.train_all(
             p,
             (net, x, dir),
-            (inputs, &mut parts, None),
+            (inputs, &mut parts, &[]),
             targets,
             reporter,
         )?;
@@ -159,34 +159,37 @@ impl<B: Backend> Trainer<'_, B> {
 
     /// `auto`'s networks trained: `net` on the plain rows of `p` (training features `x`,
     /// run in `dir`), one on each of `inputs` (the piecewise-linear one on `parts`, whose
-    /// training features it gives back) and `undecayed` (another on the plain rows, in
-    /// `dir`'s [`auto::UNDECAYED_DIR`]), beside or after it; the others that diverged left
-    /// out (with a note).
+    /// training features it gives back) and each of `extras` (the portfolio, in `dir`'s
+    /// folders of theirs), beside or after it; the others that diverged left out (with a
+    /// note).
     pub(super) fn train_all(
         self,
         p: &Prepared,
         (net, x, dir): (&Network, Vec<f32>, &Path),
-        (inputs, parts, undecayed): (Vec<NumericEncoding>, &mut Option<Encoded>, Option<Network>),
+        (inputs, parts, extras): (Vec<NumericEncoding>, &mut Option<Encoded>, &[Extra]),
         targets: Option<&Standardizer>,
         reporter: &mut dyn TableReporter,
     ) -> Result<TrainedAll<B>> {
         let wide = parts
             .as_mut()
             .map(|parts| std::mem::take(&mut parts.train.x));
+        let mut others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
+        for extra in extras {
+            let (rows, own) = extra.rows(p, &x, targets);
+            let (net, dir) = (extra.net.clone(), dir.join(extra.dir));
+            others.push(Candidate {
+                net,
+                rows,
+                x: own,
+                dir,
+            });
+        }
         let first = First {
             net,
             rows: NetworkRows::of(p, &p.train, targets),
             x,
             dir,
         };
-        let mut others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
-        let extra_dir = dir.join(auto::UNDECAYED_DIR);
-        let extra = undecayed.is_some();
-        if let Some(net) = undecayed {
-            let rows = NetworkRows::of(p, &p.train, targets);
-            let (x, dir) = (None, extra_dir.clone());
-            others.push(Candidate { net, rows, x, dir });
-        }
         let drop_outs = DropOuts::new(dir);
         let trainer = Trainer {
             drop_outs: Some(&drop_outs),
@@ -195,16 +198,20 @@ impl<B: Backend> Trainer<'_, B> {
         let trained = trainer.candidates(p, first, others, (targets, reporter))?;
         drop_outs.note(reporter);
         let stopped = first_stopped(&trained).is_some();
-        let ((out, x), others) = trained;
+        let ((out, x), mut others) = trained;
         if stopped {
             return Ok(TrainedAll::Stopped(out, x));
         }
-        let mut others = others;
-        let undecayed = match extra {
-            true => others.pop().map(|(outcome, _)| Box::new(outcome)),
-            false => None,
-        };
-        let undecayed = undecayed.filter(|_| !drop_outs.dropped(&extra_dir));
+        let extra_outcomes = others.split_off(others.len() - extras.len());
+        let mut finished = Vec::with_capacity(extras.len());
+        for (extra, (mut outcome, _)) in extras.iter().zip(extra_outcomes) {
+            if drop_outs.dropped(&dir.join(extra.dir)) {
+                finished.push(None);
+                continue;
+            }
+            outcome.model = extra.finished(outcome.model)?;
+            finished.push(Some(outcome));
+        }
         let mut outcomes = Vec::with_capacity(others.len());
         for (outcome, wide) in others {
             if let (Some(parts), Some(wide)) = (parts.as_mut(), wide) {
@@ -221,7 +228,7 @@ impl<B: Backend> Trainer<'_, B> {
         Ok(TrainedAll::Done {
             first: (out, x),
             others,
-            undecayed,
+            extras: finished,
         })
     }
 

@@ -37,6 +37,7 @@ mod cross;
 mod drop_outs;
 mod encodings;
 mod error;
+mod extras;
 mod fold_parts;
 mod network;
 mod options;
