@@ -121,6 +121,7 @@ fn table_advice(refusal: &jobs::tabular::job::TableRefusal) -> String {
         TableRefusal::TestFraction(_) => " (--test-fraction)",
         TableRefusal::ValFraction(_) => " (--val-fraction)",
         TableRefusal::WeightDecay(_) => " (--weight-decay)",
+        TableRefusal::PortfolioOfOneNetwork => " (--portfolio, --model mlp)",
         TableRefusal::Folds(_) => " (--folds)",
         TableRefusal::FoldsWithTestRows => " (--folds, --test-data, --resume)",
         TableRefusal::ResumedForOtherTask { .. } => " (drop --task, or pass another --out)",

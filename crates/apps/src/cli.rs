@@ -1,6 +1,6 @@
 //! Command-line definitions (clap derive).
 
-pub use crate::cli_model::{ModelArg, NumberArgs, NumericEncodingArg};
+pub use crate::cli_model::{ModelArg, NumberArgs, NumericEncodingArg, PortfolioArg};
 use crate::cli_values;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -218,6 +218,11 @@ pub struct MlpArgs {
     /// linear model (over folds, their mix: see --folds); `mlp` trains the network alone.
     #[arg(long, value_enum)]
     pub model: Option<ModelArg>,
+    /// The candidates of the default model over folds: `small` trains fewer networks in
+    /// each fold (1.4x faster over the 13 tables of docs/BENCHMARKS.md, and a mean 0.004
+    /// lower) [default: full].
+    #[arg(long, value_enum)]
+    pub portfolio: Option<PortfolioArg>,
     /// Regression or classification [default: classification when the target holds words
     /// or exactly two distinct numbers, regression otherwise].
     #[arg(long, value_enum)]

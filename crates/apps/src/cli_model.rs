@@ -14,6 +14,16 @@ pub enum ModelArg {
     Mlp,
 }
 
+/// The candidates that `mlp`'s default model trains in each fold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PortfolioArg {
+    /// The plain, periodic and piecewise-linear networks and the linear model.
+    Small,
+    /// Those, the plain network without weight decay and, on a table with a category of
+    /// more than 16 levels, the plain network without those categories.
+    Full,
+}
+
 /// How a table network reads the numbers of its encoded rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum NumericEncodingArg {

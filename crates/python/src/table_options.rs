@@ -4,8 +4,8 @@
 use crate::failure::{Failure, Result};
 use io::table::TypeOverrides;
 use jobs::tabular::job::{
-    EncodingAsked, ModelChoice, NetworkOptions, NumberOptions, TableDataOptions, TableJobOptions,
-    TableModel, TableTask,
+    EncodingAsked, ModelChoice, NetworkOptions, NumberOptions, Portfolio, TableDataOptions,
+    TableJobOptions, TableModel, TableTask,
 };
 use nn::{Activation, TrainLength};
 use pyo3::FromPyObject;
@@ -48,6 +48,8 @@ pub struct TableSpec {
     pub class_weight: Option<String>,
     /// Folds to work over (the default model bagged over them), or none: one split.
     pub folds: Option<usize>,
+    /// `small` or `full` (none: full).
+    pub portfolio: Option<String>,
 }
 
 /// The training choices every job takes, read from the same dict as the job's own options.
@@ -184,7 +186,22 @@ impl TableSpec {
                 periodic: self.periodic,
                 bins: self.bins,
             },
+            portfolio: match self.portfolio.as_deref() {
+                Some(name) => portfolio(name)?,
+                None => default.portfolio,
+            },
         }))
+    }
+}
+
+/// The portfolio named `name`.
+fn portfolio(name: &str) -> Result<Portfolio> {
+    match name {
+        "small" => Ok(Portfolio::Small),
+        "full" => Ok(Portfolio::Full),
+        other => Err(Failure::value(format!(
+            "portfolio must be 'small' or 'full', not {other:?}"
+        ))),
     }
 }
 

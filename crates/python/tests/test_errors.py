@@ -28,6 +28,8 @@ def regression():
     ({"random_state": "seven"}, "random_state must be None, an integer or a RandomState"),
     ({"val_fraction": 1.5}, "1.5"),
     ({"folds": 1}, "2 to 20 folds, got 1"),
+    ({"portfolio": "huge"}, "portfolio must be 'small' or 'full', not \"huge\""),
+    ({"model": "mlp", "portfolio": "small"}, "a portfolio is the default model's candidates"),
     ({"weight_decay": -1.0}, "-1"),
 ])
 def test_bad_parameters_are_refused_at_fit(regression, params, message):

@@ -3,14 +3,16 @@
 //! and prints what it returns ([`super::tabular_print`]).
 
 use super::tabular_print::{Printer, print_outcome, task_advice};
-use crate::cli::{ActivationArg, MlpArgs, ModelArg, NumericEncodingArg, RegressionArgs, TaskArg};
+use crate::cli::{
+    ActivationArg, MlpArgs, ModelArg, NumericEncodingArg, PortfolioArg, RegressionArgs, TaskArg,
+};
 use crate::device::Job;
 use crate::report::run_dir;
 use anyhow::Result;
 use io::table::TypeOverrides;
 use jobs::defaults::{MLP_FOLDS, MLP_FOLDS_MAX_ROWS};
 use jobs::tabular::job::{
-    DEFAULT_TEST_FRACTION, EncodingAsked, ModelChoice, NetworkOptions, NumberOptions,
+    DEFAULT_TEST_FRACTION, EncodingAsked, ModelChoice, NetworkOptions, NumberOptions, Portfolio,
     TableDataOptions, TableJob, TableJobOptions, TableModel, TableTask, cross_validate,
 };
 use nn::Activation;
@@ -35,6 +37,7 @@ pub fn network(args: &MlpArgs) -> Result<TableModel> {
         activation: args.activation.map_or(default.activation, activation),
         weight_decay: args.weight_decay,
         choice: args.model.map_or(default.choice, choice),
+        portfolio: args.portfolio.map_or(default.portfolio, portfolio),
         numbers: NumberOptions {
             encoding: n.numeric_encoding.map(encoding),
             periodic: n.periodic,
@@ -66,6 +69,14 @@ pub fn choice(m: ModelArg) -> ModelChoice {
     match m {
         ModelArg::Auto => ModelChoice::Auto,
         ModelArg::Mlp => ModelChoice::Network,
+    }
+}
+
+/// The library's portfolio for `--portfolio`.
+fn portfolio(p: PortfolioArg) -> Portfolio {
+    match p {
+        PortfolioArg::Small => Portfolio::Small,
+        PortfolioArg::Full => Portfolio::Full,
     }
 }
 

@@ -335,6 +335,46 @@ fn folds_cross_validate_then_train_on_every_row() {
     );
 }
 
+/// `--portfolio small` trains fewer networks in each fold; a bad name is refused naming the
+/// accepted ones, and a portfolio of one network in one line.
+#[test]
+fn the_portfolio_of_the_default_model_is_chosen_and_checked() {
+    let dir = tmp();
+    let circles = data("circles.csv");
+    let args = ["mlp", "--data", circles.to_str().unwrap(), "--epochs", "3"];
+    let o = train(
+        &[&args[..], &["--folds", "2", "--portfolio", "small"]].concat(),
+        dir.path(),
+    );
+    assert_success(&o);
+    let fold = dir.path().join("folds/1");
+    assert!(fold.join("periodic/config.json").exists());
+    assert!(!fold.join("plain-no-decay").exists());
+    assert!(
+        !stdout(&o).contains("without weight decay"),
+        "{}",
+        stdout(&o)
+    );
+    let o = train(
+        &[&args[..], &["--portfolio", "huge"]].concat(),
+        tmp().path(),
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("small") && err.contains("full"), "{err}");
+    let o = train(
+        &[&args[..], &["--portfolio", "small", "--model", "mlp"]].concat(),
+        tmp().path(),
+    );
+    assert_one_line_error(
+        &o,
+        &[
+            "a portfolio is the default model's candidates",
+            "--portfolio",
+        ],
+    );
+}
+
 /// `mlp` with no test rows asked for cross-validates over 5 folds and trains on every row;
 /// a table of more than 20,000 rows holds a fifth out for testing instead, and a test
 /// fraction given is kept.

@@ -8,8 +8,8 @@ use io::table::load_table_file;
 use jobs::table::{Fold, split_fold};
 use jobs::tabular::auto::FEW_LEVELS_DIR;
 use jobs::tabular::job::{
-    FOLDS_DIR, ModelChoice, NetworkOptions, Quiet, Selection, TableJobOptions, TableModel,
-    TableRefusal, cross_validate,
+    FOLDS_DIR, ModelChoice, NetworkOptions, Portfolio, Quiet, Selection, TableJobOptions,
+    TableModel, TableRefusal, cross_validate,
 };
 use nn::TrainLength;
 use std::path::{Path, PathBuf};
@@ -272,6 +272,38 @@ fn a_network_of_the_bagged_model_leaves_out_the_categories_of_many_levels() {
         candidate_score(reason, "plain without many-level categories"),
     );
     assert!(plain > 0.9 && few < 0.2, "{reason}");
+
+    // The small portfolio trains no such network (nor the one without weight decay).
+    let small = dir.path().join("small");
+    std::fs::create_dir(&small).unwrap();
+    let network = NetworkOptions {
+        portfolio: Portfolio::Small,
+        ..NetworkOptions::default()
+    };
+    o.model = TableModel::Network(network.clone());
+    let out = cross_validate(&o, &CpuBackend::new(), &small, &mut Quiet(Silent)).unwrap();
+    let Selection::Bagged(choice) = &out.selection else {
+        panic!("not bagged: {:?}", out.selection);
+    };
+    assert!(
+        !choice.reason.contains("plain without"),
+        "{}",
+        choice.reason
+    );
+    assert!(
+        !small
+            .join(FOLDS_DIR)
+            .join("1")
+            .join(FEW_LEVELS_DIR)
+            .exists()
+    );
+    // A portfolio asked of a network alone is refused.
+    o.model = TableModel::Network(NetworkOptions {
+        choice: ModelChoice::Network,
+        ..network
+    });
+    let e = o.check().unwrap_err();
+    assert!(matches!(e, TableRefusal::PortfolioOfOneNetwork), "{e}");
 }
 
 /// A table of fewer than two rows a fold: folds asked for are refused in one line; folds

@@ -102,6 +102,7 @@ class _TableEstimator(BaseEstimator):
             "ignore": names(self.ignore),
             "class_weight": _class_weight(getattr(self, "class_weight", None)),
             "folds": self.folds,
+            "portfolio": self.portfolio,
             "seed": _common.seed_of(self.random_state),
             "lr": self.lr,
             "epochs": self.epochs,
@@ -212,6 +213,11 @@ _PARAMETERS_DOC = """
         and linear model, mixed by their scores on the rows they did not train on (about
         ``folds`` times as long); another model is trained once more on every row.
         ``None``: one split, ``val_fraction`` of the rows choosing the model.
+    portfolio : {"small", "full"}, default=None
+        The candidates of the default model over folds (``None``: ``full``, the command
+        line's): ``small`` trains the plain, periodic and piecewise-linear networks and the
+        linear model in each fold, without the plain network's variants (less time, a lower
+        mean on the development tables).
     patience : int, default=None
         Early stopping's patience, in epochs.
     drop_missing : bool, default=False
@@ -259,9 +265,9 @@ class TableClassifier(ClassifierMixin, _TableEstimator):
 
     def __init__(self, *, model="auto", hidden=None, activation=None, weight_decay=None,
                  numeric_encoding=None, periodic=None, bins=None, val_fraction=None,
-                 folds=None, patience=None, drop_missing=False, categorical=None, numeric=None,
-                 ignore=None, class_weight=None, epochs=None, steps=None, batch=None, lr=None,
-                 schedule=None, random_state=None, device="auto", n_jobs=None, verbose=0):
+                 folds=None, portfolio=None, patience=None, drop_missing=False, categorical=None,
+                 numeric=None, ignore=None, class_weight=None, epochs=None, steps=None,
+                 batch=None, lr=None, schedule=None, random_state=None, device="auto", n_jobs=None, verbose=0):
         _keep(self, locals())
 
     def _targets(self, y):
@@ -308,9 +314,9 @@ class TableRegressor(RegressorMixin, _TableEstimator):
 
     def __init__(self, *, model="auto", hidden=None, activation=None, weight_decay=None,
                  numeric_encoding=None, periodic=None, bins=None, val_fraction=None,
-                 folds=None, patience=None, drop_missing=False, categorical=None, numeric=None,
-                 ignore=None, epochs=None, steps=None, batch=None, lr=None, schedule=None,
-                 random_state=None, device="auto", n_jobs=None, verbose=0):
+                 folds=None, portfolio=None, patience=None, drop_missing=False, categorical=None,
+                 numeric=None, ignore=None, epochs=None, steps=None, batch=None, lr=None,
+                 schedule=None, random_state=None, device="auto", n_jobs=None, verbose=0):
         _keep(self, locals())
 
     def _targets(self, y):

@@ -14,7 +14,7 @@ use super::network::{RunMode, Trainer};
 use super::outcome::{
     METRICS_FILE, SCHEMA_FILE, Selection, TableJobOutcome, pretty, write_json, write_predictions,
 };
-use super::{FOLDS_DIR, TableJob, TableJobOptions, TableReporter};
+use super::{FOLDS_DIR, Portfolio, TableJob, TableJobOptions, TableReporter};
 use crate::Result;
 use crate::table::{Encoded, Prepared};
 use crate::tabular::auto::{self, NumericEncoding};
@@ -169,7 +169,10 @@ fn train_folds<B: Backend>(
         let scale = auto::learns_input_scale(NumericEncoding::Plain);
         let net = trainer.network(part.train.n_features, classes, 0, scale)?;
         let run = dir.join(FOLDS_DIR).join((f + 1).to_string());
-        let extras = portfolio(&net, &part, many_levels);
+        let extras = match trainer.options.model.portfolio() {
+            Portfolio::Full => portfolio(&net, &part, many_levels),
+            Portfolio::Small => Vec::new(),
+        };
         let trained = trainer.train_all(
             &part,
             (&net, x, &run),

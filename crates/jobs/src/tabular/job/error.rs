@@ -40,6 +40,9 @@ pub enum TableRefusal {
         "a cross-validation tests on its own folds and trains from scratch: it takes no test file and does not resume"
     )]
     FoldsWithTestRows,
+    /// A portfolio asked of a job that trains one network.
+    #[error("a portfolio is the default model's candidates; a job of one network has none")]
+    PortfolioOfOneNetwork,
     /// A negative or non-finite weight decay.
     #[error("the weight decay must be 0 or more, got {0}")]
     WeightDecay(f32),

@@ -53,7 +53,8 @@ pub use encodings::{Inputs, numeric_encodings};
 pub use error::{NumberConflict, TableRefusal};
 pub use options::{
     DEFAULT_TEST_FRACTION, DEFAULT_WEIGHT_DECAY, EncodingAsked, ModelChoice, NetworkOptions,
-    NumberOptions, PATIENCE_VAL_FRACTION, TableDataOptions, TableJobOptions, TableModel, TableTask,
+    NumberOptions, PATIENCE_VAL_FRACTION, Portfolio, TableDataOptions, TableJobOptions, TableModel,
+    TableTask,
 };
 pub use outcome::{Selection, TableJobOutcome, Unlabeled};
 pub use prepare::TableJob;

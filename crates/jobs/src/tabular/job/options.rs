@@ -31,6 +31,16 @@ pub enum TableModel {
     Network(NetworkOptions),
 }
 
+impl TableModel {
+    /// The portfolio of a network job (`auto`'s; the full one for any other model).
+    pub fn portfolio(&self) -> Portfolio {
+        match self {
+            TableModel::Network(n) => n.portfolio,
+            _ => Portfolio::Full,
+        }
+    }
+}
+
 /// Regression or classification.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableTask {
@@ -58,6 +68,18 @@ pub enum ModelChoice {
     Auto,
     /// The network alone, trained on every training row.
     Network,
+}
+
+/// The candidates that the default model bagged over folds trains in each fold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Portfolio {
+    /// `auto`'s networks (plain, periodic, piecewise-linear) and the linear model.
+    Small,
+    /// Those, the plain network without weight decay and, on a table with a category of
+    /// many levels, the plain network without those categories
+    /// (docs/BENCHMARKS.md, "A portfolio" and "Categories of many levels").
+    #[default]
+    Full,
 }
 
 /// How a table network reads numbers, as asked.
@@ -108,6 +130,8 @@ pub struct NetworkOptions {
     pub choice: ModelChoice,
     /// How it reads numbers.
     pub numbers: NumberOptions,
+    /// The candidates of `auto` bagged over folds.
+    pub portfolio: Portfolio,
 }
 
 impl Default for NetworkOptions {
@@ -123,6 +147,7 @@ impl Default for NetworkOptions {
             weight_decay: DEFAULT_WEIGHT_DECAY,
             choice: ModelChoice::Auto,
             numbers: NumberOptions::default(),
+            portfolio: Portfolio::Full,
         }
     }
 }
@@ -309,6 +334,11 @@ impl TableJobOptions {
         match &self.model {
             TableModel::Network(n) if !(n.weight_decay.is_finite() && n.weight_decay >= 0.0) => {
                 Err(TableRefusal::WeightDecay(n.weight_decay))
+            }
+            TableModel::Network(n)
+                if n.portfolio != Portfolio::default() && n.choice != ModelChoice::Auto =>
+            {
+                Err(TableRefusal::PortfolioOfOneNetwork)
             }
             _ => Ok(()),
         }
