@@ -82,6 +82,7 @@ pub use layer::{
 pub use loss::{Loss, LossOutput};
 pub use model::builder::{MlpBuilder, SIREN_W0};
 pub use model::config::{EncodingConfig, MlpConfig};
+pub use model::dense::DenseLayer;
 pub use model::ensemble::{MlpEnsemble, MlpEnsembleConfig};
 pub use model::hashgrid::HashGridMlp;
 pub use model::hashgrid_config::{GridScale, HashGridMlpConfig};

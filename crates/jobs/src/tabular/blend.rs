@@ -9,44 +9,14 @@
 use crate::{Error, Result};
 use io::table::PlainColumn;
 use nn::model::mlp::ENCODING_FREQUENCIES;
-use nn::{EncodingConfig, Mlp, NamedArray};
+use nn::{DenseLayer, EncodingConfig, Mlp};
 use tensor_core::Backend;
 
-/// The weight (`[in, out]`) and bias arrays of each dense layer, in order (any encoding
-/// state left out).
-fn layers(state: Vec<NamedArray>) -> Result<Vec<(NamedArray, NamedArray)>> {
-    let dense: Vec<NamedArray> = state
-        .into_iter()
-        .filter(|a| a.name.ends_with("weight") || a.name.ends_with("bias"))
-        .collect();
-    if !dense.len().is_multiple_of(2) {
-        return Err(Error::refused(
-            "a network's state is not weight and bias pairs",
-        ));
-    }
-    let mut out = Vec::new();
-    let mut it = dense.into_iter();
-    while let (Some(w), Some(b)) = (it.next(), it.next()) {
-        if w.shape.len() != 2 || b.shape.len() != 1 || w.shape[1] != b.shape[0] {
-            return Err(Error::refused(format!(
-                "unexpected layer arrays `{}` {:?} and `{}` {:?}",
-                w.name, w.shape, b.name, b.shape
-            )));
-        }
-        out.push((w, b));
-    }
-    Ok(out)
-}
-
-/// Places `w` (`rows x cols`) at row `r0`, column `c0` of `out` (`width` columns), times `k`.
-fn place(out: &mut [f32], width: usize, w: &NamedArray, (r0, c0): (usize, usize), k: f32) {
-    let cols = w.shape[1];
-    for (r, row) in w.data.chunks_exact(cols).enumerate() {
-        let at = (r0 + r) * width + c0;
-        out[at..at + cols]
-            .iter_mut()
-            .zip(row)
-            .for_each(|(o, &v)| *o = k * v);
+/// Places `w` at row `r0`, column `c0` of `out`, times `k`.
+fn place(out: &mut DenseLayer, w: &DenseLayer, (r0, c0): (usize, usize), k: f32) {
+    for r in 0..w.inputs {
+        let row = &mut out.row_mut(r0 + r)[c0..c0 + w.outputs];
+        row.iter_mut().zip(w.row(r)).for_each(|(o, &v)| *o = k * v);
     }
 }
 
@@ -86,53 +56,46 @@ pub fn blend<B: Backend>(
     config.hidden = cb.hidden.iter().map(|h| 2 * h).collect();
     config.learned_frequencies = false;
     let mut net = Mlp::from_config(backend, &config, seed)?;
-    let (la, lb) = (
-        layers(plain.export_state()?)?,
-        layers(periodic.export_state()?)?,
-    );
-    let mut state = net.export_state()?;
+    let (la, lb) = (plain.dense_layers()?, periodic.dense_layers()?);
+    let mut layers = net.dense_layers()?;
+    if layers.len() != la.len() || la.len() != lb.len() {
+        return Err(Error::refused("the blend has too few layers"));
+    }
     let last = la.len() - 1;
-    let mut dense = state
-        .iter_mut()
-        .filter(|a| a.name.ends_with("weight") || a.name.ends_with("bias"));
-    for (i, ((wa, ba), (wb, bb))) in la.iter().zip(&lb).enumerate() {
-        let (w, b) = match (dense.next(), dense.next()) {
-            (Some(w), Some(b)) => (w, b),
-            _ => return Err(Error::refused("the blend has too few layers")),
-        };
-        let width = w.shape[1];
-        w.data.iter_mut().for_each(|v| *v = 0.0);
+    for (i, (layer, (a, b))) in layers.iter_mut().zip(la.iter().zip(&lb)).enumerate() {
+        *layer = DenseLayer::zeros(layer.inputs, layer.outputs);
         if i == last {
             // The output averages the two networks.
-            place(&mut w.data, width, wa, (0, 0), 0.5);
-            place(&mut w.data, width, wb, (wa.shape[0], 0), 0.5);
-            b.data = ba
-                .data
+            place(layer, a, (0, 0), 0.5);
+            place(layer, b, (a.inputs, 0), 0.5);
+            layer.bias = a
+                .bias
                 .iter()
-                .zip(&bb.data)
+                .zip(&b.bias)
                 .map(|(x, y)| 0.5 * (x + y))
                 .collect();
         } else {
             // The first layer of the plain network reads the raw input, the first rows of
             // the encoding; deeper layers are block-diagonal.
-            let below = if i == 0 { 0 } else { wa.shape[0] };
-            place(&mut w.data, width, wa, (0, 0), 1.0);
-            place(&mut w.data, width, wb, (below, wa.shape[1]), 1.0);
-            b.data = ba.data.iter().chain(&bb.data).copied().collect();
+            let below = if i == 0 { 0 } else { a.inputs };
+            place(layer, a, (0, 0), 1.0);
+            place(layer, b, (below, a.outputs), 1.0);
+            layer.bias = a.bias.iter().chain(&b.bias).copied().collect();
         }
     }
+    net.set_dense_layers(&layers)?;
     // The encoding is the second network's, as trained.
     let frequencies = periodic
         .export_state()?
         .into_iter()
         .find(|a| a.name == ENCODING_FREQUENCIES);
-    if let (Some(f), Some(slot)) = (
-        frequencies,
-        state.iter_mut().find(|a| a.name == ENCODING_FREQUENCIES),
-    ) {
-        *slot = f;
+    if let Some(f) = frequencies {
+        let mut state = net.export_state()?;
+        if let Some(slot) = state.iter_mut().find(|a| a.name == ENCODING_FREQUENCIES) {
+            *slot = f;
+        }
+        net.import_state(&state)?;
     }
-    net.import_state(&state)?;
     Ok(net)
 }
 
@@ -170,27 +133,24 @@ pub fn widen<B: Backend>(
     let mut config = config.clone();
     config.input = width;
     let mut out = Mlp::from_config(backend, &config, 0)?;
-    let mut state = net.export_state()?;
-    let mut dense = state
-        .iter_mut()
-        .filter(|a| a.name.ends_with("weight") || a.name.ends_with("bias"));
-    let (Some(w), Some(b)) = (dense.next(), dense.next()) else {
+    let mut layers = net.dense_layers()?;
+    let Some(first) = layers.first_mut() else {
         return Err(Error::refused("a network without a dense layer"));
     };
-    let units = w.shape[1];
-    let mut wide = vec![0f32; width * units];
-    for (row, column) in w.data.chunks_exact(units).zip(columns) {
-        for (bias, &v) in b.data.iter_mut().zip(row) {
+    let mut wide = DenseLayer::zeros(width, first.outputs);
+    wide.bias = first.bias.clone();
+    for (i, column) in columns.iter().enumerate() {
+        let row = first.row(i);
+        for (bias, &v) in wide.bias.iter_mut().zip(row) {
             *bias += column.offset * v;
         }
         for &(j, k) in &column.terms {
-            let target = &mut wide[j * units..(j + 1) * units];
+            let target = wide.row_mut(j);
             target.iter_mut().zip(row).for_each(|(t, &v)| *t += k * v);
         }
     }
-    w.data = wide;
-    w.shape[0] = width;
-    out.import_state(&state)?;
+    *first = wide;
+    out.set_dense_layers(&layers)?;
     Ok(out)
 }
 

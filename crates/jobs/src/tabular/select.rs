@@ -5,8 +5,8 @@
 
 use super::linear::{LinearFit, LinearSkipped, logistic, ridge};
 use super::multinomial::multinomial;
+use crate::Result;
 use crate::metrics::{predicted_classes, regression};
-use crate::{Error, Result};
 use nn::{Activation, Mlp};
 use serde::Serialize;
 use tensor_core::Backend;
@@ -60,24 +60,13 @@ pub fn linear_network<B: Backend>(backend: &B, fit: &LinearFit, seed: u64) -> Re
         .hidden(&[], Activation::Identity)
         .output(width, Activation::Identity)
         .build(backend, seed)?;
-    let mut state = net.export_state()?;
-    let mut set = 0;
-    for a in &mut state {
-        if a.shape == [inputs, width] {
-            a.data = fit.weights.iter().map(|&w| w as f32).collect();
-            set += 1;
-        } else if a.shape == [width] {
-            a.data = fit.bias.iter().map(|&b| b as f32).collect();
-            set += 1;
-        }
-    }
-    if set != 2 {
-        return Err(Error::refused(format!(
-            "a linear network's state has {} arrays, not a weight and a bias",
-            state.len()
-        )));
-    }
-    net.import_state(&state)?;
+    let layer = nn::DenseLayer {
+        inputs,
+        outputs: width,
+        weight: fit.weights.iter().map(|&w| w as f32).collect(),
+        bias: fit.bias.iter().map(|&b| b as f32).collect(),
+    };
+    net.set_dense_layers(&[layer])?;
     Ok(net)
 }
 

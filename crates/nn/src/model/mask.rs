@@ -29,17 +29,13 @@ impl<B: Backend> Mlp<B> {
                 config.input
             )));
         }
-        let mut state = self.export_state()?;
-        let first = state
-            .iter_mut()
-            .find(|a| a.name.ends_with("weight"))
+        let mut layers = self.dense_layers()?;
+        let first = layers
+            .first_mut()
             .ok_or_else(|| config_err("a network without a dense layer"))?;
-        let units = first.shape.get(1).copied().unwrap_or(1).max(1);
-        for &i in inputs {
-            first.data[i * units..(i + 1) * units].fill(0.0);
-        }
+        inputs.iter().for_each(|&i| first.row_mut(i).fill(0.0));
         let mut masked = Mlp::from_config(self.backend(), config, 0)?;
-        masked.import_state(&state)?;
+        masked.set_dense_layers(&layers)?;
         Ok(masked)
     }
 }

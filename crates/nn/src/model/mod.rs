@@ -5,6 +5,7 @@
 
 pub mod builder;
 pub mod config;
+pub mod dense;
 pub mod ensemble;
 mod fold;
 pub mod hashgrid;

@@ -2,8 +2,8 @@
 //! bounds and chunked prediction.
 
 use crate::common::*;
-use nn::OptimizerState;
 use nn::prelude::*;
+use nn::{DenseLayer, OptimizerState};
 use tensor_cpu::CpuBackend;
 
 #[test]
@@ -349,4 +349,70 @@ fn a_network_without_some_inputs_ignores_them() {
             .without_inputs(&[0])
             .is_ok()
     );
+}
+
+#[test]
+fn dense_layers_read_and_write_the_network() {
+    let cpu = CpuBackend::new();
+    let model = Mlp::builder()
+        .input(3)
+        .hidden(&[5], Activation::Tanh)
+        .output(2, Activation::Identity)
+        .build(&cpu, 41)
+        .unwrap();
+    let layers = model.dense_layers().unwrap();
+    let shapes: Vec<(usize, usize)> = layers.iter().map(|l| (l.inputs, l.outputs)).collect();
+    assert_eq!(shapes, [(3, 5), (5, 2)]);
+    let state = model.export_state().unwrap();
+    assert_eq!(layers[0].weight, state[0].data);
+    assert_eq!(layers[1].bias, state[3].data);
+    // Written back changed, the network computes with the new values: x W1 + b1 through
+    // tanh, then W2 + b2, checked in f64.
+    let mut changed = layers.clone();
+    changed[1].bias = vec![1.0, -1.0];
+    changed[0].row_mut(2).fill(0.5);
+    let mut other = Mlp::from_config(&cpu, model.config(), 0).unwrap();
+    other.set_dense_layers(&changed).unwrap();
+    let x = [0.3f32, -0.7, 1.1];
+    let got = other
+        .predict(&tensor(&cpu, &x, 1, 3))
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    let hidden: Vec<f64> = (0..5)
+        .map(|j| {
+            let s: f64 = (0..3)
+                .map(|i| f64::from(x[i]) * f64::from(changed[0].row(i)[j]))
+                .sum();
+            (s + f64::from(changed[0].bias[j])).tanh()
+        })
+        .collect();
+    for (k, g) in got.iter().enumerate() {
+        let want: f64 = hidden
+            .iter()
+            .enumerate()
+            .map(|(j, h)| h * f64::from(changed[1].row(j)[k]))
+            .sum::<f64>()
+            + f64::from(changed[1].bias[k]);
+        assert!((f64::from(*g) - want).abs() < 1e-5, "{g} vs {want}");
+    }
+    // Layers that do not fit are refused, naming what is wrong, and change nothing.
+    let before = other.export_state().unwrap();
+    let e = other
+        .set_dense_layers(&changed[..1])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("2 dense layers, not 1"), "{e}");
+    let mut short = changed.clone();
+    short[1].bias.pop();
+    let e = other.set_dense_layers(&short).unwrap_err().to_string();
+    assert!(
+        e.contains("layers.1.weight") && e.contains("1 biases"),
+        "{e}"
+    );
+    let mut wide = changed.clone();
+    wide[0] = DenseLayer::zeros(4, 5);
+    let e = other.set_dense_layers(&wide).unwrap_err().to_string();
+    assert!(e.contains("layers.0.weight"), "{e}");
+    assert_eq!(other.export_state().unwrap(), before);
 }
