@@ -220,7 +220,7 @@ pub struct MlpArgs {
     pub model: Option<ModelArg>,
     /// The candidates of the default model over folds: `small` trains fewer networks in
     /// each fold (1.4x faster over the 13 tables of docs/BENCHMARKS.md, and a mean 0.004
-    /// lower) [default: full].
+    /// lower).
     #[arg(long, value_enum)]
     pub portfolio: Option<PortfolioArg>,
     /// Regression or classification [default: classification when the target holds words

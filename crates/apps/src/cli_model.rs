@@ -5,10 +5,10 @@ use clap::{Args, ValueEnum};
 /// The table models `mlp` can train.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModelArg {
-    /// The networks (best epoch on held-out training rows; plain and periodic inputs, their
-    /// mean, and piecewise-linear inputs; a learned factor per plain or piecewise input)
-    /// and a linear model (ridge, or logistic regression of two or more classes) compared
-    /// on those rows; the best is kept.
+    /// The networks (best epoch on held-out training rows; plain, periodic and
+    /// piecewise-linear inputs; a learned factor per plain or piecewise input) and a linear
+    /// model (ridge, or logistic regression of two or more classes) scored on rows they did
+    /// not train on: over folds their mix is kept, on one split the best.
     Auto,
     /// The network alone, trained on every training row.
     Mlp,

@@ -1,7 +1,7 @@
 //! Each job's default training settings (the library's, [`jobs::defaults`]) as `--help`
 //! shows them, subcommand by subcommand.
 
-use crate::commands::tabular::{activation, choice};
+use crate::commands::tabular::{activation, choice, portfolio};
 use clap::{Command, ValueEnum};
 pub use jobs::defaults::*;
 use jobs::image::ImageArch;
@@ -147,10 +147,11 @@ fn network(cmd: Command) -> Command {
     let d = NetworkOptions::default();
     let share = AUTO_VAL_FRACTION * 100.0;
     let model = format!(
-        "The model: `auto` keeps the best on {share}% held-out training rows of the network (its best epoch; also with periodic or piecewise-linear inputs, or the mean of the plain one and either) and a linear model (refitted on all rows); `mlp` trains the network alone"
+        "The model: `auto` trains networks (plain, periodic and piecewise-linear inputs; see --portfolio) and a linear model; over folds (see --folds) it keeps their mix, weighted by their scores on the rows each did not train on; on one split, the best on {share}% held-out training rows of the networks (their best epochs, or the mean of the plain one and another) and the linear model (refitted on all rows); `mlp` trains the network alone"
     );
     let cmd = cmd.mut_arg("model", |a| a.help(model));
     let cmd = shown(cmd, "model", name_of(choice, d.choice));
+    let cmd = shown(cmd, "portfolio", name_of(portfolio, d.portfolio));
     numbers(shown(cmd, "activation", name_of(activation, d.activation)))
 }
 

@@ -73,7 +73,7 @@ pub fn choice(m: ModelArg) -> ModelChoice {
 }
 
 /// The library's portfolio for `--portfolio`.
-fn portfolio(p: PortfolioArg) -> Portfolio {
+pub fn portfolio(p: PortfolioArg) -> Portfolio {
     match p {
         PortfolioArg::Small => Portfolio::Small,
         PortfolioArg::Full => Portfolio::Full,
