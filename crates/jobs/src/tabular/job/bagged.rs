@@ -6,7 +6,7 @@
 //! one [`MlpEnsemble`] in one model file. No row is withheld from the kept model; the
 //! out-of-fold score of the ensemble is the estimate the report gives.
 
-use super::compare::{TrainedAll, inputs_that_fit, piecewise_bins};
+use super::compare::{FirstNetwork, Plan, TrainedAll, inputs_that_fit, piecewise_bins};
 use super::cross::CrossValidation;
 use super::extras::portfolio;
 use super::fold_parts::{fold_encoded, fold_part, fold_rows, rows_outside, scatter};
@@ -173,13 +173,17 @@ fn train_folds<B: Backend>(
             Portfolio::Full => portfolio(&net, &part, many_levels),
             Portfolio::Small => Vec::new(),
         };
-        let trained = trainer.train_all(
-            &part,
-            (&net, x, &run),
-            (inputs.to_vec(), &mut parts, &extras),
-            targets,
-            reporter,
-        )?;
+        let first = FirstNetwork {
+            net: &net,
+            x,
+            dir: &run,
+        };
+        let plan = Plan {
+            inputs: inputs.to_vec(),
+            parts: &mut parts,
+            extras: &extras,
+        };
+        let trained = trainer.train_all(&part, first, plan, targets, reporter)?;
         let TrainedAll::Done {
             first,
             others,

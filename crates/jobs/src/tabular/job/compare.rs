@@ -62,6 +62,28 @@ pub(super) enum TrainedAll<B: Backend> {
 /// The kept model, the training rows' features in its encoding, and the comparison.
 pub(super) type Compared<B> = (Outcome<Mlp<B>>, Vec<f32>, Comparison);
 
+/// `auto`'s first network: its shape, its training features (the plain rows', lent to
+/// its run and given back) and its run folder (the job's).
+pub(super) struct FirstNetwork<'a> {
+    /// The network.
+    pub(super) net: &'a Network,
+    /// The plain training features.
+    pub(super) x: Vec<f32>,
+    /// Its run folder.
+    pub(super) dir: &'a Path,
+}
+
+/// What `auto` trains beside its first network.
+pub(super) struct Plan<'p> {
+    /// The inputs of the networks after the first (periodic, piecewise-linear).
+    pub(super) inputs: Vec<NumericEncoding>,
+    /// The piecewise-linear rows, when a network reads them (their training features lent
+    /// to its run and given back).
+    pub(super) parts: &'p mut Option<Encoded>,
+    /// The portfolio's networks on the plain rows.
+    pub(super) extras: &'p [Extra],
+}
+
 /// Whether the table's parts piecewise-linear in `bins` bins fit in the memory budget; a
 /// note when they do not (`auto` trains no network on them).
 fn fits(p: &Prepared, bins: usize, reporter: &mut dyn TableReporter) -> Result<bool> {
@@ -127,28 +149,27 @@ pub(super) fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
 }
 
 impl<B: Backend> Trainer<'_, B> {
-    /// `auto`: the network `net` on the plain rows of `p` (whose training features are
-    /// `x`; its run in `dir`), the second and third networks when there are, each one's
+    /// `auto`: the `first` network on the plain rows of `p`, the second and third networks
+    /// when there are, each one's
     /// mean with the first and the linear model, trained and compared (nothing is compared
     /// when a run was stopped). `p` ends in the encoding of the kept model, whose training
     /// features are given back.
     pub(super) fn compare(
         self,
         p: &mut Prepared,
-        (net, x, dir): (&Network, Vec<f32>, &Path),
+        first: FirstNetwork<'_>,
         second: Option<Second>,
         (targets, reporter): (Option<&Standardizer>, &mut dyn TableReporter),
     ) -> Result<Compared<B>> {
         let (mut inputs, max) = inputs_that_fit(p, second, reporter)?;
         let bins = piecewise_bins(&inputs);
-        let mut parts = piecewise_parts(p, &x, (bins, max), &mut inputs)?;
-        let trained = self.train_all(
-            p,
-            (net, x, dir),
-            (inputs, &mut parts, &[]),
-            targets,
-            reporter,
-        )?;
+        let mut parts = piecewise_parts(p, &first.x, (bins, max), &mut inputs)?;
+        let plan = Plan {
+            inputs,
+            parts: &mut parts,
+            extras: &[],
+        };
+        let trained = self.train_all(p, first, plan, targets, reporter)?;
         let ((out, x), others) = match trained {
             TrainedAll::Stopped(out, x) => return Ok((out, x, Comparison::Stopped)),
             TrainedAll::Done { first, others, .. } => (first, others),
@@ -157,19 +178,24 @@ impl<B: Backend> Trainer<'_, B> {
         self.select(p, (out, x), (note, parts), targets)
     }
 
-    /// `auto`'s networks trained: `net` on the plain rows of `p` (training features `x`,
-    /// run in `dir`), one on each of `inputs` (the piecewise-linear one on `parts`, whose
-    /// training features it gives back) and each of `extras` (the portfolio, in `dir`'s
-    /// folders of theirs), beside or after it; the others that diverged left out (with a
-    /// note).
+    /// `auto`'s networks trained: `first` on the plain rows of `p`, one on each of the
+    /// plan's inputs (the piecewise-linear one on its parts, whose training features it
+    /// gives back) and each of its extras (the portfolio, in folders of theirs inside the
+    /// first's), beside or after it; the others that diverged left out (with a note).
     pub(super) fn train_all(
         self,
         p: &Prepared,
-        (net, x, dir): (&Network, Vec<f32>, &Path),
-        (inputs, parts, extras): (Vec<NumericEncoding>, &mut Option<Encoded>, &[Extra]),
+        first: FirstNetwork<'_>,
+        plan: Plan<'_>,
         targets: Option<&Standardizer>,
         reporter: &mut dyn TableReporter,
     ) -> Result<TrainedAll<B>> {
+        let FirstNetwork { net, x, dir } = first;
+        let Plan {
+            inputs,
+            parts,
+            extras,
+        } = plan;
         let wide = parts
             .as_mut()
             .map(|parts| std::mem::take(&mut parts.train.x));

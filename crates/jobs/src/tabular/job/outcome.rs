@@ -2,7 +2,7 @@
 //! on the test rows, with the files it leaves; [`TableJobOutcome`]: what it hands back.
 
 use super::candidates::First;
-use super::compare::{Comparison, Second};
+use super::compare::{Comparison, FirstNetwork, Second};
 use super::network::{Network, NetworkRows, RunMode, Trainer};
 use super::prepare::TableJob;
 use super::{TableModel, TableReporter};
@@ -130,8 +130,8 @@ impl TableJob {
                     third: auto::third_network(inputs, second),
                     max_piecewise: auto::piecewise_cap(second, &p),
                 });
-                let net = (&net, x, dir);
-                trainer.compare(&mut p, net, second, (targets.as_ref(), reporter))?
+                let first = FirstNetwork { net: &net, x, dir };
+                trainer.compare(&mut p, first, second, (targets.as_ref(), reporter))?
             }
             false => {
                 let first = First {
