@@ -136,3 +136,19 @@ def test_folds_bag_the_default_model_as_the_command_line_does(cli, tmp_path):
     assert_same_answers(estimator, pd.read_csv(io.StringIO(out), dtype={"prediction": str}), rows)
     estimator.to_onnx(tmp_path / "m.onnx")
     assert (tmp_path / "m.onnx").stat().st_size > 0
+
+
+def test_the_small_portfolio_is_the_command_line_one(cli, tmp_path):
+    """`portfolio="small"` trains what `--portfolio small` trains: the same model file, bit
+    for bit, and no network without weight decay in the report."""
+    train, _ = split(pd.read_csv(DATA / "regression.csv"))
+    train.to_csv(tmp_path / "train.csv", index=False)
+    run = tmp_path / "run"
+    cli("mlp", "--data", tmp_path / "train.csv", "--target", "y", "--folds", "3",
+        "--portfolio", "small", "--epochs", "5", "--device", "cpu", "--quiet", "--out", run)
+    estimator = TableRegressor(device="cpu", folds=3, portfolio="small", epochs=5)
+    estimator.fit(train.drop(columns="y"), train["y"])
+    assert estimator.model_ == TableRegressor.load(run).model_
+    assert not any("without weight decay" in line for line in estimator.report_)
+    full = TableRegressor(device="cpu", folds=3, epochs=5).fit(train.drop(columns="y"), train["y"])
+    assert any("without weight decay" in line for line in full.report_)
