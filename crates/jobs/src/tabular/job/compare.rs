@@ -150,9 +150,8 @@ pub(super) fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
 
 impl<B: Backend> Trainer<'_, B> {
     /// `auto`: the `first` network on the plain rows of `p`, the second and third networks
-    /// when there are, each one's
-    /// mean with the first and the linear model, trained and compared (nothing is compared
-    /// when a run was stopped). `p` ends in the encoding of the kept model, whose training
+    /// when there are, each one's mean with the first and the linear model, trained and
+    /// compared (nothing is compared when a run was stopped). `p` ends in the encoding of the kept model, whose training
     /// features are given back.
     pub(super) fn compare(
         self,
