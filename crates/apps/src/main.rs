@@ -77,7 +77,14 @@ fn main() -> ExitCode {
     if ranks::join().is_err() {
         return ExitCode::FAILURE;
     }
-    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))) {
+    // The command runs on a worker of rayon's pool (tensor_cpu::on_pool_worker), unless
+    // the processes' library may be called from the first thread only.
+    let on_worker = train::ranks::world().calls_from_any_thread();
+    let work = || match on_worker {
+        true => tensor_cpu::on_pool_worker(|| run(cli)),
+        false => run(cli),
+    };
+    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
         Ok(result) => result,
         Err(payload) => match stdout_errors::failure(&*payload) {
             Some((stream, reason)) => Err(anyhow::anyhow!("cannot write to {stream}: {reason}")),

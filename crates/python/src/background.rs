@@ -65,7 +65,7 @@ pub fn run<T: Send + 'static>(
         s.spawn(move || {
             let work = || match &pool {
                 Some(pool) => pool.install(|| job(context)),
-                None => job(context),
+                None => tensor_cpu::on_pool_worker(|| job(context)),
             };
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
                 .unwrap_or_else(|panic| Err(Failure::runtime(panic_text(&panic))));
@@ -139,8 +139,8 @@ fn sink<T: Send + 'static>(
     }))
 }
 
-/// A pool of `threads` threads (`None`: no pool of its own; the process's pool, as many
-/// threads as cores).
+/// A pool of `threads` threads (`None`: no pool of its own; a pool of rayon's default
+/// thread count, as many as cores, [`tensor_cpu::on_pool_worker`]).
 fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> {
     let Some(n) = threads else {
         return Ok(None);

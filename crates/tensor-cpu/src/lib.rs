@@ -49,6 +49,7 @@ mod kernel;
 pub mod math;
 mod mlp_pass;
 mod parallel;
+mod pool;
 mod reduce;
 mod simd;
 mod skinny;
@@ -56,5 +57,6 @@ mod subnormals;
 mod unary;
 
 pub use backend::CpuBackend;
+pub use pool::on_pool_worker;
 pub use simd::{SIMD_VAR, SimdPath, simd_path};
 pub use subnormals::flushing_subnormals;

@@ -75,6 +75,16 @@ impl World {
         self.rank == 0
     }
 
+    /// Whether the processes' library may be called from any one thread at a time (always,
+    /// for a process alone); where it may not, only the thread that joined may call it.
+    pub fn calls_from_any_thread(&self) -> bool {
+        #[cfg(feature = "mpi")]
+        if let Some(m) = &self.mpi {
+            return m.calls_from_any_thread();
+        }
+        true
+    }
+
     /// Sums `values` element-wise over every process, in place.
     pub fn sum(&self, values: &mut [f32]) -> Result<()> {
         #[cfg(feature = "mpi")]

@@ -59,6 +59,11 @@ impl MpiWorld {
         self.size
     }
 
+    /// Whether MPI may be called from any one thread at a time.
+    pub fn calls_from_any_thread(&self) -> bool {
+        self.only_from.is_none()
+    }
+
     /// Sums `values` over every process, in place (MPI_Allreduce).
     pub fn sum(&self, values: &mut [f32]) -> Result<()> {
         self.check_thread()?;
