@@ -24,7 +24,7 @@ def regression():
     ({"batch": 0}, "batch: batch size must be at least 1"),
     ({"epochs": 2, "steps": 3}, "give epochs or steps, not both"),
     ({"device": "tpu"}, "device must be one of"),
-    ({"n_jobs": 0}, "n_jobs must be None, -1 or a positive number"),
+    ({"n_jobs": 0}, "n_jobs must be None, a positive number of threads, or negative"),
     ({"random_state": "seven"}, "random_state must be None, an integer or a RandomState"),
     ({"val_fraction": 1.5}, "1.5"),
     ({"folds": 1}, "2 to 20 folds, got 1"),

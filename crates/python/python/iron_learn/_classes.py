@@ -4,16 +4,39 @@ number in shortest form); scikit-learn keeps them as the values ``y`` held, sort
 import numpy as np
 
 
+def _number(text):
+    """``text`` as a float32, or ``None`` where it is no number."""
+    try:
+        return np.float32(float(text))
+    except (TypeError, ValueError):
+        return None
+
+
 def _same(text, value):
-    """Whether the model's class text ``text`` names the label ``value``."""
+    """Whether the model's class text ``text`` names the label ``value`` (the table reader
+    trims a cell's spaces and reads ``1.0`` as the number 1)."""
     if isinstance(value, (bool, np.bool_)):
         return text.lower() == str(bool(value)).lower()
     if isinstance(value, (int, float, np.integer, np.floating)):
-        try:
-            return np.float32(float(text)) == np.float32(value)
-        except ValueError:
-            return False
-    return text == str(value)
+        number = _number(text)
+        return number is not None and number == np.float32(value)
+    value = str(value).strip()
+    if text == value:
+        return True
+    number = _number(value)
+    return number is not None and number == _number(text)
+
+
+def check_distinct(classes):
+    """Refuses classes that the table reader would read as one (`` a`` and ``a``, ``1`` and
+    ``1.0``)."""
+    for i, a in enumerate(classes):
+        for b in classes[i + 1:]:
+            if _same(str(b).strip(), a) or _same(str(a).strip(), b):
+                raise ValueError(
+                    f"the classes {a!r} and {b!r} would be read as one class; "
+                    "give each class a distinct name"
+                )
 
 
 def class_order(texts, classes):
@@ -28,8 +51,10 @@ def class_order(texts, classes):
 
 
 def classes_from_texts(texts):
-    """The classes of a model read from a file: numbers where every text is one, else the
-    texts; sorted."""
+    """The classes of a model read from a file: ``False`` and ``True`` for those two,
+    numbers where every text is one, else the texts; sorted."""
+    if sorted(t.lower() for t in texts) == ["false", "true"]:
+        return np.asarray([False, True])
     try:
         numbers = np.asarray([float(t) for t in texts])
     except ValueError:

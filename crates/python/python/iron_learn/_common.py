@@ -27,12 +27,14 @@ def seed_of(random_state):
 
 def threads_of(n_jobs):
     """Threads for the native work: ``None`` for every core (``n_jobs`` None or -1), else
-    ``n_jobs``."""
+    ``n_jobs``; below -1, as in scikit-learn, every core but ``-n_jobs - 1`` (at least one)."""
     if n_jobs is None or n_jobs == -1:
         return None
-    if isinstance(n_jobs, numbers.Integral) and not isinstance(n_jobs, bool) and n_jobs >= 1:
-        return int(n_jobs)
-    raise ValueError(f"n_jobs must be None, -1 or a positive number of threads, not {n_jobs!r}")
+    if not isinstance(n_jobs, numbers.Integral) or isinstance(n_jobs, bool) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be None, a positive number of threads, or negative (-1: every core, -2: all but one), not {n_jobs!r}")
+    if n_jobs < -1:
+        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+    return int(n_jobs)
 
 
 def device_of(device):
@@ -60,6 +62,6 @@ def report_lines(lines):
 
 
 def print_report(lines):
-    """Prints a job's report."""
+    """Prints a job's report on ``sys.stdout`` (its progress went to ``sys.stderr``)."""
     for line in lines:
         print(line, file=sys.stdout)

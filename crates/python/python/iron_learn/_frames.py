@@ -50,3 +50,18 @@ def frame_of(X, names):
 def write_csv(path, frame):
     """Writes ``frame`` as CSV (missing values as empty cells, numbers in full precision)."""
     frame.to_csv(path, index=False, na_rep="")
+
+
+def categories_of_numbers(frame, numeric):
+    """The columns of ``frame`` of pandas' ``category`` type whose categories are numbers
+    (which the table reader would read as numbers), less those ``numeric`` names."""
+    if isinstance(numeric, str):
+        numeric = [numeric]
+    asked = {str(c) for c in (numeric or [])}
+    found = []
+    for name in frame.columns:
+        column = frame[name]
+        if isinstance(column.dtype, pd.CategoricalDtype) and name not in asked:
+            if pd.api.types.is_numeric_dtype(column.dtype.categories.dtype):
+                found.append(name)
+    return found

@@ -15,7 +15,7 @@ from sklearn.utils.validation import (
 )
 
 from . import _common, _frames, _native
-from ._classes import class_order, classes_from_texts
+from ._classes import check_distinct, class_order, classes_from_texts
 
 
 class _TableEstimator(BaseEstimator):
@@ -41,6 +41,7 @@ class _TableEstimator(BaseEstimator):
         names = _frames.column_names(X)
         target = _frames.target_name(names, named)
         frame = _frames.frame_of(X, names)
+        self._categories_of_numbers = _frames.categories_of_numbers(frame, self.numeric)
         frame[target] = y
         with _common.run_folder() as folder:
             data = os.path.join(folder, "train.csv")
@@ -83,12 +84,14 @@ class _TableEstimator(BaseEstimator):
     def _spec(self):
         """The parameters as the native fit reads them."""
         def names(columns):
+            if isinstance(columns, str):
+                return [columns]
             return [str(c) for c in (columns or [])]
 
         return {
             "task": self._task,
             "model": self.model,
-            "hidden": None if self.hidden is None else str(self.hidden),
+            "hidden": _hidden(self.hidden),
             "activation": self.activation,
             "weight_decay": self.weight_decay,
             "numeric_encoding": self.numeric_encoding,
@@ -97,7 +100,7 @@ class _TableEstimator(BaseEstimator):
             "val_fraction": self.val_fraction,
             "patience": self.patience,
             "drop_missing": bool(self.drop_missing),
-            "categorical": names(self.categorical),
+            "categorical": _joined(names(self.categorical), getattr(self, "_categories_of_numbers", [])),
             "numeric": names(self.numeric),
             "ignore": names(self.ignore),
             "class_weight": _class_weight(getattr(self, "class_weight", None)),
@@ -181,6 +184,21 @@ def _keep(estimator, params):
             setattr(estimator, name, value)
 
 
+def _joined(asked, found):
+    """The columns ``asked`` for, then those ``found`` that are not among them."""
+    return asked + [name for name in found if name not in asked]
+
+
+def _hidden(hidden):
+    """``hidden`` as the command line reads it: ``None``, text (``"256,256"``, ``"256x3"``),
+    one width, or a list or tuple of widths (as scikit-learn's ``hidden_layer_sizes``)."""
+    if hidden is None or isinstance(hidden, str):
+        return hidden
+    if isinstance(hidden, (list, tuple)):
+        return ",".join(str(h) for h in hidden)
+    return str(hidden)
+
+
 def _class_weight(weight):
     """``class_weight`` checked: ``None`` or ``"balanced"``."""
     if weight is None or (isinstance(weight, str) and weight == "balanced"):
@@ -195,8 +213,9 @@ _PARAMETERS_DOC = """
         ``auto``: networks on plain, periodic and piecewise-linear inputs and a linear model
         compared on held-out training rows, the best kept; ``mlp``: the network alone;
         ``linear``: a linear model alone.
-    hidden : str, default=None
-        Hidden widths (``"256,256"`` or ``"256x3"``); ``None``: the command line's default.
+    hidden : str, int or list of int, default=None
+        Hidden widths (``"256,256"``, ``"256x3"``, ``[256, 256]``); ``None``: the command
+        line's default.
     activation : {"relu", "tanh", "sigmoid", "sine"}, default=None
         Hidden activation (``None``: ReLU).
     weight_decay : float, default=None
@@ -222,8 +241,10 @@ _PARAMETERS_DOC = """
         Early stopping's patience, in epochs.
     drop_missing : bool, default=False
         Drop rows with a missing cell instead of imputing it.
-    categorical, numeric, ignore : list of str, default=None
-        Columns read as categories, read as numbers, or left out.
+    categorical, numeric, ignore : str or list of str, default=None
+        Columns read as categories, read as numbers, or left out. A DataFrame's ``category``
+        columns are read as categories, numbers among them too, unless ``numeric`` names
+        them.
     epochs, steps : int, default=None
         The length of training, in passes over the rows or in steps (``None``: the job's).
     batch : int or "full", default=None
@@ -238,7 +259,7 @@ _PARAMETERS_DOC = """
     device : {"auto", "cpu", "cuda"}, default="auto"
         Where to train: ``auto`` uses a usable GPU, else the CPU.
     n_jobs : int, default=None
-        Threads of the CPU's work (``None`` or -1: every core).
+        Threads of the CPU's work (``None`` or -1: every core; -2: every core but one).
     verbose : int, default=0
         Print progress lines and the report.
 """
@@ -273,6 +294,7 @@ class TableClassifier(ClassifierMixin, _TableEstimator):
     def _targets(self, y):
         check_classification_targets(y)
         self.classes_ = np.unique(y)
+        check_distinct(list(self.classes_))
         if len(self.classes_) < 2:
             raise ValueError(
                 f"a classifier needs at least 2 classes; y has 1 class ({self.classes_[0]!r})"
@@ -288,7 +310,8 @@ class TableClassifier(ClassifierMixin, _TableEstimator):
         order = class_order(answers["classes"], self.classes_)
         proba = np.zeros((answers["rows"], len(self.classes_)), dtype=np.float64)
         proba[:, order] = answers["values"]
-        return proba
+        # float32 probabilities, summed again in float64 so that each row adds up to 1.
+        return proba / proba.sum(axis=1, keepdims=True)
 
     def predict(self, X):
         """Each row's class."""
@@ -321,6 +344,8 @@ class TableRegressor(RegressorMixin, _TableEstimator):
 
     def _targets(self, y):
         y = np.asarray(y)
+        if y.dtype.kind == "b":
+            return y.astype(np.float64)
         if y.dtype.kind not in "biuf":
             y = check_array(y, ensure_2d=False, dtype="numeric", input_name="y")
         return y

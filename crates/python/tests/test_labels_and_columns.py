@@ -1,0 +1,76 @@
+"""Labels and columns as pandas and scikit-learn users give them: labels the table reader
+would rewrite, booleans, a single column name, widths as a list, pandas categories of
+numbers, and probabilities that sum to one."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from iron_learn import TableClassifier, TableRegressor
+
+
+@pytest.fixture(scope="module")
+def rows():
+    rng = np.random.default_rng(0)
+    n = 300
+    X = pd.DataFrame({
+        "a": rng.normal(size=n),
+        "b": rng.normal(size=n),
+        "code": pd.Categorical(rng.integers(0, 5, n)),
+    })
+    return X, (X["a"] + X["b"] > 0).to_numpy()
+
+
+@pytest.mark.parametrize("no,yes", [("0.0", "1.0"), ("no", " yes")])
+def test_labels_the_reader_rewrites_come_back_as_given(rows, no, yes):
+    X, positive = rows
+    y = np.where(positive, yes, no).astype(object)
+    model = TableClassifier(model="linear", device="cpu").fit(X, y)
+    assert list(model.classes_) == sorted([no, yes])
+    predicted = model.predict(X)
+    assert set(predicted) <= {no, yes}
+    assert np.mean(predicted == y) > 0.9
+
+
+def test_labels_the_reader_would_merge_are_refused(rows):
+    X, positive = rows
+    y = np.where(positive, "1", "1.0").astype(object)
+    with pytest.raises(ValueError, match="'1' and '1.0' would be read as one class"):
+        TableClassifier(model="linear", device="cpu").fit(X, y)
+
+
+def test_boolean_classes_survive_a_model_file(rows, tmp_path):
+    X, positive = rows
+    model = TableClassifier(model="linear", device="cpu").fit(X, positive)
+    model.save(tmp_path / "model.safetensors")
+    again = TableClassifier.load(tmp_path / "model.safetensors")
+    assert again.classes_.dtype == bool
+    np.testing.assert_array_equal(again.predict(X), model.predict(X))
+    assert again.score(X, positive) == model.score(X, positive)
+
+
+def test_probabilities_sum_to_one_in_float64(rows):
+    X, positive = rows
+    proba = TableClassifier(model="mlp", epochs=3, device="cpu").fit(X, positive).predict_proba(X)
+    assert proba.dtype == np.float64
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+def test_a_category_of_numbers_is_read_as_a_category(rows):
+    X, _ = rows
+    # The target depends on one level of `code` only: a linear model fits it exactly only
+    # when `code` is one-hot encoded, not read as one number.
+    y = 2.0 * X["a"] + 5.0 * (X["code"].astype(int) == 3)
+    as_category = TableRegressor(model="linear", device="cpu").fit(X, y)
+    as_number = TableRegressor(model="linear", numeric=["code"], device="cpu").fit(X, y)
+    assert as_category.score(X, y) > 0.999
+    assert as_number.score(X, y) < 0.9
+
+
+def test_one_column_name_and_widths_as_a_list(rows):
+    X, positive = rows
+    y = 3.0 * X["a"]
+    model = TableRegressor(model="linear", ignore="b", device="cpu").fit(X, y)
+    assert model.score(X, y) > 0.999
+    net = TableRegressor(model="mlp", hidden=[8, 8], epochs=1, device="cpu").fit(X, positive)
+    assert net.predict(X).shape == (len(X),)
