@@ -46,11 +46,12 @@ fn reason_first(e: &clap::Error) -> Option<String> {
 }
 
 /// Cuts every value quoted in `line` (between '…', "…" or `…`) that is longer than 80
-/// characters to its first 60 characters and its length.
+/// characters to its first 60 characters and its length. An apostrophe inside a word (the
+/// model's) opens no quote.
 pub fn shorten_quoted(line: &str) -> String {
     let mut out = String::with_capacity(line.len().min(4096));
     let mut rest = line;
-    while let Some(start) = rest.find(['\'', '"', '`']) {
+    while let Some(start) = opening_quote(rest) {
         let quote = rest[start..].chars().next().unwrap_or('\'');
         out.push_str(&rest[..=start]);
         rest = &rest[start + 1..];
@@ -63,6 +64,24 @@ pub fn shorten_quoted(line: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Where the first quote of `text` opens: a `"` or a backquote anywhere, a `'` that does
+/// not follow a letter or digit.
+fn opening_quote(text: &str) -> Option<usize> {
+    let mut before: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        let opens = match c {
+            '"' | '`' => true,
+            '\'' => !before.is_some_and(char::is_alphanumeric),
+            _ => false,
+        };
+        if opens {
+            return Some(i);
+        }
+        before = Some(c);
+    }
+    None
 }
 
 /// Lets every option that takes a value take a negative number, in every subcommand.
@@ -113,6 +132,19 @@ mod tests {
             one_line(text),
             "error: unexpected argument '--foo' found; tip: to pass '--foo' as a value, use '-- --foo' (see --help)"
         );
+    }
+
+    #[test]
+    fn an_apostrophe_in_a_word_opens_no_quote() {
+        let text = format!(
+            "error: nothing to resume in runs/x: it holds no run of the default model's job; {} or give the run's --out",
+            "leave out --resume to train from the start".repeat(3)
+        );
+        assert_eq!(shorten_quoted(&text), text);
+        let long = "x".repeat(200);
+        let line = shorten_quoted(&format!("the model's column '{long}' is missing"));
+        assert!(line.contains("(200 characters)"), "{line}");
+        assert!(line.starts_with("the model's column '"), "{line}");
     }
 
     #[test]

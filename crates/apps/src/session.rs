@@ -66,6 +66,10 @@ pub fn record_if_stopped(
 /// continue it.
 pub fn note_stopped(step: u64, dir: &Path) {
     crate::signals::note_stopped_at(step);
+    if !train::ranks::world().is_writer() {
+        // Another process's folder is its scratch copy: rank 0 says where the run is.
+        return;
+    }
     eprintln!(
         "stopped at step {step}; continue with --resume --out {}",
         dir.display()

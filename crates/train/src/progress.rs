@@ -40,9 +40,12 @@ impl LineSink {
 /// A run's progress and notes on stderr (or another [`LineSink`]), the
 /// [`Reporter`](crate::Reporter) of the command line: `quiet` hides the progress and the
 /// opening line, not the notes; `log_every` asks for a plain line every that many steps
-/// where there is no terminal.
+/// where there is no terminal. On a process but rank 0 of a run over several
+/// ([`crate::ranks`]) it prints nothing: errors alone, which are not its to print.
 pub struct StderrReporter {
     quiet: bool,
+    /// A process but rank 0: nothing printed.
+    silent: bool,
     log_every: Option<u64>,
     sink: LineSink,
     progress: Option<Progress>,
@@ -58,6 +61,7 @@ impl StderrReporter {
     pub fn with_sink(quiet: bool, log_every: Option<u64>, sink: LineSink) -> Self {
         StderrReporter {
             quiet,
+            silent: !crate::ranks::world().is_writer(),
             log_every,
             sink,
             progress: None,
@@ -67,7 +71,7 @@ impl StderrReporter {
 
 impl crate::Reporter for StderrReporter {
     fn start(&mut self, line: &str, total_steps: u64, first_step: u64) {
-        if !self.quiet && first_step < total_steps {
+        if !self.quiet && !self.silent && first_step < total_steps {
             self.sink.write(line);
         }
         let (quiet, every) = (self.quiet, self.log_every);
@@ -76,11 +80,13 @@ impl crate::Reporter for StderrReporter {
     }
 
     fn note(&mut self, line: &str) {
-        self.sink.write(line);
+        if !self.silent {
+            self.sink.write(line);
+        }
     }
 
     fn status(&mut self, line: &str) {
-        if !self.quiet {
+        if !self.quiet && !self.silent {
             self.sink.write(line);
         }
     }

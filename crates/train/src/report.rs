@@ -76,28 +76,37 @@ pub struct Silent;
 impl Reporter for Silent {}
 
 /// A reporter that prints notes and a line per reading to stderr (progress every
-/// `every` steps).
+/// `every` steps); nothing on a process but rank 0 of a run over several
+/// ([`crate::ranks`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Lines {
     /// Steps between progress lines (0: none).
     pub every: u64,
 }
 
+/// Prints `line` on stderr from rank 0 alone.
+fn line_from_writer(line: &str) {
+    if crate::ranks::world().is_writer() {
+        eprintln!("{line}");
+    }
+}
+
 impl Reporter for Lines {
     fn start(&mut self, line: &str, _total_steps: u64, _first_step: u64) {
-        eprintln!("{line}");
+        line_from_writer(line);
     }
 
     fn note(&mut self, line: &str) {
-        eprintln!("{line}");
+        line_from_writer(line);
     }
 
     fn status(&mut self, line: &str) {
-        eprintln!("{line}");
+        line_from_writer(line);
     }
 
     fn progress(&mut self, r: &Reading) {
-        if self.every > 0 && r.step.is_multiple_of(self.every) {
+        if self.every > 0 && r.step.is_multiple_of(self.every) && crate::ranks::world().is_writer()
+        {
             let loss = r.loss.map_or("-".into(), |l| format!("{l:.4e}"));
             let val = r.val.map_or(String::new(), |v| format!("  val {v:.4e}"));
             eprintln!("step {}  loss {loss}{val}  lr {:.2e}", r.step, r.lr);

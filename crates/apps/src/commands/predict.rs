@@ -19,13 +19,16 @@ impl Job for Predict {
             (None, Some(points)) => Rows::Points(points.clone()),
             (None, None) => bail!("give the rows to predict with --data FILE or --x POINTS"),
         };
+        // Under several processes, rank 0 alone writes the answers.
+        let writer = train::ranks::world().is_writer();
         let options = PredictOptions {
             keep: args.keep.clone(),
-            output: args.output.clone(),
+            output: args.output.clone().filter(|_| writer),
             ..PredictOptions::new(&args.model, rows)
         };
         let answers = predict(backend, &options, &mut train::Lines { every: 0 })?;
         match &args.output {
+            Some(_) if !writer => {}
             Some(path) => eprintln!("predicted {} rows into {}", answers.rows, path.display()),
             None => {
                 use std::io::Write;

@@ -35,6 +35,13 @@ mod mpi {
     /// `mpirun -n N iron-learn ARGS --device cpu --quiet --out OUT` on this machine's cores,
     /// as root where the tests run so; the processes' temporary folder is `OUT.tmp`.
     pub fn mpirun_command(n: usize, args: &[&str], out: &Path) -> Command {
+        let mut cmd = mpirun_showing(n, args, out);
+        cmd.arg("--quiet");
+        cmd
+    }
+
+    /// [`mpirun_command`] without `--quiet`.
+    fn mpirun_showing(n: usize, args: &[&str], out: &Path) -> Command {
         let scratch = scratch_of(out);
         std::fs::create_dir_all(&scratch).unwrap();
         let mut cmd = Command::new("mpirun");
@@ -42,7 +49,7 @@ mod mpi {
             .arg(format!("TMPDIR={}", scratch.display()))
             .arg(BIN)
             .args(args)
-            .args(["--device", "cpu", "--quiet", "--out"])
+            .args(["--device", "cpu", "--out"])
             .arg(out)
             .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
             .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
@@ -277,6 +284,23 @@ mod mpi {
                 assert_eq!(x, y, "fold {fold}: {sub}'s checkpoint");
             }
         }
+    }
+
+    #[test]
+    fn rank_0_alone_prints_progress_and_notes() {
+        let dir = tmp();
+        let data = data("circles.csv");
+        let args = ["mlp", "--data", data.to_str().unwrap(), "--target", "label"];
+        let o = mpirun_showing(2, &args, &dir.path().join("run"))
+            .output()
+            .expect("cannot start mpirun");
+        assert_success(&o);
+        // Each fold's line and each run's opening line once (rank 0's), and no scratch
+        // folder of rank 1 named.
+        let err = stderr(&o);
+        assert_eq!(err.matches("fold 1 of 5").count(), 1, "{}", describe(&o));
+        assert_eq!(err.matches("training mlp:").count(), 5, "{}", describe(&o));
+        assert!(!err.contains("iron-learn-rank1"), "{}", describe(&o));
     }
 
     #[test]
