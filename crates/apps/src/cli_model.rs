@@ -8,7 +8,7 @@ pub enum ModelArg {
     /// The networks (best epoch on held-out training rows; plain, periodic and
     /// piecewise-linear inputs; a learned factor per plain or piecewise input) and a linear
     /// model (ridge, or logistic regression of two or more classes) scored on rows they did
-    /// not train on: over folds their mix is kept, on one split the best.
+    /// not train on; their mix is kept.
     Auto,
     /// The network alone, trained on every training row.
     Mlp,

@@ -147,7 +147,7 @@ fn network(cmd: Command) -> Command {
     let d = NetworkOptions::default();
     let share = AUTO_VAL_FRACTION * 100.0;
     let model = format!(
-        "The model: `auto` trains networks (plain, periodic and piecewise-linear inputs; see --portfolio) and a linear model; over folds (see --folds) it keeps their mix, weighted by their scores on the rows each did not train on; on one split, the best on {share}% held-out training rows of the networks (their best epochs, or the mean of the plain one and another) and the linear model (refitted on all rows); `mlp` trains the network alone"
+        "The model: `auto` trains networks (plain, periodic and piecewise-linear inputs; see --portfolio) and a linear model; over folds (see --folds) it keeps their mix, weighted by their scores on the rows each did not train on; on one split, their mix weighted by their scores on {share}% held-out training rows (the linear model, kept alone, refitted on all rows); `mlp` trains the network alone"
     );
     let cmd = cmd.mut_arg("model", |a| a.help(model));
     let cmd = shown(cmd, "model", name_of(choice, d.choice));

@@ -110,7 +110,8 @@ fn auto_compares_a_second_network_on_piecewise_inputs() {
     let o = train(&args, &out_dir);
     assert_success(&o);
     let out = stdout(&o);
-    assert!(out.contains("with piecewise inputs"), "{out}");
+    assert!(out.contains("(validation R²: plain "), "{out}");
+    assert!(out.contains(", piecewise "), "{out}");
     assert!(out_dir.join("piecewise/config.json").exists());
     // Whichever is kept, `predict` reads it from the run's model file.
     let rows = dir.path().join("new.csv");
@@ -129,11 +130,13 @@ fn auto_trains_a_third_network_on_piecewise_inputs_by_default() {
     let o = train(&[&args[..], &["--test-fraction", "0.2"]].concat(), &out_dir);
     assert_success(&o);
     let out = stdout(&o);
-    assert!(out.contains("with periodic inputs"), "{out}");
+    // Every candidate scored on the validation rows, their mix kept.
+    assert!(out.contains("(validation R²: plain "), "{out}");
     assert!(
-        out.contains("; with piecewise inputs") && out.contains("its mean with the plain"),
+        out.contains(", periodic ") && out.contains(", piecewise ") && out.contains(", linear "),
         "{out}"
     );
+    assert!(out.contains("their mean "), "{out}");
     assert!(out_dir.join("piecewise/config.json").exists());
     assert!(out_dir.join("periodic/config.json").exists());
     // Bagged over 5 folds, each fold trains the three networks.

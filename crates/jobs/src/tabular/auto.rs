@@ -1,22 +1,17 @@
 //! The default table model (`auto`): a network trained on most training rows with the
 //! weights of its best epoch on the rest, a second network on other inputs (periodic or
 //! piecewise-linear: [`AUTO_SECOND`]), a third network on piecewise-linear inputs beside a
-//! periodic second ([`AUTO_THIRD_BINS`]), each of those two's mean with the first, and a
-//! linear model fitted on the same rows; the one with the best validation score is kept,
-//! with the reason ([`best_network`], [`select`]). The plain and piecewise networks learn a
+//! periodic second ([`AUTO_THIRD_BINS`]) and a linear model fitted on the same rows; their
+//! mix picked by ensemble selection on the rows they did not train on is kept, with the
+//! reason (the table job's folds, or one split). The plain and piecewise networks learn a
 //! factor per input ([`learns_input_scale`]).
 
 use io::Standardizer;
-use io::table::PlainColumn;
-use nn::{EarlyStopping, Mlp};
-use tensor_core::{Backend, Tensor};
+use nn::EarlyStopping;
 
-use super::blend::{blend, widen};
-use super::linear::check_cost;
-use super::{Choice, Kept, choose, fit_linear, linear_network, score};
-use crate::error::{Error, Result};
+use super::Choice;
+use crate::error::Result;
 use crate::table::Prepared;
-use train::outcome::Outcome;
 
 /// The share of training rows `auto` holds out for validation when none is given.
 pub const AUTO_VAL_FRACTION: f32 = 0.2;
@@ -128,8 +123,7 @@ impl NumericEncoding {
 }
 
 /// The validation share `auto` trains with: the one asked for, else [`AUTO_VAL_FRACTION`]
-/// (a table too small for [`MIN_VAL_ROWS`] of them keeps its network without comparison:
-/// [`select`]).
+/// (a table too small for [`MIN_VAL_ROWS`] of them keeps its network without comparison).
 pub fn validation_fraction(asked: Option<f32>) -> f32 {
     asked.unwrap_or(AUTO_VAL_FRACTION)
 }
@@ -185,88 +179,6 @@ pub struct Selected {
     pub resave: bool,
 }
 
-/// How the network was chosen among `auto`'s: a line for the report, the kept one's score,
-/// and whether it is not the network in the run's checkpoint or reads another network's
-/// encoded rows (piecewise).
-#[derive(Debug, Clone)]
-pub struct NetworkNote {
-    /// The validation scores compared and the one kept.
-    pub line: String,
-    /// The kept network's validation score.
-    pub score: f64,
-    /// The kept network is not the run's checkpoint.
-    pub replaced: bool,
-    /// The kept network reads the rows of another network's encoding (piecewise), not the
-    /// plain network's.
-    pub second_rows: bool,
-}
-
-/// `auto`'s second network, with what it reads.
-pub struct SecondNetwork<'a, B: Backend> {
-    /// The trained network.
-    pub outcome: Outcome<Mlp<B>>,
-    /// Its inputs.
-    pub inputs: NumericEncoding,
-    /// Where it reads its own encoding's rows (piecewise): its validation rows, and how
-    /// each plain input is read from them ([`io::table::Preprocessor::plain_columns`]).
-    pub rows: Option<(&'a io::Dataset, &'a [PlainColumn])>,
-}
-
-/// The validation rows scored: the rows, their targets in the network's units, the output
-/// width and the number of classes (0: regression).
-struct Validation<'p> {
-    rows: &'p io::Dataset,
-    truth: Vec<f32>,
-    width: usize,
-    classes: usize,
-}
-
-impl<'p> Validation<'p> {
-    /// The same targets on `rows`: the validation rows in another encoding.
-    fn with_rows<'q>(&self, rows: &'q io::Dataset) -> Validation<'q>
-    where
-        'p: 'q,
-    {
-        Validation {
-            rows,
-            truth: self.truth.clone(),
-            width: self.width,
-            classes: self.classes,
-        }
-    }
-
-    /// The validation score of raw network outputs.
-    fn score(&self, outputs: &[f32]) -> f64 {
-        score(outputs, self.width, &self.truth, self.classes)
-    }
-
-    /// A trained network's raw outputs on the rows.
-    fn outputs<B: Backend>(&self, backend: &B, model: &Mlp<B>) -> Result<Vec<f32>> {
-        let v = self.rows;
-        let x = Tensor::from_slice(backend, &v.x, [v.rows, v.n_features])?;
-        Ok(model.predict(&x)?.to_vec()?)
-    }
-}
-
-/// The validation rows of `p` when there are at least [`MIN_VAL_ROWS`].
-fn validation<'p>(
-    p: &'p Prepared,
-    targets: Option<&Standardizer>,
-) -> Result<Option<Validation<'p>>> {
-    let classes = p.labels.as_ref().map_or(0, Vec::len);
-    let Some(rows) = p.val.as_ref().filter(|v| v.rows >= MIN_VAL_ROWS) else {
-        return Ok(None);
-    };
-    let truth = in_network_units(&rows.y, targets)?;
-    let width = if classes == 2 { 1 } else { classes.max(1) };
-    Ok(Some(Validation {
-        rows,
-        truth,
-        width,
-        classes,
-    }))
-}
-
 /// Targets in the units the networks and the linear candidates take and output:
 /// standardised values (a regression with `targets`), or class indices.
 pub(crate) fn in_network_units(y: &[f32], targets: Option<&Standardizer>) -> Result<Vec<f32>> {
@@ -274,150 +186,4 @@ pub(crate) fn in_network_units(y: &[f32], targets: Option<&Standardizer>) -> Res
         Some(t) => t.transform(y)?,
         None => y.to_vec(),
     })
-}
-
-/// Which of `auto`'s networks is kept: the one on plain inputs, another alone, or the mean
-/// of the plain one and another (each other network by its place in the list).
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Pick {
-    Plain,
-    Alone(usize),
-    Mean(usize),
-}
-
-/// The mean of two networks' raw outputs.
-fn mean_outputs(a: &[f32], b: &[f32]) -> Vec<f32> {
-    a.iter().zip(b).map(|(a, b)| 0.5 * (a + b)).collect()
-}
-
-/// The best on the validation rows of the network on plain inputs (`plain`, whose
-/// checkpoint is the run's), each of the `others` (periodic or piecewise-linear) and each
-/// one's mean with the plain network (one network, [`blend`], on the other's rows: the
-/// plain network [`widen`]ed to read them where they differ); with a line giving every
-/// score and saying which was kept. A tie keeps the earlier, simpler candidate. On the 11
-/// development tables that train three networks (five seeds each), adding the mean of the
-/// plain and piecewise networks to the candidates raised the mean test score from 0.7802
-/// to 0.7815; on 12 held-out tables it was neutral (docs/BENCHMARKS.md, "The mean of two
-/// networks", "Twelve held-out tables").
-pub fn best_network<B: Backend>(
-    backend: &B,
-    p: &Prepared,
-    mut plain: Outcome<Mlp<B>>,
-    others: Vec<SecondNetwork<'_, B>>,
-    targets: Option<&Standardizer>,
-) -> Result<(Outcome<Mlp<B>>, NetworkNote)> {
-    let Some(v) = validation(p, targets)? else {
-        let note = NetworkNote {
-            line: "no validation rows: plain kept".into(),
-            score: f64::NAN,
-            replaced: false,
-            second_rows: false,
-        };
-        return Ok((plain, note));
-    };
-    let oa = v.outputs(backend, &plain.model)?;
-    let a = v.score(&oa);
-    let mut line = format!("network on plain inputs {a:.4}");
-    let mut best = (a, Pick::Plain);
-    for (i, other) in others.iter().enumerate() {
-        let ob = match other.rows {
-            Some((rows, _)) => v.with_rows(rows).outputs(backend, &other.outcome.model)?,
-            None => v.outputs(backend, &other.outcome.model)?,
-        };
-        let (b, m) = (v.score(&ob), v.score(&mean_outputs(&oa, &ob)));
-        let name = other.inputs.name();
-        line += &format!("; with {name} inputs {b:.4}, its mean with the plain {m:.4}");
-        for (score, pick) in [(b, Pick::Alone(i)), (m, Pick::Mean(i))] {
-            if score > best.0 {
-                best = (score, pick);
-            }
-        }
-    }
-    let (score, pick) = best;
-    let Some(other) = (match pick {
-        Pick::Plain => None,
-        Pick::Alone(i) | Pick::Mean(i) => others.into_iter().nth(i),
-    }) else {
-        let note = NetworkNote {
-            line: format!("{line}: plain kept"),
-            score,
-            replaced: false,
-            second_rows: false,
-        };
-        return Ok((plain, note));
-    };
-    let name = other.inputs.name();
-    let note = |what: String| NetworkNote {
-        line: format!("{line}: {what} kept"),
-        score,
-        replaced: true,
-        second_rows: other.rows.is_some(),
-    };
-    if matches!(pick, Pick::Mean(_)) {
-        let note = note(format!("the mean of plain and {name}"));
-        let first = match other.rows {
-            Some((rows, columns)) => widen(backend, &plain.model, columns, rows.n_features)?,
-            None => plain.model,
-        };
-        plain.model = blend(backend, &first, &other.outcome.model, 0)?;
-        Ok((plain, note))
-    } else {
-        let note = note(name.to_string());
-        Ok((other.outcome, note))
-    }
-}
-
-/// The network's and a linear model's validation scores compared; when the linear model
-/// wins, it is refitted on the training and validation rows and replaces the network in
-/// `out`. `train_x`: the training rows' features (those of `p`, whose validation rows the
-/// linear model is scored on); `note`: how the network was chosen among two, with its
-/// score (the network may read another encoding of the rows). `None` when there are fewer than [`MIN_VAL_ROWS`] validation rows to compare.
-pub fn select<B: Backend>(
-    backend: &B,
-    p: &Prepared,
-    train_x: &[f32],
-    out: &mut Outcome<Mlp<B>>,
-    targets: Option<&Standardizer>,
-    note: Option<NetworkNote>,
-) -> Result<Option<Selected>> {
-    let Some(v) = validation(p, targets)? else {
-        return Ok(None);
-    };
-    let classes = v.classes;
-    let network = match note.as_ref().filter(|n| n.score.is_finite()) {
-        Some(n) => n.score,
-        None => v.score(&v.outputs(backend, &out.model)?),
-    };
-    let cols = p.train.n_features;
-    let y = in_network_units(&p.train.y, targets)?;
-    let all_rows = p.train.rows + v.rows.rows;
-    let linear = check_cost(all_rows, cols, classes)
-        .map_err(|e| format!("no linear candidate: {e}"))
-        .and_then(|()| fit_linear(train_x, &y, p.train.rows, cols, classes))
-        .map(|fit| {
-            let outputs: Vec<f32> = fit
-                .outputs(&v.rows.x, cols)
-                .iter()
-                .map(|&o| o as f32)
-                .collect();
-            v.score(&outputs)
-        });
-    let measure = if classes > 0 { "accuracy" } else { "R²" };
-    let mut choice = choose(network, linear, measure, v.rows.rows);
-    let mut resave = note.as_ref().is_some_and(|n| n.replaced);
-    if let Some(n) = &note {
-        choice.reason = format!("{} (validation {measure}: {})", choice.reason, n.line);
-    }
-    if choice.kept == Kept::Linear {
-        // Refitted on every training row, validation rows included.
-        let mut x = train_x.to_vec();
-        x.extend_from_slice(&v.rows.x);
-        let mut y = y;
-        y.extend(in_network_units(&v.rows.y, targets)?);
-        let rows = p.train.rows + v.rows.rows;
-        let fit = fit_linear(&x, &y, rows, cols, classes).map_err(Error::refused)?;
-        out.model = linear_network(backend, &fit, 0)?;
-        resave = true;
-    }
-    Ok(Some(Selected { choice, resave }))
 }

@@ -3,13 +3,13 @@
 //! or by Newton's method ([`linear`]).
 
 pub mod auto;
-pub mod blend;
 pub mod ensemble;
 pub mod job;
 pub mod linear;
 pub mod multinomial;
 pub mod report;
 pub mod select;
+pub mod widen;
 
 pub use linear::{LinearFit, LinearSkipped};
 pub use select::{Choice, Kept, choose, fit_linear, linear_network, score};

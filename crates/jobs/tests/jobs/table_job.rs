@@ -258,7 +258,7 @@ fn the_report_names_the_linear_model_auto_kept_and_prints_its_figures() {
     assert!(notes.iter().all(|l| !l.contains("--")), "{notes:#?}");
     let lines = out.lines();
     assert!(
-        lines[0].starts_with("model kept: the linear model ("),
+        lines[0].starts_with("model kept: the linear model, refitted on every training row ("),
         "{lines:#?}"
     );
     assert_row(&lines, "linear model", regression_errors(&out));
@@ -349,8 +349,7 @@ fn auto_trains_the_same_networks_side_by_side_as_in_turn() {
     // The validation scores of every network, the means and the linear model, and each
     // test prediction, are the same to the last digit written.
     assert!(
-        reason_in_turn.contains("with periodic inputs")
-            && reason_in_turn.contains("with piecewise inputs"),
+        reason_in_turn.contains(", periodic ") && reason_in_turn.contains(", piecewise "),
         "{reason_in_turn}"
     );
     assert_eq!(reason_in_turn, reason_beside);

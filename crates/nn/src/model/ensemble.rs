@@ -94,6 +94,11 @@ impl<B: Backend> MlpEnsemble<B> {
         &self.config.weights
     }
 
+    /// The members and their weights, in order.
+    pub fn into_members(self) -> (Vec<Mlp<B>>, Vec<f32>) {
+        (self.members, self.config.weights)
+    }
+
     /// `out` = the weighted sum of the members' outputs for `x`.
     fn infer_sum(&self, x: &Tensor<B>, out: &mut Tensor<B>) -> Result<()> {
         let mut part = Tensor::uninit(&self.backend, out.dims().to_vec())?;

@@ -14,29 +14,18 @@ use super::network::{RunMode, Trainer};
 use super::outcome::{
     METRICS_FILE, SCHEMA_FILE, Selection, TableJobOutcome, pretty, write_json, write_predictions,
 };
+use super::pick::{Bag, Finished, HeldOut, choose, linear_model};
 use super::{FOLDS_DIR, Portfolio, TableJob, TableJobOptions, TableReporter};
 use crate::Result;
 use crate::table::{Encoded, Prepared};
 use crate::tabular::auto::{self, NumericEncoding};
-use crate::tabular::blend::widen;
-use crate::tabular::ensemble::{self, CandidateOutputs, Truth};
-use crate::tabular::linear::check_cost;
+use crate::tabular::ensemble::Truth;
 use crate::tabular::report::{TabularMetrics, TestFigures, TrainingFigures};
-use crate::tabular::{Choice, Kept, fit_linear, linear_network, score};
 use io::{FittedModel, Standardizer};
 use nn::{Mlp, MlpEnsemble};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use tensor_core::{Backend, Tensor};
-
-/// One candidate over the folds: its fold models, whether they read the piecewise-linear
-/// rows, and its out-of-fold outputs.
-struct Bag<B: Backend> {
-    name: &'static str,
-    inputs: NumericEncoding,
-    models: Vec<Mlp<B>>,
-    oof: Vec<f32>,
-}
 
 /// What the folds trained: each candidate's bag, the steps and seconds of every run.
 struct Bags<B: Backend> {
@@ -105,7 +94,8 @@ pub fn bag<B: Backend>(
         width,
         classes,
     };
-    let mut finished = choose(backend, trained.bags, &rows, truth, wide.as_ref())?;
+    let held = (rows.as_slice(), HeldOut::OutOfFold);
+    let mut finished = choose(backend, trained.bags, held, truth, wide.as_ref())?;
     if let Some(why) = &trained.no_linear {
         finished.choice.reason += &format!("; no linear candidate: {why}");
     }
@@ -248,158 +238,6 @@ fn train_folds<B: Backend>(
         seconds,
         no_linear,
     })
-}
-
-/// The linear model fitted on the training rows of `part`, or why there is none (too
-/// costly, or no fit).
-fn linear_model<B: Backend>(
-    backend: &B,
-    part: &Prepared,
-    targets: Option<&Standardizer>,
-) -> Result<std::result::Result<Mlp<B>, String>> {
-    let classes = part.labels.as_ref().map_or(0, Vec::len);
-    let t = &part.train;
-    if let Err(e) = check_cost(t.rows, t.n_features, classes) {
-        return Ok(Err(e.to_string()));
-    }
-    let y = auto::in_network_units(&t.y, targets)?;
-    match fit_linear(&t.x, &y, t.rows, t.n_features, classes) {
-        Ok(fit) => Ok(Ok(linear_network(backend, &fit, 0)?)),
-        Err(e) => Ok(Err(e)),
-    }
-}
-
-/// The selection over the bags: the kept ensemble (its members widened to the
-/// piecewise-linear rows when it holds a network that reads them), the choice, whether the
-/// model reads those rows, and the ensemble's score on each fold's rows.
-fn choose<B: Backend>(
-    backend: &B,
-    bags: Vec<Bag<B>>,
-    rows: &[Vec<usize>],
-    truth: Truth<'_>,
-    wide: Option<&Encoded>,
-) -> Result<Finished<B>> {
-    let candidates: Vec<CandidateOutputs<'_>> = bags
-        .iter()
-        .map(|b| CandidateOutputs {
-            name: b.name,
-            outputs: &b.oof,
-        })
-        .collect();
-    let pool =
-        |skip: &str| -> Vec<usize> { (0..bags.len()).filter(|&i| bags[i].name != skip).collect() };
-    let (a, b) = (
-        ensemble::select(&candidates, &pool("piecewise"), truth),
-        ensemble::select(&candidates, &pool("periodic"), truth),
-    );
-    let counts = if b.1 < a.1 { b.0 } else { a.0 };
-    let blended = ensemble::blend_outputs(&candidates, &counts);
-    let scores: Vec<f64> = rows
-        .iter()
-        .map(|r| fold_score(&blended, r, truth))
-        .collect();
-    let each: Vec<String> = candidates
-        .iter()
-        .map(|c| {
-            format!(
-                "{} {:.4}",
-                c.name,
-                score(c.outputs, truth.width, truth.targets, truth.classes)
-            )
-        })
-        .collect();
-    let measure = if truth.classes > 0 { "accuracy" } else { "R²" };
-    let mean = score(&blended, truth.width, truth.targets, truth.classes);
-    let network_score = bags
-        .iter()
-        .zip(&candidates)
-        .filter(|(b, _)| b.name != "linear")
-        .map(|(_, c)| score(c.outputs, truth.width, truth.targets, truth.classes))
-        .fold(f64::NAN, f64::max);
-    let linear_score = bags
-        .iter()
-        .zip(&candidates)
-        .find(|(b, _)| b.name == "linear")
-        .map(|(_, c)| score(c.outputs, truth.width, truth.targets, truth.classes));
-    let only_linear = bags
-        .iter()
-        .zip(&counts)
-        .all(|(b, &n)| n == 0 || b.name == "linear");
-    let reason = format!(
-        "{} (out-of-fold {measure}: {}; their mean {mean:.4})",
-        ensemble::weights_text(&candidates, &counts),
-        each.join(", ")
-    );
-    let choice = Choice {
-        kept: if only_linear {
-            Kept::Linear
-        } else {
-            Kept::Network
-        },
-        network_score,
-        linear_score,
-        reason,
-    };
-    let reads_wide = bags
-        .iter()
-        .zip(&counts)
-        .any(|(b, &n)| n > 0 && matches!(b.inputs, NumericEncoding::Piecewise(_)));
-    let model = members(backend, bags, &counts, wide.filter(|_| reads_wide))?;
-    Ok(Finished {
-        model,
-        choice,
-        reads_wide,
-        scores,
-        steps: 0,
-        seconds: 0.0,
-    })
-}
-
-/// The ensemble of the picked bags' fold models, each weighted by its bag's share over
-/// the folds; those on plain rows widened to read `wide`'s rows when given.
-fn members<B: Backend>(
-    backend: &B,
-    bags: Vec<Bag<B>>,
-    counts: &[usize],
-    wide: Option<&Encoded>,
-) -> Result<MlpEnsemble<B>> {
-    let total = counts.iter().sum::<usize>().max(1) as f32;
-    let columns = wide.map(|w| (w.encoding.plain_columns(), w.encoding.width()));
-    let (mut models, mut weights) = (Vec::new(), Vec::new());
-    for (bag, &n) in bags.into_iter().zip(counts) {
-        let folds = bag.models.len().max(1) as f32;
-        for m in bag.models.into_iter().filter(|_| n > 0) {
-            let m = match (&columns, bag.inputs) {
-                (Some((c, width)), NumericEncoding::Plain) => widen(backend, &m, c, *width)?,
-                _ => m,
-            };
-            models.push(m);
-            weights.push(n as f32 / total / folds);
-        }
-    }
-    Ok(MlpEnsemble::new(models, weights)?)
-}
-
-/// The score of `outputs` on the rows `rows`.
-fn fold_score(outputs: &[f32], rows: &[usize], truth: Truth<'_>) -> f64 {
-    let w = truth.width;
-    let out: Vec<f32> = rows
-        .iter()
-        .flat_map(|&r| outputs[r * w..(r + 1) * w].iter().copied())
-        .collect();
-    let t: Vec<f32> = rows.iter().map(|&r| truth.targets[r]).collect();
-    score(&out, w, &t, truth.classes)
-}
-
-/// The kept ensemble, its choice, whether it reads the piecewise-linear rows, each fold's
-/// score and the runs' steps and seconds.
-struct Finished<B: Backend> {
-    model: MlpEnsemble<B>,
-    choice: Choice,
-    reads_wide: bool,
-    scores: Vec<f64>,
-    steps: u64,
-    seconds: f64,
 }
 
 /// Saves the kept ensemble in `dir` with `schema.json`, the predictions of rows without

@@ -1,20 +1,21 @@
-//! `auto`'s comparison: the first network, a second trained on periodic inputs (the
-//! network's own encoding of the plain rows) or on the piecewise-linear rows of the table, a
-//! third on piecewise-linear rows, and each of those two's mean with the first
-//! ([`auto::best_network`]), then the linear model ([`auto::select`]).
+//! `auto` on one split: the first network, a second trained on periodic inputs (the
+//! network's own encoding of the plain rows) or on the piecewise-linear rows of the table
+//! and a third on piecewise-linear rows, trained ([`Trainer::train_all`], which the job
+//! over folds shares), then the choice among them and the linear model
+//! ([`Trainer::pick_on_split`]).
 
 use super::candidates::{Candidate, First, first_stopped};
 use super::drop_outs::DropOuts;
 use super::encodings::fits_piecewise;
 use super::extras::Extra;
 use super::network::{Network, NetworkRows, Trainer};
+use super::split::SplitNetworks;
 use super::{TableNote, TableReporter};
 use crate::Result;
 use crate::table::{Encoded, Prepared};
-use crate::tabular::Kept;
-use crate::tabular::auto::{self, NetworkNote, NumericEncoding, SecondNetwork, Selected};
+use crate::tabular::auto::{self, NumericEncoding, Selected};
 use io::Standardizer;
-use nn::Mlp;
+use nn::{Mlp, MlpEnsemble};
 use std::path::Path;
 use tensor_core::Backend;
 use train::Outcome;
@@ -60,7 +61,15 @@ pub(super) enum TrainedAll<B: Backend> {
 }
 
 /// The kept model, the training rows' features in its encoding, and the comparison.
-pub(super) type Compared<B> = (Outcome<Mlp<B>>, Vec<f32>, Comparison);
+pub(super) type Compared<B> = (KeptOutcome<B>, Vec<f32>, Comparison);
+
+/// The model `auto` kept on one split, with the first network's run (its figures).
+pub(super) enum KeptOutcome<B: Backend> {
+    /// One network: the first, another, or the linear model as a network.
+    One(Box<Outcome<Mlp<B>>>),
+    /// The weighted mean of several candidates.
+    Mix(Box<Outcome<MlpEnsemble<B>>>),
+}
 
 /// `auto`'s first network: its shape, its training features (the plain rows', lent to
 /// its run and given back) and its run folder (the job's).
@@ -149,10 +158,10 @@ pub(super) fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
 }
 
 impl<B: Backend> Trainer<'_, B> {
-    /// `auto`: the `first` network on the plain rows of `p`, the second and third networks
-    /// when there are, each one's mean with the first and the linear model, trained and
-    /// compared (nothing is compared when a run was stopped). `p` ends in the encoding of the kept model, whose training
-    /// features are given back.
+    /// `auto` on one split: the `first` network on the plain rows of `p` and the second
+    /// and third networks when there are, trained, and the choice among them and the
+    /// linear model (nothing is compared when a run was stopped). `p` ends in the encoding
+    /// of the kept model, whose training features are given back.
     pub(super) fn compare(
         self,
         p: &mut Prepared,
@@ -169,12 +178,13 @@ impl<B: Backend> Trainer<'_, B> {
             extras: &[],
         };
         let trained = self.train_all(p, first, plan, targets, reporter)?;
-        let ((out, x), others) = match trained {
-            TrainedAll::Stopped(out, x) => return Ok((out, x, Comparison::Stopped)),
-            TrainedAll::Done { first, others, .. } => (first, others),
+        let nets = match trained {
+            TrainedAll::Stopped(out, x) => {
+                return Ok((KeptOutcome::One(Box::new(out)), x, Comparison::Stopped));
+            }
+            TrainedAll::Done { first, others, .. } => SplitNetworks { first, others },
         };
-        let (out, note) = self.best_network(p, out, others.into_iter(), parts.as_ref(), targets)?;
-        self.select(p, (out, x), (note, parts), targets)
+        self.pick_on_split(p, nets, parts, targets)
     }
 
     /// `auto`'s networks trained: `first` on the plain rows of `p`, one on each of the
@@ -285,61 +295,5 @@ impl<B: Backend> Trainer<'_, B> {
             others.push(Candidate { net, rows, x, dir });
         }
         Ok(others)
-    }
-
-    /// The best of the first network (`first`, on the plain rows), the others (each with
-    /// its inputs) and each one's mean with the first, on the validation rows; with how it
-    /// was chosen (`None` with no other network).
-    fn best_network(
-        self,
-        p: &Prepared,
-        first: Outcome<Mlp<B>>,
-        others: impl Iterator<Item = (NumericEncoding, Outcome<Mlp<B>>)>,
-        parts: Option<&Encoded>,
-        targets: Option<&Standardizer>,
-    ) -> Result<(Outcome<Mlp<B>>, Option<NetworkNote>)> {
-        let columns = parts.map(|parts| parts.encoding.plain_columns());
-        let network = |(inputs, outcome): (NumericEncoding, Outcome<Mlp<B>>)| {
-            let rows = match (inputs, parts, columns.as_deref()) {
-                (NumericEncoding::Piecewise(_), Some(parts), Some(columns)) => {
-                    parts.val.as_ref().map(|val| (val, columns))
-                }
-                _ => None,
-            };
-            SecondNetwork {
-                outcome,
-                inputs,
-                rows,
-            }
-        };
-        let others: Vec<_> = others.map(network).collect();
-        if others.is_empty() {
-            return Ok((first, None));
-        }
-        let (kept, note) = auto::best_network(self.backend, p, first, others, targets)?;
-        Ok((kept, Some(note)))
-    }
-
-    /// The kept network (`note`: how it was chosen among the networks; `parts`: the
-    /// piecewise-linear rows, if a network read them) against the linear model.
-    fn select(
-        self,
-        p: &mut Prepared,
-        (mut out, mut x): (Outcome<Mlp<B>>, Vec<f32>),
-        (note, parts): (Option<NetworkNote>, Option<Encoded>),
-        targets: Option<&Standardizer>,
-    ) -> Result<Compared<B>> {
-        let second_rows = note.as_ref().is_some_and(|n| n.second_rows);
-        let selected = auto::select(self.backend, p, &x, &mut out, targets, note)?;
-        let network_kept = selected
-            .as_ref()
-            .is_none_or(|c| c.choice.kept == Kept::Network);
-        if let (Some(mut parts), true) = (parts, network_kept && second_rows) {
-            // The kept network reads the piecewise rows: the job reports and saves them.
-            p.swap_encoded(&mut parts);
-            x = std::mem::take(&mut p.train.x);
-        }
-        let comparison = selected.map_or(Comparison::TooFewRows, Comparison::Made);
-        Ok((out, x, comparison))
     }
 }

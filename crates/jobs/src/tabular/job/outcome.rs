@@ -2,7 +2,7 @@
 //! on the test rows, with the files it leaves; [`TableJobOutcome`]: what it hands back.
 
 use super::candidates::First;
-use super::compare::{Comparison, FirstNetwork, Second};
+use super::compare::{Comparison, FirstNetwork, KeptOutcome, Second};
 use super::network::{Network, NetworkRows, RunMode, Trainer};
 use super::prepare::TableJob;
 use super::{TableModel, TableReporter};
@@ -17,7 +17,6 @@ use crate::tabular::report::{
 };
 use crate::tabular::{Choice, Kept};
 use io::{FittedModel, Standardizer};
-use nn::Mlp;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use tensor_core::Backend;
@@ -143,7 +142,7 @@ impl TableJob {
                 let trained =
                     trainer.candidates(&p, first, Vec::new(), (targets.as_ref(), reporter));
                 let ((out, x), _) = trained?;
-                (out, x, Comparison::TooFewRows)
+                (KeptOutcome::One(Box::new(out)), x, Comparison::TooFewRows)
             }
         };
         // The features are read again only by the least-squares reference of a regression.
@@ -162,16 +161,20 @@ impl TableJob {
             }
         };
         let asked = options.model;
-        report(&p, out, &net, targets.as_ref(), dir, (asked, selection))
+        let how = (asked, selection);
+        match out {
+            KeptOutcome::One(out) => report(&p, *out, &net, targets.as_ref(), dir, how),
+            KeptOutcome::Mix(out) => report(&p, *out, &net, targets.as_ref(), dir, how),
+        }
     }
 }
 
 /// Scores the kept model on the test rows and writes the schema, the predictions and the
 /// figures; `asked`: the model the options asked for; `resave`: the run's checkpoint holds
 /// another candidate.
-fn report<B: Backend>(
+fn report<B: Backend, M: nn::Model<B>>(
     p: &Prepared,
-    out: Outcome<Mlp<B>>,
+    out: Outcome<M>,
     net: &Network,
     targets: Option<&Standardizer>,
     dir: &Path,

@@ -159,13 +159,7 @@ impl<B: Backend> TableJobOutcome<B> {
             Selection::Stopped => lines.push(
                 "note: model auto: stopped before its comparison; the network on plain inputs is scored as it stood, and resuming the job trains the rest and compares".into(),
             ),
-            Selection::Chosen(c) => {
-                let kept = match c.kept {
-                    Kept::Network => "the network",
-                    Kept::Linear => "the linear model",
-                };
-                lines.push(format!("model kept: {kept} ({})", c.reason));
-            }
+            Selection::Chosen(c) => lines.push(format!("model kept: {}", c.reason)),
             Selection::Bagged(c) => {
                 let folds = self.metrics.cross_validation.as_ref().map_or(0, |c| c.folds);
                 lines.push(format!(
