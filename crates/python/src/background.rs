@@ -53,6 +53,7 @@ pub fn run<T: Send + 'static>(
     job: impl FnOnce(JobContext) -> Result<T> + Send,
 ) -> PyResult<T> {
     let pool = thread_pool(running.threads).map_err(Failure::into_py)?;
+    let renames = running.rename.clone();
     let (tx, rx) = channel::<Message<T>>();
     let stop = Arc::new(AtomicBool::new(false));
     let context = JobContext {
@@ -71,15 +72,17 @@ pub fn run<T: Send + 'static>(
                 .unwrap_or_else(|panic| Err(Failure::runtime(panic_text(&panic))));
             let _ = tx.send(Message::Done(out));
         });
-        wait(py, &rx, &stop)
+        wait(py, &rx, &stop, &renames)
     })
 }
 
-/// Waits for the worker's result, printing its lines and watching for Ctrl-C.
+/// Waits for the worker's result, printing its lines and watching for Ctrl-C; a failure's
+/// message has the texts of `renames` replaced, as the lines have.
 fn wait<T: Send + 'static>(
     py: Python<'_>,
     rx: &Mutex<Receiver<Message<T>>>,
     stop: &AtomicBool,
+    renames: &[(String, String)],
 ) -> PyResult<T> {
     let mut interrupt: Option<PyErr> = None;
     loop {
@@ -92,7 +95,7 @@ fn wait<T: Send + 'static>(
             Ok(Message::Done(out)) => {
                 return match interrupt {
                     Some(e) => Err(e),
-                    None => out.map_err(Failure::into_py),
+                    None => out.map_err(|f| f.renamed(renames).into_py()),
                 };
             }
             Err(RecvTimeoutError::Timeout) => {}

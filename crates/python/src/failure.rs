@@ -37,6 +37,15 @@ impl Failure {
         }
     }
 
+    /// The failure with the texts of `renames` replaced in its message (a temporary file
+    /// named as what it holds).
+    pub fn renamed(mut self, renames: &[(String, String)]) -> Self {
+        for (from, to) in renames {
+            self.message = self.message.replace(from, to);
+        }
+        self
+    }
+
     /// A `RuntimeError` saying `message`.
     pub fn runtime(message: impl Into<String>) -> Self {
         Failure {

@@ -60,13 +60,19 @@ pub fn fit_table<'py>(
     Ok((PyBytes::new(py, &bytes), lines))
 }
 
-/// How the progress lines name the temporary files of a table fit: the table written for
-/// it is the rows given, and the run folder's files go by their own names.
+/// How the progress lines and errors name the temporary files of a table fit: the table
+/// written for it is the rows given, and the run folder's files go by their own names.
 fn temporary_names(data: &Path, run_dir: &Path) -> Vec<(String, String)> {
+    let mut names = rows_names(data);
+    names.push(run_folder_name(run_dir));
+    names
+}
+
+/// The table written for a job (`data`, a temporary file) named as the rows given.
+fn rows_names(data: &Path) -> Vec<(String, String)> {
     vec![
         (format!("`{}`", data.display()), "the rows given".into()),
         (data.display().to_string(), "the rows given".into()),
-        run_folder_name(run_dir),
     ]
 }
 
@@ -165,6 +171,7 @@ pub fn predict_table<'py>(
     let model = model.to_vec();
     let running = Running {
         threads,
+        rename: rows_names(&data),
         ..Running::default()
     };
     let (values, a) = background::run(py, running, move |_| answer(&model, &data))?;

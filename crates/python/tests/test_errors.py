@@ -30,6 +30,7 @@ def regression():
     ({"folds": 1}, "2 to 20 folds, got 1"),
     ({"portfolio": "huge"}, "portfolio must be 'small' or 'full', not \"huge\""),
     ({"model": "mlp", "portfolio": "small"}, "a portfolio is the default model's candidates"),
+    ({"portfolio": "small"}, "portfolio chooses the default model's candidates over folds; give folds"),
     ({"weight_decay": -1.0}, "-1"),
 ])
 def test_bad_parameters_are_refused_at_fit(regression, params, message):
@@ -83,3 +84,12 @@ def test_a_column_named_twice_is_refused(regression):
     X = X.set_axis(["a", "b", "a", "c"], axis=1)
     with pytest.raises(ValueError, match="(unique column names|appears twice)"):
         TableRegressor(device="cpu").fit(X, y)
+
+
+def test_messages_name_the_rows_given_not_a_temporary_file(regression):
+    X, y = regression
+    model = TableRegressor(model="linear", device="cpu").fit(X, y)
+    with pytest.raises(ValueError) as refused:
+        model.predict(X.iloc[:0])
+    message = str(refused.value)
+    assert "the rows given" in message and "iron-learn-" not in message, message

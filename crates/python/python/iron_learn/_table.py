@@ -83,6 +83,11 @@ class _TableEstimator(BaseEstimator):
 
     def _spec(self):
         """The parameters as the native fit reads them."""
+        if self.portfolio in ("small", "full") and self.folds is None and self.model == "auto":
+            raise ValueError(
+                "portfolio chooses the default model's candidates over folds; "
+                "give folds as well (folds=5, as the command line does)"
+            )
         def names(columns):
             if isinstance(columns, str):
                 return [columns]
@@ -230,13 +235,14 @@ _PARAMETERS_DOC = """
         Work over this many folds (2 to 20), as ``iron-learn mlp`` does by default with 5 on
         tables of up to 20,000 rows: the default model keeps the mean of its folds' networks
         and linear model, mixed by their scores on the rows they did not train on (about
-        ``folds`` times as long); another model is trained once more on every row.
+        twice ``folds`` times as long: each fold trains more networks than one split does);
+        another model is trained once more on every row.
         ``None``: one split, ``val_fraction`` of the rows choosing the model.
     portfolio : {"small", "full"}, default=None
         The candidates of the default model over folds (``None``: ``full``, the command
         line's): ``small`` trains the plain, periodic and piecewise-linear networks and the
         linear model in each fold, without the plain network's variants (less time, a lower
-        mean on the development tables).
+        mean on the development tables). Given only with ``folds``.
     patience : int, default=None
         Early stopping's patience, in epochs.
     drop_missing : bool, default=False
