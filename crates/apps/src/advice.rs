@@ -129,6 +129,10 @@ fn table_advice(refusal: &jobs::tabular::job::TableRefusal) -> String {
             " (--resume); leave it out and pass --force, or another --out; --model mlp \
             trains a network alone, whose run resumes"
         }
+        TableRefusal::BaggedDoesNotResume { .. } => {
+            " (--resume); leave it out and pass --force, or another --out; --model mlp \
+            trains a network alone, whose run resumes"
+        }
         TableRefusal::NothingToResume { .. } => {
             "; leave out --resume to train from the start, or give the run's --out"
         }

@@ -159,6 +159,13 @@ fn resuming_the_default_job_where_no_run_is_is_refused() {
     // The network alone says the same kind of thing.
     let o = train(&[&args[..], &["--model", "mlp"]].concat(), &out);
     assert_one_line_error(&o, &["resume"]);
+    // A job bagged over folds that ended before its model (killed in its second fold:
+    // its fold runs are there, no record of the job) is said to be one that does not
+    // resume.
+    let killed = dir.path().join("killed");
+    std::fs::create_dir_all(killed.join("folds").join("1")).unwrap();
+    let o = train(&[&args[..], &["--epochs", "2"]].concat(), &killed);
+    assert_one_line_error(&o, &["bagged over folds, which does not resume", "--force"]);
 }
 
 /// One network of the default model diverging (a learning rate too high for it) drops out

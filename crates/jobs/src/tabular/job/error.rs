@@ -71,6 +71,16 @@ pub enum TableRefusal {
         /// The job's run folder.
         dir: std::path::PathBuf,
     },
+    /// A resume of a job bagged over folds (stopped or killed before its end): its fold
+    /// runs are there, but the job does not resume.
+    #[error(
+        "{} holds a job bagged over folds, which does not resume: train it again",
+        dir.display()
+    )]
+    BaggedDoesNotResume {
+        /// The job's folder.
+        dir: std::path::PathBuf,
+    },
     /// A resume of an `auto` job in a folder that holds no run of it.
     #[error(
         "nothing to resume in {}: it holds no run of the default model's job (no record, no checkpoint)",

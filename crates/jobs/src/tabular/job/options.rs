@@ -284,6 +284,11 @@ impl TableJobOptions {
         if !(self.auto() && self.training.resume) {
             return Ok(());
         }
+        if !holds_auto_run(dir) && dir.join(super::FOLDS_DIR).is_dir() {
+            return Err(TableRefusal::BaggedDoesNotResume {
+                dir: dir.to_path_buf(),
+            });
+        }
         if !holds_auto_run(dir) {
             return Err(TableRefusal::NothingToResume {
                 dir: dir.to_path_buf(),
