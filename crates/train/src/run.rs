@@ -92,12 +92,18 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         let mut trainer = Trainer::new(plan.trainer_config(self.loss, self.settings.seed))?;
         let (mut model, mut optimizer) = self.start::<B, M>(backend, &meta, &plan, &mut trainer)?;
         let first_step = trainer.state().step;
+        let replicas = crate::ranks::replicas().filter(|_| !self.alone);
+        if let Some(r) = &replicas {
+            // Refused before the record is written: nothing is left of a run that cannot run.
+            let batch = plan.batch.unwrap_or(plan.rows);
+            nn::train::check_shareable(batch, plan.pool > 1, r.size())?;
+        }
         self.write_record(backend, &plan, optimizer.config(), first_step)?;
         let earlier = self.announce(backend, &plan, first_step);
         if let Some(flag) = self.armed_stop_flag() {
             trainer.set_stop_flag(flag);
         }
-        if let Some(replicas) = crate::ranks::replicas().filter(|_| !self.alone) {
+        if let Some(replicas) = replicas {
             trainer.set_replicas(replicas);
         }
         let watch = summary.watch(self.loss, self.settings.lr);

@@ -287,6 +287,25 @@ mod mpi {
     }
 
     #[test]
+    fn a_batch_the_processes_cannot_share_is_refused_before_the_record() {
+        let dir = tmp();
+        let data = data("regression.csv");
+        let args = table_args(&data);
+        let at = args.iter().position(|a| a == "--batch").unwrap();
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        args[at + 1] = "1";
+        let out = dir.path().join("run");
+        let o = mpirun(2, &args, &out);
+        assert!(!o.status.success(), "{}", describe(&o));
+        assert!(
+            stderr(&o).contains("a batch of 1 row cannot be shared by 2 processes"),
+            "{}",
+            describe(&o)
+        );
+        assert!(!out.join("config.json").exists(), "{}", describe(&o));
+    }
+
+    #[test]
     fn rank_0_alone_prints_progress_and_notes() {
         let dir = tmp();
         let data = data("circles.csv");

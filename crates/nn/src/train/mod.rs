@@ -20,7 +20,7 @@ pub use config::{TrainLength, TrainerConfig};
 pub use data::Data;
 pub use early_stop::EarlyStopping;
 pub use pixels::{PixelSampler, PixelValues, pixel_coord};
-pub use replicas::{Replicas, share};
+pub use replicas::{Replicas, check_shareable, share};
 pub use source::{BatchSource, TrainData};
 pub use state::{Control, EpochMetrics, StopReason, TrainEvent, TrainReport, TrainerState};
 pub use trainer::Trainer;

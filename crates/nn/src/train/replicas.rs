@@ -51,6 +51,28 @@ pub(super) struct Shard<B: Backend> {
     host: Vec<f32>,
 }
 
+/// Refuses a training run that `size` processes cannot share: a global batch of fewer
+/// `batch` rows than processes, or `pooled` supervision (targets of pooled outputs). A run
+/// checks this before it writes anything ([`Shard::new`] checks it again).
+pub fn check_shareable(batch: usize, pooled: bool, size: usize) -> Result<()> {
+    if size <= 1 {
+        return Ok(());
+    }
+    if pooled {
+        return Err(Error::Config(
+            "pooled supervision is not shared between processes; train it in one".into(),
+        ));
+    }
+    if batch < size {
+        let rows = if batch == 1 { "row" } else { "rows" };
+        return Err(Error::Config(format!(
+            "a batch of {batch} {rows} cannot be shared by {size} processes; use batches of at \
+             least {size} rows"
+        )));
+    }
+    Ok(())
+}
+
 impl<B: Backend> Shard<B> {
     /// The shard of `replicas` for global batches of `batch` rows of `in_width` inputs and
     /// `out_dim` targets; refused where a process would get no row.
@@ -62,12 +84,7 @@ impl<B: Backend> Shard<B> {
         out_dim: usize,
     ) -> Result<Self> {
         let size = replicas.size();
-        if batch < size {
-            return Err(Error::Config(format!(
-                "a batch of {batch} rows cannot be shared by {size} processes; use batches of at \
-                 least {size} rows"
-            )));
-        }
+        check_shareable(batch, false, size)?;
         let rows = share(batch, replicas.rank(), size);
         let n = rows.len();
         Ok(Shard {

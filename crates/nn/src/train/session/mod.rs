@@ -151,11 +151,7 @@ impl<'d, B: Backend> Session<'d, B> {
         };
         let shard = match replicas {
             Some(r) if r.size() > 1 => {
-                if pooled.is_some() {
-                    return Err(config_err(
-                        "pooled supervision is not shared between processes; train it in one",
-                    ));
-                }
+                crate::train::check_shareable(plan.batch, pooled.is_some(), r.size())?;
                 Some(Shard::new(backend, r, plan.batch, in_width, out_dim)?)
             }
             _ => None,
