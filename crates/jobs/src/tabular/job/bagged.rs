@@ -195,7 +195,7 @@ fn train_folds<B: Backend>(
             .filter_map(|(e, out)| Some((e.name, NumericEncoding::Plain, out?)));
         for (name, inputs, out) in outcomes.chain(extra_outcomes) {
             steps += out.report.steps;
-            seconds += out.report.seconds;
+            seconds += out.elapsed;
             fold.push((name, inputs, out.model));
         }
         match linear_model(trainer.backend, &part, targets)? {
