@@ -74,3 +74,12 @@ def test_one_column_name_and_widths_as_a_list(rows):
     assert model.score(X, y) > 0.999
     net = TableRegressor(model="mlp", hidden=[8, 8], epochs=1, device="cpu").fit(X, positive)
     assert net.predict(X).shape == (len(X),)
+
+
+def test_a_column_name_with_spaces_around_it_is_found(rows):
+    X, _ = rows
+    padded = X.rename(columns={"b": " b "})
+    y = 3.0 * X["a"]
+    model = TableRegressor(model="linear", ignore=[" b "], device="cpu").fit(padded, y)
+    assert model.score(padded, y) > 0.999
+    assert list(model.feature_names_in_) == ["a", " b ", "code"]

@@ -89,9 +89,10 @@ class _TableEstimator(BaseEstimator):
                 "give folds as well (folds=5, as the command line does)"
             )
         def names(columns):
+            # The table reader trims the spaces around a header, as around any cell.
             if isinstance(columns, str):
-                return [columns]
-            return [str(c) for c in (columns or [])]
+                return [columns.strip()]
+            return [str(c).strip() for c in (columns or [])]
 
         return {
             "task": self._task,
