@@ -295,6 +295,21 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         }
     }
 
+    /// The device as the record names it: the backend's name and, in a run over several
+    /// processes ([`crate::ranks`]), how they shared this run.
+    fn device_text<B: Backend>(&self, backend: &B) -> String {
+        let world = crate::ranks::world();
+        match (world.size(), self.alone) {
+            (1, _) => backend.name(),
+            (n, false) => format!("{}; {n} processes, each step shared", backend.name()),
+            (n, true) => format!(
+                "{}; trained by process {} of {n}",
+                backend.name(),
+                world.rank()
+            ),
+        }
+    }
+
     /// Writes `config.json` (a fresh run) or appends to its `resumes` (a resumed one),
     /// before any training, so that even a crashed run has a record.
     fn write_record<B: Backend>(
@@ -315,7 +330,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             command: record::command_line(),
             started: record::utc_now(),
             job: self.job.clone(),
-            device: backend.name().to_string(),
+            device: self.device_text(backend),
             seed: self.settings.seed,
             training: training.clone(),
             architecture,

@@ -158,6 +158,12 @@ mod mpi {
                 "{key}: {x} on one process, {y} on two"
             );
         }
+        // The record says how the run was shared.
+        let record = std::fs::read_to_string(two.join("config.json")).unwrap();
+        assert!(
+            record.contains("; 2 processes, each step shared\""),
+            "{record}"
+        );
         // Rank 1's scratch folder is gone.
         let left = listing(&scratch_of(&two));
         assert!(left.is_empty(), "left in the temporary folder: {left:?}");
