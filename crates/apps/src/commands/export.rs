@@ -37,10 +37,15 @@ pub fn export(args: &ExportArgs) -> Result<()> {
         }
     };
     let size = std::fs::metadata(&args.output).map_or(0, |m| m.len());
+    let names = model.feature_names().join(", ");
+    // An image model's graph takes one input of the pixels' coordinates.
+    let inputs = match (args.format, model.image_size().is_ok()) {
+        (ExportFormat::Onnx, true) => format!("coordinates [N, 2] ({names})"),
+        _ => names,
+    };
     println!(
-        "wrote the {what} to {} ({size} bytes); inputs: {}",
-        args.output.display(),
-        model.feature_names().join(", ")
+        "wrote the {what} to {} ({size} bytes); inputs: {inputs}",
+        args.output.display()
     );
     Ok(())
 }

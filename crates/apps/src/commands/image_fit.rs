@@ -62,6 +62,12 @@ impl Job for ImageFit {
         let steps = fit.metrics.run.steps;
         crate::session::record_if_stopped(fit.stop_reason, steps, &fit.dir, &fit.metrics)?;
         println!("{}", fit.line());
+        let short = options
+            .budget
+            .and_then(|b| b.shortfall_note(fit.metrics.params_per_pixel));
+        if let Some(note) = short {
+            println!("note: {note}");
+        }
         if let Some(note) = &fit.under_trained {
             println!("note: under-trained: {note}");
         }

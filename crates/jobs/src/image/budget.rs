@@ -62,6 +62,18 @@ impl SizeBudget {
         Ok(SizeBudget { params_per_pixel })
     }
 
+    /// A note when a fit of `params_per_pixel` falls well short of the budget (below 80% of
+    /// it): the largest grid the picture's resolution allows takes fewer parameters than
+    /// asked.
+    pub fn shortfall_note(self, params_per_pixel: f64) -> Option<String> {
+        (params_per_pixel < 0.8 * self.params_per_pixel).then(|| {
+            format!(
+                "the largest network this picture's grid allows takes {params_per_pixel:.2} parameters a pixel, less than the budget of {}",
+                self.params_per_pixel
+            )
+        })
+    }
+
     /// The most parameters of a picture of `pixels` pixels.
     pub fn params(self, pixels: usize) -> usize {
         (self.params_per_pixel * pixels as f64).floor() as usize

@@ -101,7 +101,8 @@ impl Drawing {
         ];
         // Said only of a fit that ran its length: a stopped one is continued instead.
         let completed = out.report.stop_reason == nn::StopReason::Completed;
-        let note = under_trained(&out.history, metrics.flat_area_noise, out.report.steps);
+        let scored = (out.report.steps, metrics.scores.psnr);
+        let note = under_trained(&out.history, metrics.flat_area_noise, scored);
         let (summary, stop_reason) = (out.summary(), out.report.stop_reason);
         let model = FittedModel::new(out.model, info)?;
         if self.store {
@@ -148,7 +149,8 @@ impl Drawing {
                 / (self.size.0 * self.size.1).max(1) as f64,
             stored: None,
             flat_area_noise: noise,
-            under_trained: under_trained(&out.history, noise, out.report.steps).is_some(),
+            under_trained: under_trained(&out.history, noise, (out.report.steps, banded.psnr))
+                .is_some(),
         }
     }
 }

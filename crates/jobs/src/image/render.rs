@@ -75,9 +75,13 @@ pub struct RenderScores {
     pub reference: PathBuf,
     /// The render's scores.
     pub render: PictureScores,
-    /// The fit's training image (`original.png` of its run folder) upscaled bicubically,
-    /// and its scores: the baseline a fitted network should beat.
+    /// The fit's training image (`original.png` of its run folder) resized bicubically to
+    /// the render's size, and its scores: the baseline a fitted network should beat.
     pub bicubic: Option<(PathBuf, PictureScores)>,
+    /// The training image's size (`None`: no training image found).
+    pub trained_size: Option<(usize, usize)>,
+    /// The reference's own size, where its shape is not the render's (it was stretched).
+    pub stretched_from: Option<(usize, usize)>,
 }
 
 impl RenderOutcome {
@@ -111,12 +115,19 @@ impl RenderOutcome {
             self.height,
             s.render.summary()
         )];
-        if let Some((path, scores)) = &s.bicubic {
+        if let Some((w, h)) = s.stretched_from {
             lines.push(format!(
-                "bicubic upscaling of {}: {}",
-                path.display(),
-                scores.summary()
+                "note: the reference is {w}x{h}, of another shape than {}x{}: it was stretched to it",
+                self.width, self.height
             ));
+        }
+        if let (Some((path, scores)), Some((w, h))) = (&s.bicubic, s.trained_size) {
+            let how = match (self.width * self.height).cmp(&(w * h)) {
+                std::cmp::Ordering::Greater => "bicubic upscaling of",
+                std::cmp::Ordering::Less => "bicubic downscaling of",
+                std::cmp::Ordering::Equal => "the picture trained on,",
+            };
+            lines.push(format!("{how} {}: {}", path.display(), scores.summary()));
         }
         lines
     }
@@ -259,8 +270,8 @@ fn check_whole_picture(settings: &RenderSettings, scored: bool) -> Result<()> {
     })
 }
 
-/// Scores the render (and bicubic upscaling of the training image) against the picture
-/// `r` read from `reference`.
+/// Scores the render (and the training image resized bicubically) against the picture `r`
+/// read from `reference` (resized to the render's size, stretched where its shape differs).
 fn score_against(
     options: &RenderOptions,
     reference: &Path,
@@ -268,7 +279,10 @@ fn score_against(
     picture: &Picture,
 ) -> Result<RenderScores> {
     let (w, h) = (picture.width, picture.height);
-    if (r.width, r.height) != (w, h) {
+    let (rw, rh) = (r.width, r.height);
+    // Another shape: more than half a pixel off at the render's size.
+    let stretched = (rw * h).abs_diff(rh * w) * 2 > rh.max(1) * w.max(h);
+    if (rw, rh) != (w, h) {
         r = r.resize_bicubic(w, h)?;
     }
     // Ink scores mean something for black-and-white line art only.
@@ -283,10 +297,12 @@ fn score_against(
         options.model.parent()
     };
     let original = folder.map(|f| f.join(super::defaults::ORIGINAL_FILE));
+    let mut trained_size = None;
     let bicubic = match original.filter(|p| p.is_file()) {
         Some(path) => {
-            let mut base =
-                load_within_budget(&path, mode(picture.channels))?.resize_bicubic(w, h)?;
+            let trained = load_within_budget(&path, mode(picture.channels))?;
+            trained_size = Some((trained.width, trained.height));
+            let mut base = trained.resize_bicubic(w, h)?;
             if let Some(t) = options.threshold {
                 base = base.threshold(t);
             }
@@ -299,6 +315,8 @@ fn score_against(
         reference: reference.to_path_buf(),
         render,
         bicubic,
+        trained_size,
+        stretched_from: stretched.then_some((rw, rh)),
     })
 }
 

@@ -65,10 +65,22 @@ impl PictureScores {
     }
 }
 
-/// Why a fit of `steps` steps is under-trained, if it is: its loss still fell by more than
-/// [`UNDER_TRAINED`] over the last tenth of the run, or its flat areas show more than
-/// [`SPECKLE_LEVELS`] of speckle.
-pub fn under_trained(history: &[Row], flat_noise: Option<f64>, steps: u64) -> Option<String> {
+/// A fit of at least this PSNR (dB) is never called under-trained: its pixels, rounded to 8
+/// bits, are those of the picture but for a few (a uniform error of half a level is 58.9
+/// dB), so more steps cannot show.
+pub const EXACT_PSNR: f64 = 58.0;
+
+/// Why a fit of `steps` steps scoring `psnr` is under-trained, if it is: below
+/// [`EXACT_PSNR`], its loss still fell by more than [`UNDER_TRAINED`] over the last tenth of
+/// the run, or its flat areas show more than [`SPECKLE_LEVELS`] of speckle.
+pub fn under_trained(
+    history: &[Row],
+    flat_noise: Option<f64>,
+    (steps, psnr): (u64, f64),
+) -> Option<String> {
+    if psnr >= EXACT_PSNR {
+        return None;
+    }
     let advice = format!(
         "more steps would improve the fit (e.g. {} steps)",
         steps * 2
@@ -106,16 +118,19 @@ mod tests {
     #[test]
     fn speckle_alone_makes_a_fit_under_trained() {
         let rows = flat_history();
-        assert_eq!(under_trained(&rows, Some(0.4), 100), None);
-        assert_eq!(under_trained(&rows, None, 100), None);
-        let note = under_trained(&rows, Some(2.9), 100).expect("speckle is named");
+        assert_eq!(under_trained(&rows, Some(0.4), (100, 30.0)), None);
+        assert_eq!(under_trained(&rows, None, (100, 30.0)), None);
+        let note = under_trained(&rows, Some(2.9), (100, 30.0)).expect("speckle is named");
         assert!(
             note.contains("2.9 levels") && note.contains("(e.g. 200 steps)"),
             "{note}"
         );
         let mut falling = rows;
         falling[99].train_loss = Some(5e-4);
-        let note = under_trained(&falling, Some(0.4), 100).expect("a falling loss is named");
+        let note =
+            under_trained(&falling, Some(0.4), (100, 30.0)).expect("a falling loss is named");
         assert!(note.contains("fell 50%"), "{note}");
+        // Beyond 8 bits' precision, nothing more can show.
+        assert_eq!(under_trained(&falling, Some(2.9), (100, 83.0)), None);
     }
 }

@@ -52,6 +52,24 @@ fn the_chosen_network_stays_within_the_budget() {
     }
 }
 
+/// A budget beyond what the picture's largest grid takes is said to be: a 640x427 photo's
+/// largest grid takes about 15.5 parameters a pixel, not 64.
+#[test]
+fn a_budget_beyond_the_largest_grid_is_noted() {
+    let budget = SizeBudget::new(64.0).unwrap();
+    let config = budget
+        .network(&GridOptions::DEFAULT, (640, 427, 3))
+        .unwrap();
+    let ppp = config.num_params().unwrap() as f64 / (640.0 * 427.0);
+    assert!(ppp < 20.0, "{ppp}");
+    let note = budget.shortfall_note(ppp).expect("a shortfall");
+    assert!(note.contains("less than the budget of 64"), "{note}");
+    let one = SizeBudget::new(1.0).unwrap();
+    let config = one.network(&GridOptions::DEFAULT, (640, 427, 3)).unwrap();
+    let ppp = config.num_params().unwrap() as f64 / (640.0 * 427.0);
+    assert_eq!(one.shortfall_note(ppp), None, "{ppp}");
+}
+
 /// Budgets that are not a positive number up to the most accepted are refused as out of
 /// range, and one too small for any network says what the smallest takes.
 #[test]
