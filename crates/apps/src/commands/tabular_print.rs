@@ -17,6 +17,8 @@ const FLAGS: OptionNames = OptionNames {
 /// The command line's side of a table job: progress on stderr, notes on stdout.
 pub struct Printer {
     runs: StderrReporter,
+    /// `--quiet`: the notes on how the networks train are not printed.
+    quiet: bool,
 }
 
 impl Printer {
@@ -24,6 +26,7 @@ impl Printer {
     pub fn new(args: &TrainArgs) -> Self {
         Printer {
             runs: crate::session::reporter(args),
+            quiet: args.quiet,
         }
     }
 }
@@ -36,6 +39,8 @@ impl TableReporter for Printer {
     fn note(&mut self, note: TableNote<'_>) {
         match note {
             TableNote::Stopped { dir, step } => crate::session::note_stopped(step, dir),
+            // Which networks train at once is progress, which --quiet hides.
+            TableNote::SideBySide { .. } if self.quiet => {}
             note => print_lines(&note.lines(FLAGS)),
         }
     }

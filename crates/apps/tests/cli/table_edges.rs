@@ -199,3 +199,56 @@ fn a_diverging_network_of_the_default_model_drops_out() {
         describe(&o)
     );
 }
+
+/// Which networks train at the same time is progress: said without `--quiet`, not with it.
+#[test]
+fn quiet_hides_which_networks_train_at_once() {
+    let dir = tmp();
+    let csv = data("circles.csv");
+    let args = [
+        "mlp",
+        "--data",
+        csv.to_str().unwrap(),
+        "--target",
+        "label",
+        "--epochs",
+        "2",
+        "--device",
+        "cpu",
+        "--out",
+    ];
+    let shown = |quiet: bool, out: &str| {
+        let mut cmd = command(args);
+        cmd.arg(dir.path().join(out)).env("RAYON_NUM_THREADS", "2");
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        let o = cmd.output().unwrap();
+        assert_success(&o);
+        stdout(&o).contains("at the same time, progress not shown")
+    };
+    assert!(
+        shown(false, "loud"),
+        "two threads train the networks side by side"
+    );
+    assert!(!shown(true, "quiet"));
+}
+
+/// A table too small for the default folds says that it is trained once, on one split.
+#[test]
+fn a_table_too_small_for_folds_says_it_trains_on_one_split() {
+    let dir = tmp();
+    let csv = dir.path().join("eight.csv");
+    let rows: String = (0..8).map(|i| format!("{i},{}\n", 2 * i + 1)).collect();
+    std::fs::write(&csv, format!("x,y\n{rows}")).unwrap();
+    let o = train(
+        &["mlp", "--data", csv.to_str().unwrap(), "--epochs", "2"],
+        &dir.path().join("run"),
+    );
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("note: 8 training rows are too few for 5 folds of at least 2 rows: trained once, on one split"),
+        "{out}"
+    );
+}

@@ -50,6 +50,7 @@ impl TableReporter for Notes {
             TableNote::SideBySide { .. } => "side by side",
             TableNote::Diverged { .. } => "diverged",
             TableNote::Stopped { .. } => "stopped",
+            TableNote::OneSplit { .. } => "one split",
         });
     }
 }

@@ -59,7 +59,10 @@ pub fn bag<B: Backend>(
     if rows < 2 * folds {
         // Folds asked for by default give way to one split on a table this small.
         return match limit {
-            Some(_) => Ok(None),
+            Some(_) => {
+                reporter.note(super::TableNote::OneSplit { rows, folds });
+                Ok(None)
+            }
             None => Err(crate::Error::refused(format!(
                 "{rows} training rows are too few for {folds} folds of at least 2 rows"
             ))),

@@ -113,6 +113,14 @@ pub enum TableNote<'a> {
         /// The last step taken.
         step: u64,
     },
+    /// The table's `rows` training rows are too few for `folds` folds of at least 2 rows:
+    /// the job trains once, on one split, instead (its table read again for it).
+    OneSplit {
+        /// The training rows.
+        rows: usize,
+        /// The folds asked for.
+        folds: usize,
+    },
 }
 
 /// Hears what a table job has to say: its runs' progress and its notes.

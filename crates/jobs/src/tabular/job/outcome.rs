@@ -193,7 +193,12 @@ fn report<B: Backend, M: nn::Model<B>>(
     let training = TrainingFigures::of(&out);
     let fitted = FittedModel::new(out.model, p.model_info(targets))?;
     if resave {
-        // The run's checkpoint holds another candidate: the kept model replaces it.
+        // The run's checkpoint holds another candidate: the kept model replaces it, and the
+        // record names its architecture (a finished job does not resume).
+        let architecture = fitted.network().config_value();
+        let architecture = architecture
+            .map_err(|e| Error::json("cannot encode the kept model's architecture", e))?;
+        record_kept_architecture(dir, architecture)?;
         fitted.save(dir.join(train::checkpoint::FILE_NAME))?;
     }
     // The test figures come from the fitted model on the raw test rows: exactly what
@@ -257,4 +262,14 @@ pub(super) fn pretty<T: Serialize>(value: &T, path: &Path) -> Result<String> {
     let what = || format!("cannot encode {}", path.display());
     let value = serde_json::to_value(value).map_err(|e| Error::json(what(), e))?;
     serde_json::to_string_pretty(&value).map_err(|e| Error::json(what(), e))
+}
+
+/// Rewrites the architecture in the record (`config.json`) of `dir` as `architecture`, the
+/// rest of the record as it is.
+fn record_kept_architecture(dir: &Path, architecture: serde_json::Value) -> Result<()> {
+    let Some(mut record) = train::record::read_value(dir) else {
+        return Ok(());
+    };
+    record.insert("architecture".into(), architecture);
+    write_json(&record, &dir.join(train::record::FILE_NAME))
 }

@@ -73,6 +73,9 @@ impl TableNote<'_> {
                 "stopped at step {step}; the run in {} can be resumed",
                 dir.display()
             )],
+            TableNote::OneSplit { rows, folds } => vec![format!(
+                "note: {rows} training rows are too few for {folds} folds of at least 2 rows: trained once, on one split"
+            )],
         }
     }
 }
