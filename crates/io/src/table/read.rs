@@ -100,8 +100,8 @@ pub fn load_table(path: impl AsRef<Path>, delimiter: Option<u8>) -> Result<Table
 /// `delimiter` `None` sniffs it ([`sniff_delimiter`]), unless the first line is Excel's
 /// `sep=X`, which names it. UTF-16 text with a byte-order mark (Excel's "Unicode Text") is
 /// decoded; a UTF-8 byte-order mark is skipped. A field beyond the header's that is empty on
-/// every line (a delimiter ending each line) is dropped, and so is a last column with no name
-/// and no cell. Each row keeps its line in the file ([`Table::place`]). Errors, each naming
+/// every line (a delimiter ending each line) is dropped, and so are last columns with no
+/// name and no cell. Each row keeps its line in the file ([`Table::place`]). Errors, each naming
 /// `source_name` and, where one line is at fault, its number: bytes that are not text (named:
 /// compressed, an image, Parquet, Excel, binary), an empty file, a header and no rows, a
 /// duplicate column name, a row with another number of fields than the header, mixed line
@@ -136,8 +136,13 @@ pub fn read_table(bytes: &[u8], source_name: &str, delimiter: Option<u8>) -> Res
     let Rows {
         mut columns, lines, ..
     } = rows;
-    let unnamed_last = header.last().is_some_and(|h| h.trim().is_empty());
-    if unnamed_last && names.len() > 1 && columns.last().is_some_and(all_empty) {
+    // Trailing columns with no name and no cell (commas ending every line) are dropped.
+    while names.len() > 1
+        && header
+            .get(names.len() - 1)
+            .is_some_and(|h| h.trim().is_empty())
+        && columns.last().is_some_and(all_empty)
+    {
         names.pop();
         columns.pop();
     }

@@ -68,13 +68,19 @@ fn pipes_and_excel_separator_lines_split_columns() {
 
 #[test]
 fn trailing_delimiters_make_no_column() {
-    for text in ["a,b,y,\n1,2,3,\n4,5,6,\n", "a,b,y\n1,2,3,\n4,5,6,\n"] {
+    for text in [
+        "a,b,y,\n1,2,3,\n4,5,6,\n",
+        "a,b,y\n1,2,3,\n4,5,6,\n",
+        "a,b,y,,\n1,2,3,,\n4,5,6,,\n",
+    ] {
         let t = read(text.as_bytes()).unwrap();
         assert_eq!(t.names(), ["a", "b", "y"], "{text:?}");
         assert_eq!(t.column(2).get(1), "6");
     }
-    // A named last column, or one with a cell, stays.
+    // A named last column, or one with a cell, stays; an empty unnamed one inside too.
     assert_eq!(read(b"a,b,\n1,2,\n3,4,x\n").unwrap().names().len(), 3);
+    let t = read(b"a,,b,y,,\n1,,2,3,,\n4,,5,6,,\n").unwrap();
+    assert_eq!(t.names(), ["a", "column_2", "b", "y"]);
     let e = read(b"a,b\n1,2,3\n").unwrap_err().to_string();
     assert!(
         e.contains("line 2 has 3 fields but the header has 2"),
