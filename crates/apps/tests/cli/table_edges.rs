@@ -252,3 +252,30 @@ fn a_table_too_small_for_folds_says_it_trains_on_one_split() {
         "{out}"
     );
 }
+
+/// Classes that differ only by case are said to be learned as two.
+#[test]
+fn classes_differing_only_by_case_are_noted() {
+    let dir = tmp();
+    let csv = dir.path().join("cased.csv");
+    let rows: String = (0..60)
+        .map(|i| {
+            let label = match (i % 2, i % 7) {
+                (0, 0) => "Yes",
+                (0, _) => "yes",
+                _ => "no",
+            };
+            format!("{},{label}\n", i % 10)
+        })
+        .collect();
+    std::fs::write(&csv, format!("x,label\n{rows}")).unwrap();
+    let csv = csv.to_str().unwrap();
+    let args = ["mlp", "--data", csv, "--model", "mlp", "--epochs", "2"];
+    let o = train(&args, &dir.path().join("run"));
+    assert_success(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("the classes `Yes` and `yes` of `label` differ only by case"),
+        "{out}"
+    );
+}

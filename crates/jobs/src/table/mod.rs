@@ -170,6 +170,9 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let labels = classify
         .then(|| class_labels(&train, &target))
         .transpose()?;
+    if let Some(note) = labels.as_deref().and_then(|l| cased_alike(l, &target)) {
+        notes.push(note);
+    }
     let parts = [Some(&train), val.as_ref(), Some(&test)];
     let rows: Vec<usize> = parts.iter().map(|t| t.map_or(0, Table::rows)).collect();
     let need = EncodedNeed {
@@ -208,6 +211,22 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
         table_bytes: held,
         target_range: None,
     })
+}
+
+/// A note when two of the target's class `labels` differ only by case (`Yes`, `yes`): they
+/// are learned as classes of their own, which the data rarely means.
+fn cased_alike(labels: &[String], target: &str) -> Option<String> {
+    let mut seen: Vec<(String, &str)> = Vec::with_capacity(labels.len());
+    for label in labels {
+        let lower = label.to_lowercase();
+        if let Some((_, first)) = seen.iter().find(|(l, _)| *l == lower) {
+            return Some(format!(
+                "the classes `{first}` and `{label}` of `{target}` differ only by case: they are learned as two classes (write them alike to make them one)"
+            ));
+        }
+        seen.push((lower, label));
+    }
+    None
 }
 
 /// What encoding a table holds at its peak, besides the table as read and the program itself
