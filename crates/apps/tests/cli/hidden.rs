@@ -27,6 +27,8 @@ fn both_forms_in_every_training_subcommand() {
             "mlp",
             "--data",
             csv.to_str().unwrap(),
+            "--model",
+            "mlp",
             "--steps",
             "2",
             "--test-fraction",

@@ -21,8 +21,14 @@ pub fn affordable(rows: usize, cols: usize) -> bool {
 /// smaller of the rows and columns (the normal equations of a table with more columns
 /// than rows, e.g. each Newton step of a logistic regression).
 pub fn system_affordable(rows: usize, side: usize) -> bool {
+    systems_affordable(rows, side, 1)
+}
+
+/// Whether `count` such systems (the steps of an iterative solver, each summing `rows` rows
+/// into a `side x side` system and factoring it) are cheap enough together.
+pub fn systems_affordable(rows: usize, side: usize, count: usize) -> bool {
     let s = side as f64;
-    let flops = rows as f64 * s * s + s * s * s / 3.0;
+    let flops = (rows as f64 * s * s + s * s * s / 3.0) * count as f64;
     flops <= MAX_FLOPS && s * s * 8.0 <= MAX_BYTES
 }
 

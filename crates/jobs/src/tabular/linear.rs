@@ -135,14 +135,36 @@ fn normal_equations(
     (a, g)
 }
 
+/// Newton steps a logistic regression typically takes to converge (5 to 10 on the
+/// development tables), which its cost is checked for: on 500 rows of 2,000 columns each
+/// step took 3 to 5 s on 2 cores, so the fits of a bagged job's five folds took 100 s where
+/// its networks took 2.
+pub const TYPICAL_NEWTON_STEPS: usize = 8;
+
+/// Whether a logistic regression whose Newton steps solve `side`-square systems on `rows`
+/// rows is cheap enough, for [`TYPICAL_NEWTON_STEPS`] of them.
+fn newton_affordable(rows: usize, side: usize) -> bool {
+    crate::metrics::lstsq::systems_affordable(rows, side, TYPICAL_NEWTON_STEPS)
+}
+
+/// Whether a logistic regression on the dual variables of `rows` rows of `cols` columns
+/// ([`super::logistic_dual`]) is cheap enough: the rows' products once, then two
+/// `rows`-square solves a Newton step.
+fn dual_newton_affordable(rows: usize, cols: usize) -> bool {
+    use crate::metrics::lstsq::systems_affordable;
+    affordable(rows, cols) && systems_affordable(rows, rows, 2 * TYPICAL_NEWTON_STEPS)
+}
+
 /// Errors when the linear fit of `classes` classes (0: ridge regression) on `rows` rows of
 /// `cols` columns would be refused as too costly: checked on every training row before the
 /// fit on part of them, so that a fit that wins is never refused when refitted.
 pub fn check_cost(rows: usize, cols: usize, classes: usize) -> Result<(), LinearSkipped> {
     let (fits, side) = match classes {
         0 if rows <= cols => (affordable(rows, cols), rows),
-        0 | 2 => (system_affordable(rows, cols + 1), cols + 1),
-        k => (system_affordable(rows, k * (cols + 1)), k * (cols + 1)),
+        0 => (system_affordable(rows, cols + 1), cols + 1),
+        2 if rows <= cols => (dual_newton_affordable(rows, cols), rows),
+        2 => (newton_affordable(rows, cols + 1), cols + 1),
+        k => (newton_affordable(rows, k * (cols + 1)), k * (cols + 1)),
     };
     match fits {
         true => Ok(()),

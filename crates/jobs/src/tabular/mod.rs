@@ -6,6 +6,7 @@ pub mod auto;
 pub mod ensemble;
 pub mod job;
 pub mod linear;
+pub mod logistic_dual;
 pub mod multinomial;
 pub mod report;
 pub mod select;

@@ -33,7 +33,8 @@ pub fn score(outputs: &[f32], width: usize, truth: &[f32], classes: usize) -> f6
 }
 
 /// A linear model of `rows` rows of `x` (`cols` columns): ridge regression on the
-/// (standardised) targets `y`, binary logistic regression on class indices 0/1, or
+/// (standardised) targets `y`, binary logistic regression on class indices 0/1 (on the
+/// rows' dual variables where there are fewer rows than columns), or
 /// multinomial logistic regression on the indices of more classes.
 pub fn fit_linear(
     x: &[f32],
@@ -45,6 +46,8 @@ pub fn fit_linear(
     let fit = match classes {
         0 => ridge(x, y, rows, cols, RIDGE_ALPHA),
         1 => return Err("no linear candidate for a single class".into()),
+        // Fewer rows than columns: Newton's steps on the rows' dual variables.
+        2 if rows <= cols => super::logistic_dual::logistic_dual(x, y, rows, cols, LOGISTIC_C),
         2 => logistic(x, y, rows, cols, LOGISTIC_C),
         k => multinomial(x, y, rows, cols, k, LOGISTIC_C),
     };
