@@ -85,6 +85,13 @@ impl OutputFile {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        if !dir.is_dir() {
+            return Err(Error::invalid(format!(
+                "there is no folder `{}` to write `{}` in",
+                dir.display(),
+                shown.display()
+            )));
+        }
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let mut tmp_name = std::ffi::OsString::from(".");
         tmp_name.push(name);

@@ -144,3 +144,15 @@ fn images_are_written_in_the_format_their_name_asks_for() {
         assert_eq!(back, picture(), "{f:?}");
     }
 }
+
+#[test]
+fn a_missing_folder_is_named_and_nothing_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("missing").join("out.csv");
+    let e = write_file(&path, b"a\n1\n").unwrap_err().to_string();
+    assert!(
+        e.contains("there is no folder") && e.contains("missing") && e.contains("out.csv"),
+        "{e}"
+    );
+    assert!(!dir.path().join("missing").exists());
+}
