@@ -12,7 +12,7 @@ mod regression_report;
 
 pub use classes::{ClassFigures, ClassReport, predicted_classes};
 pub use coefficients::Coefficients;
-pub use picture::{PictureScores, SPECKLE_LEVELS, UNDER_TRAINED, under_trained};
+pub use picture::{EXACT_PSNR, PictureScores, SPECKLE_LEVELS, UNDER_TRAINED, under_trained};
 pub use regression_report::{Reference, RegressionReport};
 
 use serde::Serialize;
