@@ -53,7 +53,7 @@ pub(super) struct Shard<B: Backend> {
 
 /// Refuses a training run that `size` processes cannot share: a global batch of fewer
 /// `batch` rows than processes, or `pooled` supervision (targets of pooled outputs). A run
-/// checks this before it writes anything ([`Shard::new`] checks it again).
+/// checks this before it writes anything (each process's shard of the batch checks it again).
 pub fn check_shareable(batch: usize, pooled: bool, size: usize) -> Result<()> {
     if size <= 1 {
         return Ok(());
