@@ -64,11 +64,14 @@ pub enum LinearSkipped {
 }
 
 /// Solves `a z = b` for a symmetric positive-definite `a` (`n x n`, row-major) by Cholesky.
-pub(super) fn solve_spd(
-    mut a: Vec<f64>,
-    mut b: Vec<f64>,
-    n: usize,
-) -> Result<Vec<f64>, LinearSkipped> {
+pub(super) fn solve_spd(a: Vec<f64>, b: Vec<f64>, n: usize) -> Result<Vec<f64>, LinearSkipped> {
+    let factor = cholesky(a, n)?;
+    Ok(solve_factored(&factor, b, n))
+}
+
+/// The Cholesky factor `L` of a symmetric positive-definite `a` (`n x n`, row-major; `L`
+/// in its lower triangle), for [`solve_factored`]; a matrix that is not is singular.
+pub(super) fn cholesky(mut a: Vec<f64>, n: usize) -> Result<Vec<f64>, LinearSkipped> {
     for j in 0..n {
         let diagonal = a[j * n + j];
         let mut d = diagonal;
@@ -88,15 +91,20 @@ pub(super) fn solve_spd(
             a[i * n + j] = s / d;
         }
     }
+    Ok(a)
+}
+
+/// Solves `L L^T z = b` for the Cholesky factor `l` of [`cholesky`].
+pub(super) fn solve_factored(l: &[f64], mut b: Vec<f64>, n: usize) -> Vec<f64> {
     for i in 0..n {
-        let s: f64 = (0..i).map(|k| a[i * n + k] * b[k]).sum();
-        b[i] = (b[i] - s) / a[i * n + i];
+        let s: f64 = (0..i).map(|k| l[i * n + k] * b[k]).sum();
+        b[i] = (b[i] - s) / l[i * n + i];
     }
     for i in (0..n).rev() {
-        let s: f64 = (i + 1..n).map(|k| a[k * n + i] * b[k]).sum();
-        b[i] = (b[i] - s) / a[i * n + i];
+        let s: f64 = (i + 1..n).map(|k| l[k * n + i] * b[k]).sum();
+        b[i] = (b[i] - s) / l[i * n + i];
     }
-    Ok(b)
+    b
 }
 
 /// The weighted normal equations of `[x, 1]`: `A = sum w_r z_r z_r^T`, `g = sum w_r t_r z_r`

@@ -10,10 +10,11 @@
 //! (K + lambda S^-1) da + 1 db = -S^-1 (p - y + lambda a),   1^T (a + da) = 0,
 //! ```
 //!
-//! two solves with the one symmetric positive-definite `M = K + lambda S^-1`. It reaches the
+//! two solves with one Cholesky factor of the symmetric positive-definite
+//! `M = K + lambda S^-1`. It reaches the
 //! minimiser of the primal fit ([`super::linear::logistic`]), which tests compare.
 
-use super::linear::{LinearFit, LinearSkipped, solve_spd};
+use super::linear::{LinearFit, LinearSkipped, cholesky, solve_factored};
 
 /// Newton steps at most, as the primal fit's.
 const STEPS: usize = 30;
@@ -43,8 +44,9 @@ pub fn logistic_dual(
         let r: Vec<f64> = (0..rows)
             .map(|i| -(p[i] - f64::from(y[i]) + lambda * a[i]) / s[i])
             .collect();
-        let mr = solve_spd(m.clone(), r, rows)?;
-        let m1 = solve_spd(m, vec![1.0; rows], rows)?;
+        let factor = cholesky(m, rows)?;
+        let mr = solve_factored(&factor, r, rows);
+        let m1 = solve_factored(&factor, vec![1.0; rows], rows);
         let (sum_mr, sum_m1, sum_a) = (
             mr.iter().sum::<f64>(),
             m1.iter().sum::<f64>(),

@@ -51,29 +51,6 @@ fn prefer_linear(choice: &mut Choice, mix: f64, (rows, classes): (usize, usize))
     }
 }
 
-/// `out` holding `model` instead of its own, and its own.
-fn with_model<M, N>(out: Outcome<M>, model: N) -> (Outcome<N>, M) {
-    let Outcome {
-        model: own,
-        report,
-        history,
-        loss_units,
-        elapsed,
-        first_step,
-        restored,
-    } = out;
-    let out = Outcome {
-        model,
-        report,
-        history,
-        loss_units,
-        elapsed,
-        first_step,
-        restored,
-    };
-    (out, own)
-}
-
 /// A model's raw outputs on `rows`.
 fn outputs<B: Backend>(backend: &B, model: &Mlp<B>, rows: &io::Dataset) -> Result<Vec<f32>> {
     let x = Tensor::from_slice(backend, &rows.x, [rows.rows, rows.n_features])?;
@@ -107,7 +84,7 @@ impl<B: Backend> Trainer<'_, B> {
             width,
             classes,
         };
-        let (shell, first) = with_model(out, ());
+        let (shell, first) = out.with_model(());
         let mut bags = Vec::with_capacity(others.len() + 2);
         let plain = std::iter::once((NumericEncoding::Plain, first));
         for (inputs, model) in plain.chain(others.into_iter().map(|(i, o)| (i, o.model))) {
@@ -154,7 +131,7 @@ impl<B: Backend> Trainer<'_, B> {
         prefer_linear(&mut selected.choice, mix, (val.rows, classes));
         if selected.choice.kept == Kept::Linear {
             let linear = self.linear_on_every_row(p, &x, targets)?;
-            let (out, ()) = with_model(shell, linear);
+            let (out, ()) = shell.with_model(linear);
             return Ok((
                 KeptOutcome::One(Box::new(out)),
                 x,
@@ -172,9 +149,9 @@ impl<B: Backend> Trainer<'_, B> {
                 let model = members
                     .pop()
                     .ok_or_else(|| crate::Error::refused("no model"))?;
-                KeptOutcome::One(Box::new(with_model(shell, model).0))
+                KeptOutcome::One(Box::new(shell.with_model(model).0))
             }
-            _ => KeptOutcome::Mix(Box::new(with_model(shell, picked.model).0)),
+            _ => KeptOutcome::Mix(Box::new(shell.with_model(picked.model).0)),
         };
         Ok((kept, x, Comparison::Made(selected)))
     }
