@@ -6,9 +6,10 @@
 //! one [`MlpEnsemble`] in one model file. No row is withheld from the kept model; the
 //! out-of-fold score of the ensemble is the estimate the report gives.
 
-use super::compare::{FirstNetwork, Plan, TrainedAll, inputs_that_fit, piecewise_bins};
+use super::compare::{FirstNetwork, Plan, TrainedAll, WideRows, inputs_that_fit, piecewise_bins};
 use super::cross::CrossValidation;
 use super::extras::portfolio;
+use super::features::DeviceFeatures;
 use super::fold_parts::{fold_encoded, fold_part, fold_rows, rows_outside, scatter};
 use super::network::{RunMode, Trainer};
 use super::outcome::{
@@ -44,7 +45,8 @@ pub fn bag<B: Backend>(
     options: &TableJobOptions,
     backend: &B,
     dir: &Path,
-    (limit, reporter): (Option<usize>, &mut dyn TableReporter),
+    limit: Option<usize>,
+    reporter: &mut dyn TableReporter,
 ) -> Result<Option<TableJobOutcome<B>>> {
     let folds = options.data.folds.unwrap_or(0);
     let mut every = options.clone();
@@ -68,10 +70,7 @@ pub fn bag<B: Backend>(
             ))),
         };
     }
-    let TableJob {
-        mut p, classes, x, ..
-    } = job;
-    p.train.x = x;
+    let TableJob { mut p, classes, .. } = job;
     let targets = (classes == 0)
         .then(|| Standardizer::fit(&p.train.y, 1))
         .transpose()?;
@@ -80,16 +79,16 @@ pub fn bag<B: Backend>(
         backend,
         mode: RunMode::Shared,
         drop_outs: None,
+        targets: targets.as_ref(),
     };
     let rows = fold_rows(&p, folds, options.training.seed);
     let (inputs, mut wide) = shared_inputs(&p, &rows, reporter)?;
-    let trained = train_folds(
-        trainer,
-        &p,
-        (&rows, &inputs, wide.as_ref()),
-        targets.as_ref(),
-        (dir, reporter),
-    )?;
+    let folds = Folds {
+        rows: &rows,
+        inputs: &inputs,
+        wide: wide.as_ref(),
+    };
+    let trained = train_folds(trainer, &p, folds, dir, reporter)?;
     let truth = auto::in_network_units(&p.train.y, targets.as_ref())?;
     let width = if classes == 2 { 1 } else { classes.max(1) };
     let truth = Truth {
@@ -97,8 +96,8 @@ pub fn bag<B: Backend>(
         width,
         classes,
     };
-    let held = (rows.as_slice(), HeldOut::OutOfFold);
-    let mut finished = choose(backend, trained.bags, held, truth, wide.as_ref())?;
+    let held = HeldOut::OutOfFold;
+    let mut finished = choose(backend, trained.bags, &rows, held, truth, wide.as_ref())?;
     if let Some(why) = &trained.no_linear {
         finished.choice.reason += &format!("; no linear candidate: {why}");
     }
@@ -137,14 +136,26 @@ fn shared_inputs(
     Ok((inputs, Some(parts)))
 }
 
+/// The folds of a bagged job: each fold's rows, and what its networks after the first read.
+struct Folds<'a> {
+    /// The rows of each fold (the others' train it).
+    rows: &'a [Vec<usize>],
+    /// The inputs of `auto`'s networks after the first.
+    inputs: &'a [NumericEncoding],
+    /// The piecewise-linear encoding of every row, when one of them reads it.
+    wide: Option<&'a Encoded>,
+}
+
 /// Every fold's candidates trained in `dir/folds/N`, with their out-of-fold outputs.
 fn train_folds<B: Backend>(
     trainer: Trainer<'_, B>,
     p: &Prepared,
-    (rows, inputs, wide): (&[Vec<usize>], &[NumericEncoding], Option<&Encoded>),
-    targets: Option<&Standardizer>,
-    (dir, reporter): (&Path, &mut dyn TableReporter),
+    folds_of: Folds<'_>,
+    dir: &Path,
+    reporter: &mut dyn TableReporter,
 ) -> Result<Bags<B>> {
+    let Folds { rows, inputs, wide } = folds_of;
+    let targets = trainer.targets;
     let classes = p.labels.as_ref().map_or(0, Vec::len);
     let folds = rows.len();
     let many_levels = p.encoding.columns_of_categories_over(auto::MANY_LEVELS);
@@ -158,7 +169,11 @@ fn train_folds<B: Backend>(
         let kept = rows_outside(rows, f);
         let mut part = fold_part(p, &kept, held)?;
         let mut parts = wide.map(|w| fold_encoded(w, &kept, held)).transpose()?;
-        let x = std::mem::take(&mut part.train.x);
+        let plain = DeviceFeatures::take(trainer.backend, &mut part.train)?;
+        let lent_wide = parts
+            .as_mut()
+            .map(|w| DeviceFeatures::take(trainer.backend, &mut w.train));
+        let lent_wide = lent_wide.transpose()?;
         let scale = auto::learns_input_scale(NumericEncoding::Plain);
         let net = trainer.network(part.train.n_features, classes, 0, scale)?;
         let run = dir.join(FOLDS_DIR).join((f + 1).to_string());
@@ -168,15 +183,22 @@ fn train_folds<B: Backend>(
         };
         let first = FirstNetwork {
             net: &net,
-            x,
+            x: plain.tensor(),
             dir: &run,
         };
+        let wide_rows = parts.as_ref().zip(lent_wide.as_ref());
         let plan = Plan {
             inputs: inputs.to_vec(),
-            parts: &mut parts,
+            wide: wide_rows.map(|(parts, x)| WideRows {
+                parts,
+                x: x.tensor(),
+            }),
             extras: &extras,
         };
-        let trained = trainer.train_all(&part, first, plan, targets, reporter)?;
+        let trained = trainer.train_all(&part, first, plan, reporter)?;
+        // The linear model reads the plain features; the piecewise rows' are not read again.
+        drop(lent_wide);
+        plain.give_back(&mut part.train)?;
         let TrainedAll::Done {
             first,
             others,
@@ -188,9 +210,8 @@ fn train_folds<B: Backend>(
                 f + 1
             )));
         };
-        part.train.x = first.1;
         let mut fold: Vec<(&'static str, NumericEncoding, Mlp<B>)> = Vec::new();
-        let plain = std::iter::once((NumericEncoding::Plain, first.0));
+        let plain = std::iter::once((NumericEncoding::Plain, first));
         let outcomes = plain.chain(others).map(|(i, out)| (i.name(), i, out));
         let extra_outcomes = extras
             .iter()

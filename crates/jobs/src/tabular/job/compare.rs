@@ -4,20 +4,20 @@
 //! over folds shares), then the choice among them and the linear model
 //! ([`Trainer::pick_on_split`]).
 
-use super::candidates::{Candidate, First, first_stopped};
+use super::candidates::{Candidate, first_stopped};
 use super::drop_outs::DropOuts;
 use super::encodings::fits_piecewise;
 use super::extras::Extra;
+use super::features::DeviceFeatures;
 use super::network::{Network, NetworkRows, Trainer};
 use super::split::SplitNetworks;
 use super::{TableNote, TableReporter};
 use crate::Result;
 use crate::table::{Encoded, Prepared};
 use crate::tabular::auto::{self, NumericEncoding, Selected};
-use io::Standardizer;
 use nn::{Mlp, MlpEnsemble};
 use std::path::Path;
-use tensor_core::Backend;
+use tensor_core::{Backend, Tensor};
 use train::Outcome;
 
 /// What `auto`'s second network reads, and a third network's inputs (piecewise), if it
@@ -45,14 +45,13 @@ pub(super) enum Comparison {
 
 /// `auto`'s networks trained ([`Trainer::train_all`]).
 pub(super) enum TrainedAll<B: Backend> {
-    /// A run was stopped by the stop flag: the first network as it stands, and its
-    /// training features.
-    Stopped(Outcome<Mlp<B>>, Vec<f32>),
-    /// Every network trained: the first with its training features, and the others that
-    /// did not diverge, each with its inputs.
+    /// A run was stopped by the stop flag: the first network as it stands.
+    Stopped(Outcome<Mlp<B>>),
+    /// Every network trained: the first, and the others that did not diverge, each with
+    /// its inputs.
     Done {
-        /// The network on the plain rows and their training features.
-        first: (Outcome<Mlp<B>>, Vec<f32>),
+        /// The network on the plain rows.
+        first: Outcome<Mlp<B>>,
         /// The others.
         others: Vec<(NumericEncoding, Outcome<Mlp<B>>)>,
         /// The portfolio's networks asked for, in order (`None`: one diverged).
@@ -60,8 +59,13 @@ pub(super) enum TrainedAll<B: Backend> {
     },
 }
 
-/// The kept model, the training rows' features in its encoding, and the comparison.
-pub(super) type Compared<B> = (KeptOutcome<B>, Vec<f32>, Comparison);
+/// What `auto` came to on one split: the kept model and how it was chosen.
+pub(super) struct Compared<B: Backend> {
+    /// The kept model.
+    pub(super) kept: KeptOutcome<B>,
+    /// The comparison that kept it.
+    pub(super) comparison: Comparison,
+}
 
 /// The model `auto` kept on one split, with the first network's run (its figures).
 pub(super) enum KeptOutcome<B: Backend> {
@@ -71,24 +75,31 @@ pub(super) enum KeptOutcome<B: Backend> {
     Mix(Box<Outcome<MlpEnsemble<B>>>),
 }
 
-/// `auto`'s first network: its shape, its training features (the plain rows', lent to
-/// its run and given back) and its run folder (the job's).
-pub(super) struct FirstNetwork<'a> {
+/// `auto`'s first network: its shape, its training features (the plain rows', on the
+/// device) and its run folder (the job's).
+pub(super) struct FirstNetwork<'a, B: Backend> {
     /// The network.
     pub(super) net: &'a Network,
     /// The plain training features.
-    pub(super) x: Vec<f32>,
+    pub(super) x: &'a Tensor<B>,
     /// Its run folder.
     pub(super) dir: &'a Path,
 }
 
+/// The piecewise-linear rows a network reads, and their training features on the device.
+pub(super) struct WideRows<'p, B: Backend> {
+    /// The rows.
+    pub(super) parts: &'p Encoded,
+    /// Their training features.
+    pub(super) x: &'p Tensor<B>,
+}
+
 /// What `auto` trains beside its first network.
-pub(super) struct Plan<'p> {
+pub(super) struct Plan<'p, B: Backend> {
     /// The inputs of the networks after the first (periodic, piecewise-linear).
     pub(super) inputs: Vec<NumericEncoding>,
-    /// The piecewise-linear rows, when a network reads them (their training features lent
-    /// to its run and given back).
-    pub(super) parts: &'p mut Option<Encoded>,
+    /// The piecewise-linear rows, when a network reads them.
+    pub(super) wide: Option<WideRows<'p, B>>,
     /// The portfolio's networks on the plain rows.
     pub(super) extras: &'p [Extra],
 }
@@ -128,19 +139,20 @@ pub(super) fn inputs_that_fit(
     Ok((inputs, second.max_piecewise))
 }
 
-/// The piecewise-linear rows of `p` in `bins` bins (`None`: none), fitted on `x`, when
-/// they are at most `max` columns wide (`None`: any width); otherwise none, and no network
-/// on them in `inputs`.
+/// The piecewise-linear rows of `p` in `bins` bins (`None`: none), fitted on its training
+/// rows, when they are at most `max` columns wide (`None`: any width); otherwise none, and
+/// no network on them in `inputs`.
 fn piecewise_parts(
     p: &Prepared,
-    x: &[f32],
-    (bins, max): (Option<usize>, Option<usize>),
+    bins: Option<usize>,
+    max: Option<usize>,
     inputs: &mut Vec<NumericEncoding>,
 ) -> Result<Option<Encoded>> {
     let Some(bins) = bins else {
         return Ok(None);
     };
     // The width is checked on the fitted encoding, before any row is encoded.
+    let x = &p.train.x;
     let encoding = p.encoding.with_piecewise(x, bins)?;
     if max.is_none_or(|max| encoding.width() <= max) {
         return Ok(Some(p.piecewise_with(x, encoding)?));
@@ -158,88 +170,108 @@ pub(super) fn piecewise_bins(inputs: &[NumericEncoding]) -> Option<usize> {
 }
 
 impl<B: Backend> Trainer<'_, B> {
-    /// `auto` on one split: the `first` network on the plain rows of `p` and the second
-    /// and third networks when there are, trained, and the choice among them and the
-    /// linear model (nothing is compared when a run was stopped). `p` ends in the encoding
-    /// of the kept model, whose training features are given back.
+    /// `auto` on one split: the network `net` on the plain rows of `p` (its run in `dir`)
+    /// and the second and third networks when there are, trained, and the choice among them
+    /// and the linear model (nothing is compared when a run was stopped). The training
+    /// features are lent to the networks and given back; `p` ends in the encoding of the
+    /// kept model.
     pub(super) fn compare(
         self,
         p: &mut Prepared,
-        first: FirstNetwork<'_>,
+        net: &Network,
+        dir: &Path,
         second: Option<Second>,
-        (targets, reporter): (Option<&Standardizer>, &mut dyn TableReporter),
+        reporter: &mut dyn TableReporter,
     ) -> Result<Compared<B>> {
         let (mut inputs, max) = inputs_that_fit(p, second, reporter)?;
         let bins = piecewise_bins(&inputs);
-        let mut parts = piecewise_parts(p, &first.x, (bins, max), &mut inputs)?;
+        let mut parts = piecewise_parts(p, bins, max, &mut inputs)?;
+        let plain = DeviceFeatures::take(self.backend, &mut p.train)?;
+        let lent_wide = parts
+            .as_mut()
+            .map(|w| DeviceFeatures::take(self.backend, &mut w.train));
+        let lent_wide = lent_wide.transpose()?;
+        let first = FirstNetwork {
+            net,
+            x: plain.tensor(),
+            dir,
+        };
+        let wide = parts.as_ref().zip(lent_wide.as_ref());
         let plan = Plan {
             inputs,
-            parts: &mut parts,
+            wide: wide.map(|(parts, x)| WideRows {
+                parts,
+                x: x.tensor(),
+            }),
             extras: &[],
         };
-        let trained = self.train_all(p, first, plan, targets, reporter)?;
-        let nets = match trained {
-            TrainedAll::Stopped(out, x) => {
-                return Ok((KeptOutcome::One(Box::new(out)), x, Comparison::Stopped));
+        let trained = self.train_all(p, first, plan, reporter);
+        plain.give_back(&mut p.train)?;
+        if let (Some(lent), Some(parts)) = (lent_wide, parts.as_mut()) {
+            lent.give_back(&mut parts.train)?;
+        }
+        let nets = match trained? {
+            TrainedAll::Stopped(out) => {
+                return Ok(Compared {
+                    kept: KeptOutcome::One(Box::new(out)),
+                    comparison: Comparison::Stopped,
+                });
             }
             TrainedAll::Done { first, others, .. } => SplitNetworks { first, others },
         };
-        self.pick_on_split(p, nets, parts, targets)
+        self.pick_on_split(p, nets, parts)
     }
 
     /// `auto`'s networks trained: `first` on the plain rows of `p`, one on each of the
-    /// plan's inputs (the piecewise-linear one on its parts, whose training features it
-    /// gives back) and each of its extras (the portfolio, in folders of theirs inside the
-    /// first's), beside or after it; the others that diverged left out (with a note).
+    /// plan's inputs (the piecewise-linear one on its wide rows) and each of its extras (the
+    /// portfolio, in folders of theirs inside the first's), beside or after it, every one
+    /// borrowing its training features; the others that diverged left out (with a note).
     pub(super) fn train_all(
         self,
         p: &Prepared,
-        first: FirstNetwork<'_>,
-        plan: Plan<'_>,
-        targets: Option<&Standardizer>,
+        first: FirstNetwork<'_, B>,
+        plan: Plan<'_, B>,
         reporter: &mut dyn TableReporter,
     ) -> Result<TrainedAll<B>> {
         let FirstNetwork { net, x, dir } = first;
-        let Plan {
-            inputs,
-            parts,
-            extras,
-        } = plan;
-        let wide = parts
-            .as_mut()
-            .map(|parts| std::mem::take(&mut parts.train.x));
-        let mut others = self.others(p, (&inputs, parts.as_ref(), wide), dir, targets)?;
-        for extra in extras {
-            let (rows, own) = extra.rows(p, &x, targets);
-            let (net, dir) = (extra.net.clone(), dir.join(extra.dir));
-            others.push(Candidate {
-                net,
-                rows,
-                x: own,
-                dir,
+        let own: Vec<Option<Tensor<B>>> = plan
+            .extras
+            .iter()
+            .map(|extra| extra.features(self.backend, x, p.train.n_features))
+            .collect::<Result<_>>()?;
+        let mut candidates = vec![Candidate {
+            net: net.clone(),
+            rows: NetworkRows::of(p, &p.train, x, self.targets),
+            plain: true,
+            dir: dir.to_path_buf(),
+        }];
+        candidates.extend(self.others(p, &plan, x, dir)?);
+        for (extra, own) in plan.extras.iter().zip(&own) {
+            candidates.push(Candidate {
+                net: extra.net.clone(),
+                rows: extra.rows(p, own.as_ref().unwrap_or(x), self.targets),
+                plain: own.is_none(),
+                dir: dir.join(extra.dir),
             });
         }
-        let first = First {
-            net,
-            rows: NetworkRows::of(p, &p.train, targets),
-            x,
-            dir,
-        };
         let drop_outs = DropOuts::new(dir);
         let trainer = Trainer {
             drop_outs: Some(&drop_outs),
             ..self
         };
-        let trained = trainer.candidates(p, first, others, (targets, reporter))?;
+        let mut trained = trainer.candidates(p, candidates, reporter)?;
         drop_outs.note(reporter);
-        let stopped = first_stopped(&trained).is_some();
-        let ((out, x), mut others) = trained;
+        let extra_outcomes = trained.split_off(1 + plan.inputs.len());
+        let stopped = first_stopped(&trained).is_some() || first_stopped(&extra_outcomes).is_some();
+        let mut trained = trained.into_iter();
+        let first = trained
+            .next()
+            .ok_or_else(|| crate::Error::refused("no network"))?;
         if stopped {
-            return Ok(TrainedAll::Stopped(out, x));
+            return Ok(TrainedAll::Stopped(first));
         }
-        let extra_outcomes = others.split_off(others.len() - extras.len());
-        let mut finished = Vec::with_capacity(extras.len());
-        for (extra, (mut outcome, _)) in extras.iter().zip(extra_outcomes) {
+        let mut finished = Vec::with_capacity(plan.extras.len());
+        for (extra, mut outcome) in plan.extras.iter().zip(extra_outcomes) {
             if drop_outs.dropped(&dir.join(extra.dir)) {
                 finished.push(None);
                 continue;
@@ -247,52 +279,50 @@ impl<B: Backend> Trainer<'_, B> {
             outcome.model = extra.finished(outcome.model)?;
             finished.push(Some(outcome));
         }
-        let mut outcomes = Vec::with_capacity(others.len());
-        for (outcome, wide) in others {
-            if let (Some(parts), Some(wide)) = (parts.as_mut(), wide) {
-                parts.train.x = wide;
-            }
-            outcomes.push(outcome);
-        }
         // A network that diverged drops out; the others are compared.
-        let others = inputs
+        let others = plan
+            .inputs
             .into_iter()
-            .zip(outcomes)
+            .zip(trained)
             .filter(|(i, _)| !drop_outs.dropped(&dir.join(i.dir())))
             .collect();
         Ok(TrainedAll::Done {
-            first: (out, x),
+            first,
             others,
             extras: finished,
         })
     }
 
-    /// The networks after the first, on `inputs`: periodic ones on the plain rows of `p`,
-    /// the piecewise-linear one on `parts`, whose training features are `wide`; their runs
-    /// in folders inside `dir`.
+    /// The networks after the first, on the plan's inputs: periodic ones on the plain rows
+    /// of `p` (features `plain`), the piecewise-linear one on the plan's wide rows; their
+    /// runs in folders inside `dir`.
     fn others<'a>(
         self,
         p: &'a Prepared,
-        (inputs, parts, mut wide): (&[NumericEncoding], Option<&'a Encoded>, Option<Vec<f32>>),
+        plan: &Plan<'a, B>,
+        plain: &'a Tensor<B>,
         dir: &Path,
-        targets: Option<&Standardizer>,
-    ) -> Result<Vec<Candidate<'a>>> {
+    ) -> Result<Vec<Candidate<'a, B>>> {
         let classes = p.labels.as_ref().map_or(0, Vec::len);
-        let mut others = Vec::with_capacity(inputs.len());
-        for &i in inputs {
-            let (rows, x, bands) = match (i, parts) {
-                (NumericEncoding::Piecewise(_), Some(parts)) => {
-                    (NetworkRows::encoded(p, parts, targets), wide.take(), 0)
+        let mut others = Vec::with_capacity(plan.inputs.len());
+        for &i in &plan.inputs {
+            let (rows, bands) = match (i, &plan.wide) {
+                (NumericEncoding::Piecewise(_), Some(wide)) => {
+                    (NetworkRows::encoded(p, wide.parts, wide.x, self.targets), 0)
                 }
                 (NumericEncoding::Periodic(n), _) => {
-                    (NetworkRows::of(p, &p.train, targets), None, n)
+                    (NetworkRows::of(p, &p.train, plain, self.targets), n)
                 }
-                _ => (NetworkRows::of(p, &p.train, targets), None, 0),
+                _ => (NetworkRows::of(p, &p.train, plain, self.targets), 0),
             };
-            let dir = dir.join(i.dir());
             let scale = auto::learns_input_scale(i);
             let net = self.network(rows.train.n_features, classes, bands, scale)?;
-            others.push(Candidate { net, rows, x, dir });
+            others.push(Candidate {
+                net,
+                plain: std::ptr::eq(rows.x, plain),
+                rows,
+                dir: dir.join(i.dir()),
+            });
         }
         Ok(others)
     }

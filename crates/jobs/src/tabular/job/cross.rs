@@ -82,7 +82,7 @@ pub fn cross_validate<B: Backend>(
         return train_once(options, backend, dir, reporter);
     }
     if options.bags_over_folds() {
-        return match super::bagged::bag(options, backend, dir, (limit, &mut *reporter))? {
+        return match super::bagged::bag(options, backend, dir, limit, &mut *reporter)? {
             Some(out) => Ok(out),
             None => train_once(options, backend, dir, reporter),
         };

@@ -8,7 +8,7 @@ use crate::table::Prepared;
 use crate::tabular::auto;
 use io::{Dataset, Standardizer};
 use nn::Mlp;
-use tensor_core::Backend;
+use tensor_core::{Backend, Tensor};
 
 /// A network of the portfolio: its report name, shape, run folder (inside the fold's) and
 /// the encoded columns it leaves out (empty: none).
@@ -57,23 +57,37 @@ fn zero_columns(x: &mut [f32], width: usize, columns: &[usize]) {
 }
 
 impl Extra {
-    /// The rows it trains and validates on in `p`, and its training features when they
-    /// are not the plain ones (`plain`, with the left-out columns zeroed).
-    pub(super) fn rows<'a>(
+    /// Its own training features, when they are not the plain ones: `plain` (rows of
+    /// `width` features) with the left-out columns zeroed.
+    pub(super) fn features<B: Backend>(
+        &self,
+        backend: &B,
+        plain: &Tensor<B>,
+        width: usize,
+    ) -> Result<Option<Tensor<B>>> {
+        let Some((columns, _)) = &self.left_out else {
+            return Ok(None);
+        };
+        let mut x = plain.to_vec()?;
+        zero_columns(&mut x, width, columns);
+        Ok(Some(Tensor::from_vec(backend, x, plain.dims())?))
+    }
+
+    /// The rows it trains and validates on in `p`, its training features `x` (the plain
+    /// ones, or [`Extra::features`]).
+    pub(super) fn rows<'a, B: Backend>(
         &'a self,
         p: &'a Prepared,
-        plain: &[f32],
+        x: &'a Tensor<B>,
         targets: Option<&Standardizer>,
-    ) -> (NetworkRows<'a>, Option<Vec<f32>>) {
-        let rows = NetworkRows::of(p, &p.train, targets);
+    ) -> NetworkRows<'a, B> {
+        let rows = NetworkRows::of(p, &p.train, x, targets);
         match &self.left_out {
-            None => (rows, None),
-            Some((columns, val)) => {
-                let mut x = plain.to_vec();
-                zero_columns(&mut x, p.train.n_features, columns);
-                let val = Some(val);
-                (NetworkRows { val, ..rows }, Some(x))
-            }
+            None => rows,
+            Some((_, val)) => NetworkRows {
+                val: Some(val),
+                ..rows
+            },
         }
     }
 

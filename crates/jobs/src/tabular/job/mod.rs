@@ -38,6 +38,7 @@ mod drop_outs;
 mod encodings;
 mod error;
 mod extras;
+mod features;
 mod fold_parts;
 mod network;
 mod options;
@@ -60,7 +61,7 @@ pub use options::{
 };
 pub use outcome::{Selection, TableJobOutcome, Unlabeled};
 pub use prepare::TableJob;
-pub use test_text::{TestedModel, class_report_lines, regression_report_lines};
+pub use test_text::{RegressionRows, TestedModel, class_report_lines, regression_report_lines};
 pub use text::OptionNames;
 
 use crate::table::Prepared;

@@ -36,6 +36,8 @@ pub(super) struct Trainer<'a, B: Backend> {
     /// Where `auto`'s networks after the first drop out when they diverge (`None`: a
     /// divergence fails the job).
     pub(super) drop_outs: Option<&'a DropOuts<'a>>,
+    /// How a regression's targets are standardized for the networks (`None`: classes).
+    pub(super) targets: Option<&'a Standardizer>,
 }
 
 /// How a network's run relates to the other processes of a run over several
@@ -59,35 +61,47 @@ impl<B: Backend> Clone for Trainer<'_, B> {
 impl<B: Backend> Copy for Trainer<'_, B> {}
 
 /// The rows a network trains and validates on (the table's parts in the network's
-/// encoding), and what its model file says of them.
-pub(super) struct NetworkRows<'a> {
-    /// The training rows (their features taken from the `x` given beside them).
+/// encoding, its training features borrowed on the device), and what its model file says of
+/// them.
+pub(super) struct NetworkRows<'a, B: Backend> {
+    /// The training rows (their targets and shape; their features are `x`).
     pub(super) train: &'a Dataset,
+    /// The training features, on the device.
+    pub(super) x: &'a Tensor<B>,
     /// The validation rows.
     pub(super) val: Option<&'a Dataset>,
     /// The model file's description of the inputs and targets.
     pub(super) info: io::ModelInfo,
 }
 
-impl<'a> NetworkRows<'a> {
+impl<'a, B: Backend> NetworkRows<'a, B> {
     /// The parts of `p` in its own encoding, training on `train` (the balanced rows, or
-    /// `p`'s).
-    pub(super) fn of(p: &'a Prepared, train: &'a Dataset, targets: Option<&Standardizer>) -> Self {
+    /// `p`'s), whose features are `x`.
+    pub(super) fn of(
+        p: &'a Prepared,
+        train: &'a Dataset,
+        x: &'a Tensor<B>,
+        targets: Option<&Standardizer>,
+    ) -> Self {
         NetworkRows {
             train,
+            x,
             val: p.val.as_ref(),
             info: p.model_info(targets),
         }
     }
 
-    /// The parts of `p` in the encoding `parts` (piecewise-linear rows).
+    /// The parts of `p` in the encoding `parts` (piecewise-linear rows), whose training
+    /// features are `x`.
     pub(super) fn encoded(
         p: &Prepared,
         parts: &'a Encoded,
+        x: &'a Tensor<B>,
         targets: Option<&Standardizer>,
     ) -> Self {
         NetworkRows {
             train: &parts.train,
+            x,
             val: parts.val.as_ref(),
             info: p.model_info_with(&parts.encoding, targets),
         }
@@ -186,18 +200,17 @@ impl<B: Backend> Trainer<'_, B> {
         Ok(train::record::entries(&TableRecord { data, options })?)
     }
 
-    /// Trains the network in `dir` on `rows`, whose training features are `x` (taken over
-    /// by the training tensor, without a copy on the CPU), reporting its progress to
-    /// `reporter`; gives `x` back with the outcome.
+    /// Trains the network `net` in `dir` on `rows`, reporting its progress to `reporter`.
     pub(super) fn train<R: Reporter + ?Sized>(
         self,
         p: &Prepared,
-        (rows, x): (NetworkRows<'_>, Vec<f32>),
         net: &Network,
-        targets: Option<&Standardizer>,
-        (dir, reporter): (&Path, &mut R),
-    ) -> Result<(Outcome<Mlp<B>>, Vec<f32>)> {
+        rows: &NetworkRows<'_, B>,
+        dir: &Path,
+        reporter: &mut R,
+    ) -> Result<Outcome<Mlp<B>>> {
         let backend = self.backend;
+        let targets = self.targets;
         let classes = p.labels.as_ref().map_or(0, Vec::len);
         let matrices = |d: &Dataset| -> Result<_> {
             let y = network_targets(&d.y, classes, targets)?;
@@ -207,26 +220,25 @@ impl<B: Backend> Trainer<'_, B> {
             ))
         };
         let train = rows.train;
-        let xt = Tensor::from_vec(backend, x, [train.rows, train.n_features])?;
         let y = network_targets(&train.y, classes, targets)?;
         let yt = matrix(backend, &y, train.rows, net.out_dim)?;
         let validation = rows.val.map(matrices).transpose()?;
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
-        let run = self.run(p, net, (targets, rows.info), dir, train)?;
+        let run = self.run(p, net, rows.info.clone(), dir, train)?;
         let trained =
             run.reporter(reporter)
-                .train::<B, Mlp<B>>(backend, Data::new(&xt, &yt), val_data);
+                .train::<B, Mlp<B>>(backend, Data::new(rows.x, &yt), val_data);
         let mut out = match (trained, self.drop_outs) {
             (Ok(out), _) => out,
             (Err(train::Error::Diverged(d)), Some(drop_outs)) if drop_outs.takes(dir) => {
                 drop_outs.record(dir, d.to_string());
-                return Ok((self.dropped_out(net)?, xt.into_vec()?));
+                return self.dropped_out(net);
             }
             (Err(e), _) => return Err(e.into()),
         };
         out.model = out.model.fold_input_scale()?;
         crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
-        Ok((out, xt.into_vec()?))
+        Ok(out)
     }
 
     /// What stands for a network that dropped out: its untrained weights, no step taken
@@ -259,11 +271,11 @@ impl<B: Backend> Trainer<'_, B> {
         self,
         p: &Prepared,
         net: &Network,
-        (targets, info): (Option<&Standardizer>, io::ModelInfo),
+        info: io::ModelInfo,
         dir: &Path,
         train: &Dataset,
     ) -> Result<train::Run<'r>> {
-        let (options, job) = (self.options, self.options.job());
+        let (options, job, targets) = (self.options, self.options.job(), self.targets);
         let classes = p.labels.as_ref().map_or(0, Vec::len);
         let defaults = match net.hidden.is_empty() {
             true => crate::defaults::LINEAR,

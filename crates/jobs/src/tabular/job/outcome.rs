@@ -1,9 +1,8 @@
 //! [`TableJob::train`]: the model trained, `auto`'s choice made, and the kept model scored
 //! on the test rows, with the files it leaves; [`TableJobOutcome`]: what it hands back.
 
-use super::candidates::First;
-use super::compare::{Comparison, FirstNetwork, KeptOutcome, Second};
-use super::network::{Network, NetworkRows, RunMode, Trainer};
+use super::compare::{Comparison, KeptOutcome, Second};
+use super::network::{Network, RunMode, Trainer};
 use super::prepare::TableJob;
 use super::{TableModel, TableReporter};
 use crate::Result;
@@ -99,20 +98,20 @@ impl TableJob {
             options,
             mut p,
             classes,
-            balanced,
-            x,
+            mut balanced,
             inputs: (first, second),
         } = self;
+        let train = balanced.as_ref().unwrap_or(&p.train);
+        let targets = (classes == 0)
+            .then(|| Standardizer::fit(&train.y, 1))
+            .transpose()?;
         let trainer = Trainer {
             options: &options,
             backend,
             mode: RunMode::Shared,
             drop_outs: None,
+            targets: targets.as_ref(),
         };
-        let train = balanced.as_ref().unwrap_or(&p.train);
-        let targets = (classes == 0)
-            .then(|| Standardizer::fit(&train.y, 1))
-            .transpose()?;
         let bands = match first {
             Some(NumericEncoding::Periodic(n)) => n,
             _ => 0,
@@ -121,65 +120,67 @@ impl TableJob {
             options.auto() && auto::learns_input_scale(first.unwrap_or(NumericEncoding::Plain));
         let net = trainer.network(train.n_features, classes, bands, scale)?;
         let train_rows = p.train.rows;
-        let compared = options.auto() && balanced.is_none();
-        let (out, x, selected) = match compared {
-            true => {
-                let second = auto::second_network(first, second, &p).map(|inputs| Second {
-                    inputs,
-                    third: auto::third_network(inputs, second),
-                    max_piecewise: auto::piecewise_cap(second, &p),
-                });
-                let first = FirstNetwork { net: &net, x, dir };
-                trainer.compare(&mut p, first, second, (targets.as_ref(), reporter))?
-            }
-            false => {
-                let first = First {
-                    net: &net,
-                    rows: NetworkRows::of(&p, train, targets.as_ref()),
-                    x,
-                    dir,
-                };
-                let trained =
-                    trainer.candidates(&p, first, Vec::new(), (targets.as_ref(), reporter));
-                let ((out, x), _) = trained?;
-                (KeptOutcome::One(Box::new(out)), x, Comparison::TooFewRows)
-            }
+        let (out, how) = if options.auto() && balanced.is_none() {
+            let second = auto::second_network(first, second, &p).map(|inputs| Second {
+                inputs,
+                third: auto::third_network(inputs, second),
+                max_piecewise: auto::piecewise_cap(second, &p),
+            });
+            let compared = trainer.compare(&mut p, &net, dir, second, reporter)?;
+            (compared.kept, HowKept::compared(compared.comparison))
+        } else {
+            let out = trainer.alone(&mut p, balanced.as_mut(), &net, dir, reporter)?;
+            let how = HowKept {
+                selection: Selection::Alone,
+                resave: false,
+            };
+            (KeptOutcome::One(Box::new(out)), how)
         };
         // The features are read again only by the least-squares reference of a regression.
         let reference = classes == 0 && affordable(train_rows, p.train.n_features);
-        if balanced.is_none() && reference {
-            p.train.x = x;
-        } else {
-            drop(x);
+        if balanced.is_none() && !reference {
+            p.train.x = Vec::new();
         }
-        let selection = match (compared, selected) {
-            (false, _) => (Selection::Alone, false),
-            (true, Comparison::TooFewRows) => (Selection::TooFewRows, false),
-            (true, Comparison::Stopped) => (Selection::Stopped, false),
-            (true, Comparison::Made(Selected { choice, resave })) => {
-                (Selection::Chosen(choice), resave)
-            }
-        };
+        drop(balanced);
         let asked = options.model;
-        let how = (asked, selection);
         match out {
-            KeptOutcome::One(out) => report(&p, *out, &net, targets.as_ref(), dir, how),
-            KeptOutcome::Mix(out) => report(&p, *out, &net, targets.as_ref(), dir, how),
+            KeptOutcome::One(out) => report(&p, *out, &net, targets.as_ref(), dir, asked, how),
+            KeptOutcome::Mix(out) => report(&p, *out, &net, targets.as_ref(), dir, asked, how),
         }
     }
 }
 
+/// How the job came to its model: the selection, and whether the run's checkpoint holds
+/// another candidate (the kept model replaces it).
+struct HowKept {
+    selection: Selection,
+    resave: bool,
+}
+
+impl HowKept {
+    /// How `auto`'s `comparison` kept its model.
+    fn compared(comparison: Comparison) -> Self {
+        let (selection, resave) = match comparison {
+            Comparison::TooFewRows => (Selection::TooFewRows, false),
+            Comparison::Stopped => (Selection::Stopped, false),
+            Comparison::Made(Selected { choice, resave }) => (Selection::Chosen(choice), resave),
+        };
+        HowKept { selection, resave }
+    }
+}
+
 /// Scores the kept model on the test rows and writes the schema, the predictions and the
-/// figures; `asked`: the model the options asked for; `resave`: the run's checkpoint holds
-/// another candidate.
+/// figures in `dir`; `asked`: the model the options asked for.
 fn report<B: Backend, M: nn::Model<B>>(
     p: &Prepared,
     out: Outcome<M>,
     net: &Network,
     targets: Option<&Standardizer>,
     dir: &Path,
-    (asked, (selection, resave)): (TableModel, (Selection, bool)),
+    asked: TableModel,
+    how: HowKept,
 ) -> Result<TableJobOutcome<B>> {
+    let HowKept { selection, resave } = how;
     let choice = match &selection {
         Selection::Chosen(c) => Some(c.clone()),
         _ => None,

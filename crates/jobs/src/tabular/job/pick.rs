@@ -48,11 +48,13 @@ pub(super) struct Bag<B: Backend> {
 
 /// The selection over the bags: the kept ensemble (its members widened to the
 /// piecewise-linear rows when it holds a network that reads them), the choice, whether the
-/// model reads those rows, and the ensemble's score on each fold's rows.
+/// model reads those rows, and the ensemble's score on each fold's `rows` (the rows `held`
+/// out).
 pub(super) fn choose<B: Backend>(
     backend: &B,
     bags: Vec<Bag<B>>,
-    (rows, held): (&[Vec<usize>], HeldOut),
+    rows: &[Vec<usize>],
+    held: HeldOut,
     truth: Truth<'_>,
     wide: Option<&Encoded>,
 ) -> Result<Finished<B>> {

@@ -14,14 +14,12 @@ use io::Dataset;
 pub struct TableJob {
     /// The options, as asked.
     pub(super) options: TableJobOptions,
-    /// The table's parts (the training features taken out: `x`).
+    /// The table's parts.
     pub(super) p: Prepared,
     /// Classes of the target (0: a regression).
     pub(super) classes: usize,
-    /// The balanced training rows, when asked (their features taken out: `x`).
+    /// The balanced training rows, when asked.
     pub(super) balanced: Option<Dataset>,
-    /// The features of the rows trained on.
-    pub(super) x: Vec<f32>,
     /// The network's inputs and `auto`'s second network's, where asked.
     pub(super) inputs: Inputs,
 }
@@ -54,26 +52,23 @@ impl TableJob {
             let mut parts = p.piecewise(&p.train.x, bins)?;
             p.swap_encoded(&mut parts);
         }
-        // The training rows' features move into the training tensor and back: one copy.
-        let (balanced, x) = match options.data.balanced {
+        let balanced = match options.data.balanced {
             true => {
-                let (mut rows, most) = balance(&p.train, classes)?;
+                let (rows, most) = balance(&p.train, classes)?;
                 let rows_now = rows.rows;
                 reporter.note(TableNote::Balanced {
                     most,
                     rows: rows_now,
                 });
-                let x = std::mem::take(&mut rows.x);
-                (Some(rows), x)
+                Some(rows)
             }
-            false => (None, std::mem::take(&mut p.train.x)),
+            false => None,
         };
         Ok(TableJob {
             options,
             p,
             classes,
             balanced,
-            x,
             inputs,
         })
     }

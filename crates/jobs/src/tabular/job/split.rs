@@ -13,16 +13,15 @@ use crate::table::{Encoded, Prepared};
 use crate::tabular::auto::{self, MIN_VAL_ROWS, NumericEncoding, Selected};
 use crate::tabular::ensemble::Truth;
 use crate::tabular::{Choice, Kept, fit_linear, linear_network};
-use io::Standardizer;
 use nn::Mlp;
 use tensor_core::{Backend, Tensor};
 use train::Outcome;
 
-/// The networks `auto` trained on one split: the first (on the plain rows) with the plain
-/// training features, and the others with their inputs.
+/// The networks `auto` trained on one split: the first (on the plain rows), and the others
+/// with their inputs.
 pub(super) struct SplitNetworks<B: Backend> {
-    /// The first network and the plain training features.
-    pub(super) first: (Outcome<Mlp<B>>, Vec<f32>),
+    /// The first network.
+    pub(super) first: Outcome<Mlp<B>>,
     /// The others, each with its inputs.
     pub(super) others: Vec<(NumericEncoding, Outcome<Mlp<B>>)>,
 }
@@ -33,7 +32,7 @@ pub(super) struct SplitNetworks<B: Backend> {
 /// the same rows, which flatters it. On the 13 development tables of docs/BENCHMARKS.md
 /// (three splits, `--test-fraction 0`), the rule raised the mean test score from 0.8077 to
 /// 0.8087 (docs/BENCHMARKS.md, "One split: ensemble selection").
-fn prefer_linear(choice: &mut Choice, mix: f64, (rows, classes): (usize, usize)) {
+fn prefer_linear(choice: &mut Choice, mix: f64, rows: usize, classes: usize) {
     const ALONE: &str = "the linear model, refitted on every training row";
     if choice.kept == Kept::Linear {
         choice.reason = choice.reason.replacen("linear 1.00", ALONE, 1);
@@ -60,21 +59,20 @@ fn outputs<B: Backend>(backend: &B, model: &Mlp<B>, rows: &io::Dataset) -> Resul
 impl<B: Backend> Trainer<'_, B> {
     /// The choice among `nets` and the linear model on the validation rows of `p` (the
     /// piecewise-linear network on those of `parts`); `p` ends in the kept model's
-    /// encoding, whose training features are given back. Too few validation rows keep the
-    /// first network without a choice.
+    /// encoding. Too few validation rows keep the first network without a choice.
     pub(super) fn pick_on_split(
         self,
         p: &mut Prepared,
         nets: SplitNetworks<B>,
         mut parts: Option<Encoded>,
-        targets: Option<&Standardizer>,
     ) -> Result<Compared<B>> {
-        let SplitNetworks {
-            first: (out, mut x),
-            others,
-        } = nets;
+        let SplitNetworks { first: out, others } = nets;
+        let targets = self.targets;
         let Some(val) = p.val.as_ref().filter(|v| v.rows >= MIN_VAL_ROWS) else {
-            return Ok((KeptOutcome::One(Box::new(out)), x, Comparison::TooFewRows));
+            return Ok(Compared {
+                kept: KeptOutcome::One(Box::new(out)),
+                comparison: Comparison::TooFewRows,
+            });
         };
         let classes = p.labels.as_ref().map_or(0, Vec::len);
         let truth = auto::in_network_units(&val.y, targets)?;
@@ -100,9 +98,7 @@ impl<B: Backend> Trainer<'_, B> {
                 oof,
             });
         }
-        p.train.x = x;
         let linear = linear_model(self.backend, p, targets)?;
-        x = std::mem::take(&mut p.train.x);
         let no_linear = match linear {
             Ok(model) => {
                 let oof = outputs(self.backend, &model, val)?;
@@ -117,8 +113,9 @@ impl<B: Backend> Trainer<'_, B> {
             Err(why) => Some(why),
         };
         let every: Vec<usize> = (0..val.rows).collect();
-        let held = (std::slice::from_ref(&every), HeldOut::Validation);
-        let mut picked = choose(self.backend, bags, held, truth, parts.as_ref())?;
+        let rows = std::slice::from_ref(&every);
+        let held = HeldOut::Validation;
+        let mut picked = choose(self.backend, bags, rows, held, truth, parts.as_ref())?;
         if let Some(why) = no_linear {
             picked.choice.reason += &format!("; no linear candidate: {why}");
         }
@@ -128,20 +125,18 @@ impl<B: Backend> Trainer<'_, B> {
             resave,
         };
         let mix = picked.scores.first().copied().unwrap_or(f64::NAN);
-        prefer_linear(&mut selected.choice, mix, (val.rows, classes));
+        prefer_linear(&mut selected.choice, mix, val.rows, classes);
         if selected.choice.kept == Kept::Linear {
-            let linear = self.linear_on_every_row(p, &x, targets)?;
+            let linear = self.linear_on_every_row(p)?;
             let (out, ()) = shell.with_model(linear);
-            return Ok((
-                KeptOutcome::One(Box::new(out)),
-                x,
-                Comparison::Made(selected),
-            ));
+            return Ok(Compared {
+                kept: KeptOutcome::One(Box::new(out)),
+                comparison: Comparison::Made(selected),
+            });
         }
         if let (true, Some(parts)) = (picked.reads_wide, parts.as_mut()) {
             // The kept model reads the piecewise rows: the job reports and saves them.
             p.swap_encoded(parts);
-            x = std::mem::take(&mut p.train.x);
         }
         let kept = match picked.model.members().len() {
             1 => {
@@ -153,20 +148,19 @@ impl<B: Backend> Trainer<'_, B> {
             }
             _ => KeptOutcome::Mix(Box::new(shell.with_model(picked.model).0)),
         };
-        Ok((kept, x, Comparison::Made(selected)))
+        Ok(Compared {
+            kept,
+            comparison: Comparison::Made(selected),
+        })
     }
 
-    /// The linear model fitted on the training rows (features `x`) and the validation
-    /// rows of `p`, as one network.
-    fn linear_on_every_row(
-        self,
-        p: &Prepared,
-        x: &[f32],
-        targets: Option<&Standardizer>,
-    ) -> Result<Mlp<B>> {
+    /// The linear model fitted on the training and validation rows of `p`, as one
+    /// network.
+    fn linear_on_every_row(self, p: &Prepared) -> Result<Mlp<B>> {
+        let targets = self.targets;
         let classes = p.labels.as_ref().map_or(0, Vec::len);
         let cols = p.train.n_features;
-        let mut all_x = x.to_vec();
+        let mut all_x = p.train.x.clone();
         let mut y = auto::in_network_units(&p.train.y, targets)?;
         let mut rows = p.train.rows;
         if let Some(val) = &p.val {
@@ -196,7 +190,7 @@ mod tests {
     fn the_linear_model_within_the_margin_of_the_mix_is_kept_alone() {
         // 400 rows: a margin of 0.25 / 20 = 0.0125 below the mix's 0.905.
         let mut near = mix(Some(0.895));
-        prefer_linear(&mut near, 0.905, (400, 0));
+        prefer_linear(&mut near, 0.905, 400, 0);
         assert_eq!(near.kept, Kept::Linear, "{}", near.reason);
         assert!(
             near.reason.starts_with("the linear model, refitted on every training row (the linear model's validation R² 0.8950 is within 0.0125 of the mix's 0.9050"),
@@ -209,11 +203,11 @@ mod tests {
             near.reason
         );
         let mut far = mix(Some(0.89));
-        prefer_linear(&mut far, 0.905, (400, 0));
+        prefer_linear(&mut far, 0.905, 400, 0);
         assert_eq!(far.kept, Kept::Network);
         assert!(far.reason.starts_with("plain 0.50"), "{}", far.reason);
         let mut none = mix(None);
-        prefer_linear(&mut none, 0.905, (400, 0));
+        prefer_linear(&mut none, 0.905, 400, 0);
         assert_eq!(none.kept, Kept::Network);
     }
 
@@ -227,7 +221,7 @@ mod tests {
                 "linear 1.00 (validation accuracy: plain 0.7000, linear 0.8000; their mean 0.8000)"
                     .into(),
         };
-        prefer_linear(&mut alone, 0.8, (100, 2));
+        prefer_linear(&mut alone, 0.8, 100, 2);
         assert_eq!(
             alone.reason,
             "the linear model, refitted on every training row (validation accuracy: plain 0.7000, linear 0.8000; their mean 0.8000)"

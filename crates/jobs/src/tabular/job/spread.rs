@@ -4,158 +4,90 @@
 //! networks' runs to the others, which load them, so that every process holds every network
 //! and makes the same comparison. Rank 0, which writes, holds every run's files.
 
-use super::candidates::{Candidate, First, Trained};
-use super::network::{Network, NetworkRows, RunMode, Trainer};
+use super::candidates::Candidate;
+use super::network::{RunMode, Trainer};
 use crate::Result;
 use crate::table::Prepared;
-use io::Standardizer;
 use nn::Mlp;
-use std::path::PathBuf;
 use tensor_core::Backend;
 use train::{Outcome, Reporter, Silent};
 
-/// A network to train or load: its rows, its own training features (`None`: the plain ones)
-/// and its run folder.
-struct Slot<'a> {
-    rows: Option<NetworkRows<'a>>,
-    x: Option<Vec<f32>>,
-    own: bool,
-    dir: PathBuf,
-}
-
-/// A trained or loaded network, with its own features given back.
-type Done<B> = (Outcome<Mlp<B>>, Option<Vec<f32>>);
-
 impl<B: Backend> Trainer<'_, B> {
-    /// The networks spread over the processes: each trains its own whole (the first it
+    /// The `candidates` spread over the processes: each trains its own whole (the first it
     /// trains with its progress shown), then every process loads the others' from the files
-    /// their owners send.
+    /// their owners send. The outcomes are in the candidates' order.
     pub(super) fn spread(
         self,
         p: &Prepared,
-        first: First<'_>,
-        others: Vec<Candidate<'_>>,
-        (targets, reporter): (Option<&Standardizer>, &mut dyn Reporter),
-    ) -> Result<Trained<B>> {
+        candidates: Vec<Candidate<'_, B>>,
+        reporter: &mut dyn Reporter,
+    ) -> Result<Vec<Outcome<Mlp<B>>>> {
         let world = train::ranks::world();
-        let mut slots = vec![Slot {
-            rows: Some(first.rows),
-            x: None,
-            own: false,
-            dir: first.dir.to_path_buf(),
-        }];
-        let mut owned = Vec::with_capacity(others.len());
-        for c in others {
-            owned.push(c.net);
-            slots.push(Slot {
-                rows: Some(c.rows),
-                own: c.x.is_some(),
-                x: c.x,
-                dir: c.dir,
-            });
-        }
-        let nets: Vec<&Network> = std::iter::once(first.net).chain(&owned).collect();
-        let sizes: Vec<usize> = nets.iter().map(|n| n.architecture.num_params()).collect();
+        let sizes: Vec<usize> = candidates
+            .iter()
+            .map(|c| c.net.architecture.num_params())
+            .collect();
         let owners = owners(&sizes, world.size());
-        let owner = |i: usize| owners[i];
-        let mut plain = first.x;
-        let mut done: Vec<Option<Done<B>>> = (0..slots.len()).map(|_| None).collect();
+        let mut done: Vec<Option<Outcome<Mlp<B>>>> = candidates.iter().map(|_| None).collect();
         let alone = Trainer {
             mode: RunMode::Alone,
             ..self
         };
         // The first network this process trains shows its progress.
         let mut shown: Option<&mut dyn Reporter> = Some(reporter);
-        let mut silent = Silent;
-        for (i, slot) in slots.iter_mut().enumerate() {
-            if owner(i) == world.rank() {
+        for (i, c) in candidates.iter().enumerate() {
+            if owners[i] == world.rank() {
                 let reporter: &mut dyn Reporter = match shown.take() {
                     Some(r) => r,
-                    None => &mut silent,
+                    None => &mut Silent,
                 };
-                done[i] = Some(alone.run_slot(p, nets[i], slot, &mut plain, targets, reporter)?);
+                done[i] = Some(alone.train(p, &c.net, &c.rows, &c.dir, reporter)?);
             }
         }
-        for (i, slot) in slots.iter_mut().enumerate() {
-            if let Some(own_x) = self.share_drop_out(world, owner(i), slot)? {
+        for (i, c) in candidates.iter().enumerate() {
+            if self.share_drop_out(world, owners[i], c)? {
                 if done[i].is_none() {
-                    done[i] = Some((self.dropped_out(nets[i])?, own_x));
+                    done[i] = Some(self.dropped_out(&c.net)?);
                 }
                 continue;
             }
-            world.share_files(owner(i), &slot.dir)?;
+            world.share_files(owners[i], &c.dir)?;
         }
         let reload = Trainer {
             mode: RunMode::Reload,
             ..self
         };
-        for (i, slot) in slots.iter_mut().enumerate() {
+        for (i, c) in candidates.iter().enumerate() {
             if done[i].is_none() {
-                let quiet = &mut Silent;
-                done[i] = Some(reload.run_slot(p, nets[i], slot, &mut plain, targets, quiet)?);
+                done[i] = Some(reload.train(p, &c.net, &c.rows, &c.dir, &mut Silent)?);
             }
         }
-        let mut done = done.into_iter().flatten();
-        let (first, _) = done
-            .next()
-            .ok_or_else(|| crate::Error::refused("no network"))?;
-        Ok(((first, plain), done.collect()))
+        Ok(done.into_iter().flatten().collect())
     }
 
-    /// Whether the network of `slot`, trained by process `owner`, dropped out (it diverged):
-    /// the owner tells every process, and the others note it too; `Some` with the slot's own
-    /// features (untouched where this process did not train it) when it did.
+    /// Whether the network of `c`, trained by process `owner`, dropped out (it diverged):
+    /// the owner tells every process, and the others note it too.
     fn share_drop_out(
         self,
         world: &train::ranks::World,
         owner: usize,
-        slot: &mut Slot<'_>,
-    ) -> Result<Option<Option<Vec<f32>>>> {
+        c: &Candidate<'_, B>,
+    ) -> Result<bool> {
         let Some(drop_outs) = self.drop_outs else {
-            return Ok(None);
+            return Ok(false);
         };
         let mut reason = match world.rank() == owner {
-            true => drop_outs.reason(&slot.dir).unwrap_or_default().into_bytes(),
+            true => drop_outs.reason(&c.dir).unwrap_or_default().into_bytes(),
             false => Vec::new(),
         };
         world.broadcast(owner, &mut reason)?;
         if reason.is_empty() {
-            return Ok(None);
+            return Ok(false);
         }
         if world.rank() != owner {
-            drop_outs.record(&slot.dir, String::from_utf8_lossy(&reason).into_owned());
+            drop_outs.record(&c.dir, String::from_utf8_lossy(&reason).into_owned());
         }
-        slot.rows = None;
-        Ok(Some(slot.x.take()))
-    }
-
-    /// Trains (or loads) the network of `slot`, on its own features or on `plain` (taken
-    /// for the run and put back).
-    fn run_slot(
-        self,
-        p: &Prepared,
-        net: &Network,
-        slot: &mut Slot<'_>,
-        plain: &mut Vec<f32>,
-        targets: Option<&Standardizer>,
-        reporter: &mut dyn Reporter,
-    ) -> Result<Done<B>> {
-        let rows = slot
-            .rows
-            .take()
-            .ok_or_else(|| crate::Error::refused("a network was trained twice"))?;
-        let x = match slot.own {
-            true => slot.x.take().unwrap_or_default(),
-            false => std::mem::take(plain),
-        };
-        let (out, x) = self.train(p, (rows, x), net, targets, (&slot.dir, reporter))?;
-        Ok(match slot.own {
-            true => (out, Some(x)),
-            false => {
-                *plain = x;
-                (out, None)
-            }
-        })
+        Ok(true)
     }
 }
 

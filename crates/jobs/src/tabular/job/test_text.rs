@@ -92,14 +92,26 @@ fn short(text: &str, n: usize) -> String {
     text.chars().take(n).collect()
 }
 
-/// The lines of a regression's figures: `tested`, trained on `train_rows` rows of `cols`
-/// features, on its `test_rows` test rows, beside the mean of the training rows and the
-/// closed-form fit (and how far gradient descent is from the latter).
+/// The rows a regression trained and was tested on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegressionRows {
+    /// The training rows.
+    pub train: usize,
+    /// The features of each row.
+    pub features: usize,
+    /// The test rows.
+    pub test: usize,
+}
+
+/// The lines of a regression's figures: `tested`, trained and tested on `rows`, beside the
+/// mean of the training rows and the closed-form fit (and how far gradient descent is from
+/// the latter).
 pub fn regression_report_lines(
     r: &RegressionReport,
-    (train_rows, cols, test_rows): (usize, usize, usize),
+    rows: RegressionRows,
     tested: TestedModel,
 ) -> Vec<String> {
+    let (train_rows, cols, test_rows) = (rows.train, rows.features, rows.test);
     let mut lines = Vec::new();
     if train_rows <= cols {
         lines.push(format!(

@@ -5,7 +5,9 @@
 //! feature name, where the results are). The caller prints the lines.
 
 use super::outcome::{METRICS_FILE, Selection, TableJobOutcome};
-use super::test_text::{TestedModel, class_report_lines, regression_report_lines};
+use super::test_text::{
+    RegressionRows, TestedModel, class_report_lines, regression_report_lines,
+};
 use super::{TableModel, TableNote};
 use crate::metrics::Coefficients;
 use crate::table::{Prepared, SchemaReport};
@@ -178,7 +180,11 @@ impl<B: Backend> TableJobOutcome<B> {
         lines.extend(match &m.test {
             Some(TestFigures::Classes(r)) => class_report_lines(r, m.test_rows),
             Some(TestFigures::Regression(r)) => {
-                let rows = (m.train_rows, self.features, m.test_rows);
+                let rows = RegressionRows {
+                    train: m.train_rows,
+                    features: self.features,
+                    test: m.test_rows,
+                };
                 regression_report_lines(r, rows, self.tested())
             }
             None => {
