@@ -83,18 +83,33 @@ fn worth_a_notice(e: &Error) -> bool {
 /// (the run record's `device` says which device ran in every case).
 pub fn dispatch<J: Job>(device: DeviceArg, tf32: bool, job: J) -> Result<()> {
     match device {
-        DeviceArg::Cpu => job.run(&CpuBackend::try_new()?),
-        DeviceArg::Cuda => job.run(&open_gpu(tf32).map_err(cuda_open_error)?),
+        DeviceArg::Cpu => on_cpu(job),
+        DeviceArg::Cuda => on_gpu(open_gpu(tf32).map_err(cuda_open_error)?, job),
         DeviceArg::Auto => match open_gpu(tf32) {
-            Ok(gpu) => job.run(&gpu),
+            Ok(gpu) => on_gpu(gpu, job),
             Err(e) => {
                 if worth_a_notice(&e) {
                     eprintln!("{}", fallback_notice(&e));
                 }
-                job.run(&CpuBackend::try_new()?)
+                on_cpu(job)
             }
         },
     }
+}
+
+/// Runs `job` on the CPU (in a run over several processes, their sums go through MPI).
+fn on_cpu<J: Job>(job: J) -> Result<()> {
+    #[cfg(feature = "nccl")]
+    train::ranks::sum_between_gpus(None)?;
+    job.run(&CpuBackend::try_new()?)
+}
+
+/// Runs `job` on `gpu` (in a run over several processes that all have a GPU, their sums go
+/// through NCCL, with the `nccl` feature).
+fn on_gpu<J: Job>(gpu: CudaBackend, job: J) -> Result<()> {
+    #[cfg(feature = "nccl")]
+    train::ranks::sum_between_gpus(Some(&gpu))?;
+    job.run(&gpu)
 }
 
 #[cfg(test)]

@@ -30,6 +30,14 @@ pub enum CudaError {
         /// The status it returned.
         status: CublasStatus,
     },
+    /// An NCCL call returned an error code (`ncclResult_t`).
+    #[error("{call} returned NCCL error {code}")]
+    Nccl {
+        /// The NCCL function.
+        call: &'static str,
+        /// The code it returned.
+        code: i32,
+    },
     /// A library file could not be opened, or lacks an entry point the backend needs.
     #[error("{library}: {message}")]
     Library {

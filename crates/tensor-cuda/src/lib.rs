@@ -77,6 +77,8 @@ mod fused;
 mod kernels;
 mod loader;
 mod manifest;
+#[cfg(feature = "nccl")]
+pub mod nccl;
 mod ops;
 mod storage;
 mod workspace;

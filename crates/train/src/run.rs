@@ -301,7 +301,11 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         let world = crate::ranks::world();
         match (world.size(), self.alone) {
             (1, _) => backend.name(),
-            (n, false) => format!("{}; {n} processes, each step shared", backend.name()),
+            (n, false) => {
+                let on_gpus = crate::ranks::replicas().is_some_and(|r| r.sums_on_device());
+                let how = if on_gpus { " (summed with NCCL)" } else { "" };
+                format!("{}; {n} processes, each step shared{how}", backend.name())
+            }
             (n, true) => format!(
                 "{}; trained by process {} of {n}",
                 backend.name(),

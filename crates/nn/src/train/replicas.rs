@@ -6,6 +6,7 @@
 
 use crate::layer::Layer;
 use crate::{Error, Result};
+use std::any::Any;
 use std::ops::Range;
 use std::sync::Arc;
 use tensor_core::{Backend, Tensor};
@@ -24,6 +25,23 @@ pub trait Replicas: Send + Sync + std::fmt::Debug {
     /// Every process calls it with as many values, in the same order of calls; the error is
     /// one line naming what failed.
     fn sum(&self, values: &mut [f32]) -> std::result::Result<(), String>;
+
+    /// Whether the group sums the trainer's buffers on the device where they are
+    /// ([`sum_on_device`](Replicas::sum_on_device); NCCL between GPUs): the trainer then
+    /// lays a step's gradients end to end in one device buffer for one sum, instead of
+    /// reading them back to the host. No, by default.
+    fn sums_on_device(&self) -> bool {
+        false
+    }
+
+    /// Replaces `values`, a [`Tensor`] of the trainer's backend, with its element-wise sum
+    /// over every process, on the device, where the group
+    /// [`sums_on_device`](Replicas::sums_on_device); called as [`sum`](Replicas::sum) is.
+    /// The default refuses: a group that sums through the host only.
+    fn sum_on_device(&self, values: &mut dyn Any) -> std::result::Result<(), String> {
+        let _ = values;
+        Err("this group of processes sums through the host only".into())
+    }
 }
 
 /// The rows of a batch of `rows` rows that process `rank` of `size` computes: a contiguous
@@ -49,6 +67,8 @@ pub(super) struct Shard<B: Backend> {
     pub grad: Tensor<B>,
     /// Every gradient and the loss, end to end, for the one sum of a step.
     host: Vec<f32>,
+    /// The same on the device, for a group that sums there (allocated at the first step).
+    fused: Option<Tensor<B>>,
 }
 
 /// Refuses a training run that `size` processes cannot share: a global batch of fewer
@@ -95,6 +115,7 @@ impl<B: Backend> Shard<B> {
             rows,
             replicas,
             host: Vec::new(),
+            fused: None,
         })
     }
 
@@ -126,6 +147,9 @@ impl<B: Backend> Shard<B> {
         loss: &mut Tensor<B>,
         stop: bool,
     ) -> Result<bool> {
+        if self.replicas.sums_on_device() {
+            return self.sum_on_device(model, loss, stop);
+        }
         self.host.clear();
         model.visit_params(&mut |p| {
             self.host.extend(p.grad.to_vec()?);
@@ -146,6 +170,50 @@ impl<B: Backend> Shard<B> {
         })?;
         loss.upload(&self.host[at..at + 1])?;
         Ok(self.host[at + 1] > 0.0)
+    }
+
+    /// [`Shard::sum`] on the device: the gradients and the loss laid end to end in one
+    /// device buffer, weighted, the stop flag after them, summed in place by the group;
+    /// only the flag is read back.
+    fn sum_on_device(
+        &mut self,
+        model: &mut dyn Layer<B>,
+        loss: &mut Tensor<B>,
+        stop: bool,
+    ) -> Result<bool> {
+        let mut params = 0;
+        model.visit_params(&mut |p| {
+            params += p.grad.numel();
+            Ok(())
+        })?;
+        let backend = loss.backend().clone();
+        let fused = match &mut self.fused {
+            Some(f) if f.numel() == params + 2 => f,
+            slot => slot.insert(Tensor::uninit(&backend, [params + 2])?),
+        };
+        let mut at = 0;
+        model.visit_params(&mut |p| {
+            fused.copy_flat_from(at, p.grad)?;
+            at += p.grad.numel();
+            Ok(())
+        })?;
+        fused.copy_flat_from(at, loss)?;
+        fused.scale_assign(self.weight)?;
+        let flag = Tensor::from_slice(&backend, &[if stop { 1.0 } else { 0.0 }], [1])?;
+        fused.copy_flat_from(at + 1, &flag)?;
+        self.replicas
+            .sum_on_device(fused as &mut dyn Any)
+            .map_err(Error::Config)?;
+        at = 0;
+        model.visit_params_mut(&mut |p| {
+            fused.copy_flat_into(at, p.grad)?;
+            at += p.grad.numel();
+            Ok(())
+        })?;
+        fused.copy_flat_into(at, loss)?;
+        let mut flag = flag;
+        fused.copy_flat_into(at + 1, &mut flag)?;
+        Ok(flag.to_scalar()? > 0.0)
     }
 }
 

@@ -9,12 +9,25 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Barrier, Mutex};
 use tensor_cpu::CpuBackend;
 
-/// The group the threads of one test form: a sum through shared memory.
+/// The group the threads of one test form: a sum through shared memory, of host values or,
+/// `on_device`, of the trainer's tensors (as NCCL sums GPU buffers).
 #[derive(Debug)]
 struct Group {
     size: usize,
     total: Mutex<Vec<f64>>,
     barrier: Barrier,
+    on_device: bool,
+}
+
+impl Group {
+    fn new(size: usize, on_device: bool) -> Arc<Group> {
+        Arc::new(Group {
+            size,
+            total: Mutex::new(Vec::new()),
+            barrier: Barrier::new(size),
+            on_device,
+        })
+    }
 }
 
 /// One thread's membership of a [`Group`].
@@ -51,6 +64,15 @@ impl Replicas for Member {
         }
         self.group.barrier.wait();
         Ok(())
+    }
+    fn sums_on_device(&self) -> bool {
+        self.group.on_device
+    }
+    fn sum_on_device(&self, values: &mut dyn std::any::Any) -> Result<(), String> {
+        let t = values.downcast_mut::<T>().ok_or("not a CPU tensor")?;
+        let mut host = t.to_vec().map_err(|e| e.to_string())?;
+        self.sum(&mut host)?;
+        t.upload(&host).map_err(|e| e.to_string())
     }
 }
 
@@ -111,20 +133,16 @@ fn train_stopping(
 
 /// The same training on `size` threads; each thread's parameters and report.
 fn train_on(size: usize, batch: Option<usize>) -> Vec<(Vec<f32>, TrainReport)> {
-    train_on_stopping(size, batch, None)
+    train_on_stopping(Group::new(size, false), batch, None)
 }
 
-/// As [`train_on`], the stop flag of process `stopped` raised from the start.
+/// As [`train_on`] in `group`, the stop flag of process `stopped` raised from the start.
 fn train_on_stopping(
-    size: usize,
+    group: Arc<Group>,
     batch: Option<usize>,
     stopped: Option<usize>,
 ) -> Vec<(Vec<f32>, TrainReport)> {
-    let group = Arc::new(Group {
-        size,
-        total: Mutex::new(Vec::new()),
-        barrier: Barrier::new(size),
-    });
+    let size = group.size;
     let threads: Vec<_> = (0..size)
         .map(|rank| {
             let member: Arc<dyn Replicas> = Arc::new(Member {
@@ -197,11 +215,7 @@ fn network(cpu: &CpuBackend) -> Mlp<CpuBackend> {
 
 #[test]
 fn a_batch_smaller_than_the_group_is_refused() {
-    let group = Arc::new(Group {
-        size: 4,
-        total: Mutex::new(Vec::new()),
-        barrier: Barrier::new(4),
-    });
+    let group = Group::new(4, false);
     let member: Arc<dyn Replicas> = Arc::new(Member { rank: 0, group });
     let cpu = CpuBackend::new();
     let (x, y, _, _) = data(&cpu);
@@ -225,12 +239,31 @@ fn a_batch_smaller_than_the_group_is_refused() {
 
 #[test]
 fn a_stop_asked_of_one_process_stops_every_process_after_the_same_step() {
-    let runs = train_on_stopping(3, Some(16), Some(2));
-    for (rank, (_, report)) in runs.iter().enumerate() {
-        assert_eq!(report.stop_reason, StopReason::Interrupted, "rank {rank}");
-        assert_eq!(
-            report.steps, 1,
-            "rank {rank}: every process stops after the first step"
-        );
+    for on_device in [false, true] {
+        let runs = train_on_stopping(Group::new(3, on_device), Some(16), Some(2));
+        for (rank, (_, report)) in runs.iter().enumerate() {
+            let what = format!("rank {rank}, summed on the device: {on_device}");
+            assert_eq!(report.stop_reason, StopReason::Interrupted, "{what}");
+            assert_eq!(
+                report.steps, 1,
+                "{what}: every process stops after the first step"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_group_summing_on_the_device_trains_what_the_host_sum_trains() {
+    // The gradients laid end to end in one device buffer, weighted there and summed in
+    // place: the same values as summed through the host, to the bit.
+    for (size, batch) in [(2, Some(17)), (3, None)] {
+        let host = train_on_stopping(Group::new(size, false), batch, None);
+        let device = train_on_stopping(Group::new(size, true), batch, None);
+        for (rank, (h, d)) in host.iter().zip(&device).enumerate() {
+            assert_eq!(h.0, d.0, "{size} processes, batch {batch:?}, rank {rank}");
+            assert_eq!(h.1.final_val_loss, d.1.final_val_loss);
+        }
+        let (one, _) = train(batch, None);
+        assert_same("summed on the device", &one, &device[0].0);
     }
 }

@@ -38,6 +38,41 @@ impl<B: Backend> Tensor<B> {
             .copy_slice(range, &src.storage, &mut self.storage)
     }
 
+    /// Copies every element of `src`, whatever its shape, into elements
+    /// `offset..offset + src.numel()` of `self`, both read as flat arrays (many tensors laid
+    /// end to end in one buffer, such as a step's gradients for one sum between processes).
+    pub fn copy_flat_from(&mut self, offset: usize, src: &Tensor<B>) -> Result<()> {
+        let len = src.numel();
+        check_flat_range("copy_flat_from", offset, len, self.numel())?;
+        if len == 0 {
+            return Ok(());
+        }
+        let range = SliceCopy {
+            src_offset: 0,
+            dst_offset: offset,
+            len,
+        };
+        self.backend
+            .copy_slice(range, &src.storage, &mut self.storage)
+    }
+
+    /// Copies elements `offset..offset + dst.numel()` of `self` into every element of `dst`,
+    /// both read as flat arrays: the inverse of [`copy_flat_from`](Self::copy_flat_from).
+    pub fn copy_flat_into(&self, offset: usize, dst: &mut Tensor<B>) -> Result<()> {
+        let len = dst.numel();
+        check_flat_range("copy_flat_into", offset, len, self.numel())?;
+        if len == 0 {
+            return Ok(());
+        }
+        let range = SliceCopy {
+            src_offset: offset,
+            dst_offset: 0,
+            len,
+        };
+        self.backend
+            .copy_slice(range, &self.storage, &mut dst.storage)
+    }
+
     /// Copies the matrix `src` (`[rows, k]`) into columns `col_offset..col_offset + k` of
     /// `self` (`[rows, n]`), leaving the other columns as they are.
     pub fn copy_columns_from(&mut self, col_offset: usize, src: &Tensor<B>) -> Result<()> {
@@ -173,5 +208,17 @@ impl<B: Backend> Tensor<B> {
         };
         self.backend
             .gemm(spec, &self.storage, &other.storage, &mut out.storage)
+    }
+}
+
+/// Refuses a flat range `offset..offset + len` past the `numel` elements of a tensor.
+fn check_flat_range(op: &'static str, offset: usize, len: usize, numel: usize) -> Result<()> {
+    match offset.checked_add(len) {
+        Some(end) if end <= numel => Ok(()),
+        _ => Err(Error::OutOfBounds {
+            op,
+            index: offset.saturating_add(len),
+            len: numel,
+        }),
     }
 }

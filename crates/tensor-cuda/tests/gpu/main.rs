@@ -5,11 +5,14 @@
 //!   sharing one stream and workspace);
 //! - `hashgrid`: the encoding against the CPU, and its steady state;
 //! - `steady_state`, `training`: a training step moves no data and allocates nothing, and
-//!   a network trained on the GPU ends where the CPU's does.
+//!   a network trained on the GPU ends where the CPU's does;
+//! - `nccl` (with the `nccl` feature): a group of one GPU sums in place on the device.
 
 mod common;
 mod device;
 mod hashgrid;
+#[cfg(feature = "nccl")]
+mod nccl;
 mod steady_state;
 mod training;
 

@@ -25,8 +25,13 @@ mod scratch;
 mod share;
 
 pub(crate) use scratch::scratch_folder;
+#[cfg(feature = "nccl")]
+mod gpus;
 #[cfg(feature = "mpi")]
 mod mpi;
+
+#[cfg(feature = "nccl")]
+pub use gpus::sum_between_gpus;
 
 use crate::{Error, Result};
 use std::sync::{Arc, OnceLock};
@@ -96,8 +101,14 @@ impl World {
     }
 }
 
-/// The world joined, as a trainer's [`nn::Replicas`]: `None` for a process alone.
+/// The world joined, as a trainer's [`nn::Replicas`]: `None` for a process alone. Its sums
+/// go through the GPUs' NCCL group once the processes have joined one
+/// (`sum_between_gpus`, with the `nccl` feature), through MPI otherwise.
 pub fn replicas() -> Option<Arc<dyn nn::Replicas>> {
+    #[cfg(feature = "nccl")]
+    if let Some(group) = gpus::replicas() {
+        return Some(group);
+    }
     let w = world();
     (w.size() > 1).then(|| Arc::new(Joined(w)) as Arc<dyn nn::Replicas>)
 }

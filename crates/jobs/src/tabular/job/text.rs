@@ -5,9 +5,7 @@
 //! feature name, where the results are). The caller prints the lines.
 
 use super::outcome::{METRICS_FILE, Selection, TableJobOutcome};
-use super::test_text::{
-    RegressionRows, TestedModel, class_report_lines, regression_report_lines,
-};
+use super::test_text::{RegressionRows, TestedModel, class_report_lines, regression_report_lines};
 use super::{TableModel, TableNote};
 use crate::metrics::Coefficients;
 use crate::table::{Prepared, SchemaReport};

@@ -23,6 +23,37 @@ fn row_and_column_blocks_land_where_asked() {
 }
 
 #[test]
+fn flat_copies_lay_tensors_end_to_end_and_back() {
+    let (a, av) = random(17, &[2, 3], -1.0, 1.0);
+    let (b, bv) = random(18, &[4], -1.0, 1.0);
+    let mut flat = zeros(&[11]);
+    flat.copy_flat_from(1, &a).unwrap();
+    flat.copy_flat_from(7, &b).unwrap();
+    let f = flat.to_vec().unwrap();
+    assert_eq!(f[0], 0.0);
+    assert_eq!(&f[1..7], &av[..]);
+    assert_eq!(&f[7..11], &bv[..]);
+    let mut back = zeros(&[3, 2]);
+    flat.copy_flat_into(1, &mut back).unwrap();
+    assert_eq!(back.to_vec().unwrap(), av);
+    assert_eq!(back.dims(), [3, 2]);
+    let err = flat.copy_flat_from(8, &b).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::OutOfBounds {
+                index: 12,
+                len: 11,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = flat.copy_flat_into(usize::MAX, &mut back).unwrap_err();
+    assert!(matches!(err, Error::OutOfBounds { len: 11, .. }), "{err}");
+}
+
+#[test]
 fn row_and_column_blocks_reject_bad_shapes() {
     let err = zeros(&[5, 3])
         .copy_rows_from(0, &zeros(&[2, 4]))
