@@ -169,7 +169,11 @@ pub enum Error {
     },
 
     /// A column asked for by name is not in the header.
-    #[error("`{source_name}` has no column `{name}`; available columns: {}", available.join(", "))]
+    #[error(
+        "`{source_name}` has no column `{name}`{}; available columns: {}",
+        case_hint(name, available),
+        available.join(", ")
+    )]
     UnknownColumn {
         /// The file name, or a description of the stream.
         source_name: String,
@@ -182,7 +186,8 @@ pub enum Error {
     /// A column asked to be read one way (as categories, as numbers, or left out) is not in
     /// the header.
     #[error(
-        "`{name}`, asked to be {how}, is not a column of `{source_name}`; columns: {}",
+        "`{name}`, asked to be {how}, is not a column of `{source_name}`{}; columns: {}",
+        case_hint(name, available),
         available.join(", ")
     )]
     OverrideUnknownColumn {
@@ -194,6 +199,33 @@ pub enum Error {
         name: String,
         /// The header's column names.
         available: Vec<String>,
+    },
+
+    /// The target column asked to be read as a feature is (as categories, as numbers, or
+    /// left out).
+    #[error(
+        "`{name}` is the target and cannot also be {how}: the column overrides are for the \
+         features, and the task decides how the target is read"
+    )]
+    OverrideOfTarget {
+        /// The target column.
+        name: String,
+        /// How it was asked to be read.
+        how: crate::table::ColumnOverride,
+    },
+
+    /// A column asked to be read as numbers holds no number.
+    #[error(
+        "column `{name}` is asked to be read as numbers, but none of its {cells} filled \
+         cells is a number (`{examples}`)"
+    )]
+    NoNumbers {
+        /// The column.
+        name: String,
+        /// Its cells that are not missing.
+        cells: usize,
+        /// A few of its values.
+        examples: String,
     },
 
     /// One column asked to be read two ways.
@@ -431,4 +463,16 @@ impl Error {
 /// Reads a whole file, mapping errors to [`Error`].
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| Error::io("read", path, e))
+}
+
+/// ` (did you mean `Sales`? column names match with their case)` when a column of
+/// `available` is `name` but for its case or surrounding spaces; nothing otherwise.
+fn case_hint(name: &str, available: &[String]) -> String {
+    let wanted = name.trim().to_lowercase();
+    match available.iter().find(|c| c.trim().to_lowercase() == wanted) {
+        Some(column) => {
+            format!(" (did you mean `{column}`? column names match with their case)")
+        }
+        None => String::new(),
+    }
 }

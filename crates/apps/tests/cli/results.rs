@@ -91,6 +91,41 @@ fn a_test_fraction_of_zero_trains_on_every_row() {
     assert!(dir.path().join("model.safetensors").exists());
 }
 
+/// The test rows' predictions carry every column as read: an identifier the model does not
+/// read tells the rows apart, and the target stands beside its prediction.
+#[test]
+fn test_predictions_keep_the_identifier_and_the_target() {
+    let dir = tmp();
+    let mut text = String::from("name,x,y\n");
+    for r in 0..200 {
+        let x = (r % 17) as f64 / 4.0;
+        writeln!(text, "item {r},{x},{}", 2.0 * x + 1.0).unwrap();
+    }
+    let data = write(dir.path(), "named.csv", &text);
+    let run = dir.path().join("run");
+    let args = [
+        "linreg",
+        "--data",
+        data.to_str().unwrap(),
+        "--test-fraction",
+        "0.25",
+    ];
+    assert_success(&train(&args, &run));
+    let predictions = std::fs::read_to_string(run.join("test_predictions.csv")).unwrap();
+    let mut lines = predictions.lines();
+    assert_eq!(lines.next(), Some("name,x,y,prediction"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 50);
+    for row in rows {
+        let cells: Vec<&str> = row.split(',').collect();
+        let r: usize = cells[0].strip_prefix("item ").unwrap().parse().unwrap();
+        let x = (r % 17) as f64 / 4.0;
+        assert_eq!(cells[1].parse::<f64>().unwrap(), x, "{row}");
+        let predicted: f64 = cells[3].parse().unwrap();
+        assert!((predicted - (2.0 * x + 1.0)).abs() < 0.05, "{row}");
+    }
+}
+
 /// `--resume` with other data (other columns, other values, another image) is refused unless
 /// forced; the checkpoint records what it was trained on.
 #[test]

@@ -203,6 +203,13 @@ pub fn infer_schema(
         }
     }
     let target = target.map(|t| table.require(t)).transpose()?;
+    if let Some(t) = target {
+        let name = &table.names()[t];
+        if let Some(&how) = forced.get(name.as_str()) {
+            let name = name.clone();
+            return Err(Error::OverrideOfTarget { name, how });
+        }
+    }
     let columns: Vec<usize> = (0..table.names().len())
         .filter(|&c| Some(c) != target)
         .collect();
@@ -220,18 +227,43 @@ pub fn infer_schema(
     let mut out = Vec::new();
     for (c, counted) in columns.into_iter().zip(counts) {
         let name = &table.names()[c];
-        let info = infer_column(
-            name,
-            table.column(c),
-            counted,
-            forced.get(name.as_str()).copied(),
-        );
+        let how = forced.get(name.as_str()).copied();
+        if how == Some(ColumnOverride::Numeric) {
+            refuse_without_numbers(name, &counted, table.column(c).len())?;
+        }
+        let info = infer_column(name, table.column(c), counted, how);
         if info.kind == ColumnKind::Number && info.format.is_plain() {
             check_f32_range(table, c)?;
         }
         out.push(info);
     }
     Ok(out)
+}
+
+/// Refuses the column `name` of `rows` rows, asked to be read as numbers, when none of its
+/// filled cells (`counted`) is a number.
+fn refuse_without_numbers(
+    name: &str,
+    counted: &super::counts::Counts<'_>,
+    rows: usize,
+) -> Result<()> {
+    let cells = rows - counted.missing;
+    if counted.numbers > 0 || cells == 0 {
+        return Ok(());
+    }
+    let mut shown: Vec<String> = counted
+        .words
+        .iter()
+        .map(|w| super::shown(w).into_owned())
+        .collect();
+    if counted.distinct_words > shown.len() {
+        shown.push("...".into());
+    }
+    Err(Error::NoNumbers {
+        name: name.to_string(),
+        cells,
+        examples: shown.join("`, `"),
+    })
 }
 
 /// Errors on a number beyond the `f32` range (about ±3.4e38) in column `c`, naming its line

@@ -180,14 +180,50 @@ fn overrides_win_and_bad_names_are_errors() {
     let t = mixed();
     let overrides = TypeOverrides {
         categorical: vec!["code".into()],
-        numeric: vec!["colour".into()],
+        numeric: vec!["row".into()],
         ignore: vec!["size".into()],
     };
     let schema = infer_schema(&t, Some("y"), &overrides).unwrap();
     let kind = |n: &str| schema.iter().find(|c| c.name == n).unwrap().kind;
     assert_eq!(kind("code"), ColumnKind::Category);
-    assert_eq!(kind("colour"), ColumnKind::Number);
+    assert_eq!(kind("row"), ColumnKind::Number);
     assert_eq!(kind("size"), ColumnKind::Ignored);
+    // A column of words read as numbers would be all missing: refused, its words shown.
+    let words = TypeOverrides {
+        numeric: vec!["colour".into()],
+        ..TypeOverrides::default()
+    };
+    let e = infer_schema(&t, Some("y"), &words).unwrap_err();
+    assert!(matches!(&e, io::Error::NoNumbers { cells: 40, .. }), "{e}");
+    let e = e.to_string();
+    assert!(
+        e.contains("`colour`") && e.contains("`blue`, `green`, `red`"),
+        "{e}"
+    );
+    // The target is not a feature: no override applies to it.
+    for (how, o) in [
+        (
+            ColumnOverride::Ignore,
+            TypeOverrides {
+                ignore: vec!["y".into()],
+                ..TypeOverrides::default()
+            },
+        ),
+        (
+            ColumnOverride::Numeric,
+            TypeOverrides {
+                numeric: vec!["y".into()],
+                ..TypeOverrides::default()
+            },
+        ),
+    ] {
+        let e = infer_schema(&t, Some("y"), &o).unwrap_err();
+        assert!(
+            matches!(&e, io::Error::OverrideOfTarget { how: h, name } if *h == how && name == "y"),
+            "{e}"
+        );
+        assert!(!e.to_string().contains("--"), "{e}");
+    }
     for (how, name) in [
         (ColumnOverride::Categorical, "nope"),
         (ColumnOverride::Ignore, "gone"),
@@ -212,7 +248,18 @@ fn overrides_win_and_bad_names_are_errors() {
     let e = infer_schema(&t, Some("price"), &TypeOverrides::default())
         .unwrap_err()
         .to_string();
-    assert!(e.contains("no column `price`"), "{e}");
+    assert!(e.contains("no column `price`; available"), "{e}");
+    // A name that differs only by its case is pointed at.
+    let e = infer_schema(&t, Some("Y"), &TypeOverrides::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no column `Y` (did you mean `y`?"), "{e}");
+    let cased = TypeOverrides {
+        ignore: vec!["Colour".into()],
+        ..TypeOverrides::default()
+    };
+    let e = infer_schema(&t, Some("y"), &cased).unwrap_err().to_string();
+    assert!(e.contains("(did you mean `colour`?"), "{e}");
     let twice = TypeOverrides {
         categorical: vec!["code".into()],
         ignore: vec!["code".into()],

@@ -263,19 +263,23 @@ impl TabularMetrics {
     }
 }
 
-/// Predicts the rows of `table` and writes, atomically, their input columns as read, the
-/// `target` column when given, then the predictions.
+/// Predicts the rows of `table` and writes, atomically, every column of its rows as read
+/// (identifiers and columns the model does not read included, so that each prediction can
+/// be told apart), but for the column `left_out` (the empty target column of rows without
+/// targets), then the predictions.
 pub fn write_table_predictions<B: Backend>(
     path: &Path,
     model: &FittedModel<B>,
     table: &Table,
-    target: Option<&str>,
+    left_out: Option<&str>,
 ) -> Result<()> {
     let predictions = model.predict_table(table)?;
-    let mut names = model.feature_names().to_vec();
-    if let Some(t) = target {
-        names.push(t.to_string());
-    }
+    let names: Vec<String> = table
+        .names()
+        .iter()
+        .filter(|n| Some(n.as_str()) != left_out)
+        .cloned()
+        .collect();
     // Streamed row by row into the file: the CSV is never held whole.
     let mut out = io::output::OutputFile::create(path)?;
     predictions.write_csv_beside(&mut out, table, &names)?;

@@ -239,14 +239,14 @@ pub(super) fn write_predictions<B: Backend>(
 ) -> Result<Option<Unlabeled>> {
     if p.test.is_some() {
         let test = dir.join(TEST_PREDICTIONS_FILE);
-        write_table_predictions(&test, fitted, &p.test_table, Some(&p.target))?;
+        write_table_predictions(&test, fitted, &p.test_table, None)?;
         files.push(test);
     }
     let Some(rows) = &p.unlabeled else {
         return Ok(None);
     };
     let path = dir.join(PREDICTIONS_FILE);
-    write_table_predictions(&path, fitted, rows, None)?;
+    write_table_predictions(&path, fitted, rows, Some(&p.target))?;
     files.push(path.clone());
     let rows = rows.rows();
     Ok(Some(Unlabeled { rows, path }))
