@@ -1,5 +1,7 @@
 //! What one text cell says: missing, a number, yes or no, a date.
 
+use serde::{Deserialize, Serialize};
+
 /// The texts read as a missing cell, compared without regard to case (and the empty cell).
 pub const MISSING_TOKENS: [&str; 8] = ["", "na", "n/a", "nan", "null", "none", "?", "."];
 
@@ -63,9 +65,55 @@ pub fn yes_no(cell: &str) -> Option<bool> {
     }
 }
 
-/// A date or date-time in an ISO form: `YYYY-MM-DD`, optionally followed by `T` or a space
-/// and `HH:MM`, `HH:MM:SS` or `HH:MM:SS.fff`, optionally ending in `Z` or an offset such as
-/// `+02:00` (the offset is not applied: the hour is the local hour written).
+/// How a column writes the day and month of dates whose year comes last (`03/04/2024`);
+/// dates whose year comes first (`2024-03-04`, `2024/03/04`) read the same in every order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DateOrder {
+    /// Year first only (ISO): a date whose year comes last is not read.
+    #[default]
+    YearFirst,
+    /// Month, day, year (`03/15/2024`, as in the United States).
+    MonthFirst,
+    /// Day, month, year (`15/03/2024`, `15.03.2024`).
+    DayFirst,
+}
+
+impl DateOrder {
+    /// Every order, year first first.
+    pub const ALL: [DateOrder; 3] = [
+        DateOrder::YearFirst,
+        DateOrder::MonthFirst,
+        DateOrder::DayFirst,
+    ];
+
+    /// The example a note shows: `03/15/2024`, `15/03/2024` or `2024-03-15`.
+    pub fn example(self) -> &'static str {
+        match self {
+            DateOrder::YearFirst => "2024-03-15",
+            DateOrder::MonthFirst => "03/15/2024",
+            DateOrder::DayFirst => "15/03/2024",
+        }
+    }
+
+    /// Whether it reads only dates whose year comes first.
+    pub fn is_year_first(self) -> bool {
+        self == DateOrder::YearFirst
+    }
+
+    /// [`is_year_first`](Self::is_year_first) by reference (for serde's
+    /// `skip_serializing_if`).
+    pub fn is_year_first_ref(&self) -> bool {
+        self.is_year_first()
+    }
+}
+
+/// A date or date-time: `YYYY-MM-DD` (or with `/` or `.` between the parts), or, in a
+/// column whose [`DateOrder`] says which of day and month comes first, `M/D/YYYY` or
+/// `D/M/YYYY` (with `/`, `.` or `-`; one or two digits for day and month); optionally
+/// followed by `T` or a space and `HH:MM`, `HH:MM:SS` or `HH:MM:SS.fff`, optionally ending
+/// in `Z` or an offset such as `+02:00` (the offset is not applied: the hour is the local
+/// hour written).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DateTime {
     /// Year.
@@ -79,19 +127,28 @@ pub struct DateTime {
 }
 
 impl DateTime {
-    /// Parses a cell; `None` when it is not an ISO date or date-time.
+    /// Parses a cell as a date whose year comes first; `None` when it is not one.
     pub fn parse(cell: &str) -> Option<Self> {
+        Self::parse_in(cell, DateOrder::YearFirst)
+    }
+
+    /// Parses a cell of a column whose dates are written in `order`; `None` when it is not
+    /// a date in it.
+    pub fn parse_in(cell: &str, order: DateOrder) -> Option<Self> {
         let t = trim(cell).as_bytes();
-        if t.len() < 10 || t[4] != b'-' || t[7] != b'-' {
-            return None;
-        }
-        let year = digits(&t[0..4])? as i32;
-        let month = digits(&t[5..7])?;
-        let day = digits(&t[8..10])?;
+        let end = t
+            .iter()
+            .position(|&b| b == b' ' || b == b'T')
+            .unwrap_or(t.len());
+        let (year, month, day) = match year_first(&t[..end]) {
+            Some(ymd) => ymd,
+            None if order.is_year_first() => return None,
+            None => year_last(&t[..end], order)?,
+        };
         if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
             return None;
         }
-        let hour = match &t[10..] {
+        let hour = match &t[end..] {
             [] => None,
             [b'T' | b' ', rest @ ..] => Some(time_hour(rest)?),
             _ => return None,
@@ -129,6 +186,41 @@ impl DateTime {
         let doy = (153 * m + 2) / 5 + i64::from(self.day) - 1;
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         era * 146_097 + doe - 719_468
+    }
+}
+
+/// Year, month and day of `YYYY-MM-DD`, `YYYY/MM/DD` or `YYYY.MM.DD` (one separator).
+fn year_first(t: &[u8]) -> Option<(i32, u32, u32)> {
+    if t.len() != 10 || !matches!(t[4], b'-' | b'/' | b'.') || t[7] != t[4] {
+        return None;
+    }
+    Some((
+        digits(&t[0..4])? as i32,
+        digits(&t[5..7])?,
+        digits(&t[8..10])?,
+    ))
+}
+
+/// Year, month and day of `A/B/YYYY` (or with `.` or `-`; one separator; A and B of one or
+/// two digits), A the month or the day as `order` says.
+fn year_last(t: &[u8], order: DateOrder) -> Option<(i32, u32, u32)> {
+    let sep = *t.iter().find(|b| !b.is_ascii_digit())?;
+    if !matches!(sep, b'/' | b'.' | b'-') {
+        return None;
+    }
+    let mut parts = t.split(|&b| b == sep);
+    let (a, b, y) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || !(1..=2).contains(&a.len()) || !(1..=2).contains(&b.len()) {
+        return None;
+    }
+    if y.len() != 4 {
+        return None;
+    }
+    let (a, b, year) = (digits(a)?, digits(b)?, digits(y)? as i32);
+    match order {
+        DateOrder::MonthFirst => Some((year, a, b)),
+        DateOrder::DayFirst => Some((year, b, a)),
+        DateOrder::YearFirst => None,
     }
 }
 

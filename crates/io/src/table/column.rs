@@ -81,12 +81,12 @@ impl<'a> Cell<'a> {
         }
     }
 
-    /// The cell as an ISO date ([`DateTime::parse`](super::DateTime::parse) of its text;
-    /// a number never is one).
-    pub fn date(self) -> Option<super::DateTime> {
+    /// The cell as a date written in `order` ([`DateTime::parse_in`](super::DateTime::parse_in)
+    /// of its text; a number never is one).
+    pub fn date(self, order: super::DateOrder) -> Option<super::DateTime> {
         match self {
             Cell::Number(_) => None,
-            Cell::Text(t) => super::DateTime::parse(t),
+            Cell::Text(t) => super::DateTime::parse_in(t, order),
         }
     }
 

@@ -1,7 +1,7 @@
 //! One pass over a column, counting what its cells could be: the numbers (in the format
 //! that reads the most of them), yes/no words, dates, codes written with leading zeros.
 
-use super::cells::{DateTime, is_missing, number, yes_no};
+use super::cells::{DateOrder, DateTime, is_missing, number, yes_no};
 use super::column::Stored;
 use super::numbers::{CURRENCY_SIGNS, Detected, NumberFormat, detect};
 use super::text::{Cell, ColumnRef};
@@ -14,8 +14,11 @@ pub(super) struct Counts<'a> {
     /// Distinct values among those numbers (texts and values held as numbers counted apart).
     pub distinct_numbers: usize,
     pub yes_no: usize,
+    /// Cells read as dates in [`date_order`](Self::date_order), and those with a time.
     pub dates: usize,
     pub times: usize,
+    /// How the column writes its dates: the order that reads the most of its cells.
+    pub date_order: DateOrder,
     pub distinct: usize,
     /// Whether some level reads as yes, and some as no.
     pub yes: bool,
@@ -24,7 +27,8 @@ pub(super) struct Counts<'a> {
     /// distinct texts are not.
     pub words: Vec<&'a str>,
     pub distinct_words: usize,
-    /// The first three texts that are not dates (nor missing).
+    /// The first three texts that are not dates in [`date_order`](Self::date_order) (nor
+    /// missing).
     pub not_dates: Vec<&'a str>,
     pub counts_rows: bool,
     /// How the column writes its numbers.
@@ -54,6 +58,7 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
         yes_no: 0,
         dates: 0,
         times: 0,
+        date_order: DateOrder::YearFirst,
         distinct: 0,
         yes: false,
         no: false,
@@ -77,6 +82,7 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
     let mut texts: Vec<(&str, usize)> = Vec::new();
     let mut padded: Vec<(usize, usize)> = Vec::new();
     let mut formatted = false;
+    let mut dates = DateCounts::default();
     for (code, &n) in per_code.iter().enumerate().filter(|(_, n)| **n > 0) {
         let cell = data.code_text(code as u32);
         if is_missing(cell) {
@@ -92,13 +98,7 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
         if cell.len() > 1 && cell.starts_with('0') && cell.bytes().all(|b| b.is_ascii_digit()) {
             padded.push((cell.len(), n));
         }
-        match DateTime::parse(cell) {
-            Some(d) => {
-                c.dates += n;
-                c.times += if d.hour.is_some() { n } else { 0 };
-            }
-            None => keep_first(&mut c.not_dates, cell),
-        }
+        dates.add(cell, n);
         if let Some(b) = yes_no(cell) {
             c.yes_no += n;
             (c.yes, c.no) = (c.yes || b, c.no || !b);
@@ -128,7 +128,60 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
     c.distinct_words = c.distinct - c.distinct_numbers;
     c.words = words(data, &per_code, &c.format);
     c.zero_padded = zero_padded(&padded, &runs, &texts, c.numbers);
+    let k = dates.best();
+    (c.date_order, c.dates, c.times) = (DateOrder::ALL[k], dates.dates[k], dates.times[k]);
+    c.not_dates = std::mem::take(&mut dates.not_dates[k]);
     c
+}
+
+/// A column's texts counted as dates in each [`DateOrder`] (in the order of
+/// [`DateOrder::ALL`]).
+#[derive(Default)]
+struct DateCounts<'a> {
+    dates: [usize; 3],
+    times: [usize; 3],
+    not_dates: [Vec<&'a str>; 3],
+    /// Cells whose year comes last, written with `/`, and with `.` or `-`.
+    slashes: usize,
+    dots: usize,
+}
+
+impl<'a> DateCounts<'a> {
+    /// Counts `n` cells of text `cell`.
+    fn add(&mut self, cell: &'a str, n: usize) {
+        for (k, order) in DateOrder::ALL.into_iter().enumerate() {
+            match DateTime::parse_in(cell, order) {
+                Some(d) => {
+                    self.dates[k] += n;
+                    self.times[k] += if d.hour.is_some() { n } else { 0 };
+                    if k == 1 && DateTime::parse(cell).is_none() {
+                        match cell.contains('/') {
+                            true => self.slashes += n,
+                            false => self.dots += n,
+                        }
+                    }
+                }
+                None => keep_first(&mut self.not_dates[k], cell),
+            }
+        }
+    }
+
+    /// The index of the order that reads the most cells: year first when the others read
+    /// no more; between month first and day first read alike (every day at most 12), day
+    /// first where the dates are written with `.` or `-` more than with `/` (`15.03.2024`,
+    /// as in Europe), month first otherwise (`03/15/2024`, as in the United States).
+    fn best(&self) -> usize {
+        let [year, month, day] = self.dates;
+        if year >= month && year >= day {
+            return 0;
+        }
+        match month.cmp(&day) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Less => 2,
+            std::cmp::Ordering::Equal if self.dots > self.slashes => 2,
+            std::cmp::Ordering::Equal => 1,
+        }
+    }
 }
 
 /// Keeps in `first` the first three texts met (by code, the order of first appearance),

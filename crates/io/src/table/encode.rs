@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::category::{encode_category, fit_category};
-use super::cells::DateTime;
+use super::cells::{DateOrder, DateTime};
 use super::infer::{ColumnInfo, ColumnKind};
 use super::numbers::NumberFormat;
 pub use super::parts::{DateField, Scaling};
@@ -87,6 +87,10 @@ pub enum ColumnEncoder {
     Date {
         /// The raw column's name.
         column: String,
+        /// How its dates are written (year first only in files written before orders were
+        /// read).
+        #[serde(default, skip_serializing_if = "DateOrder::is_year_first_ref")]
+        order: DateOrder,
         /// The parts, in output order.
         parts: Vec<(DateField, Scaling)>,
         /// Whether a `<column>_missing` indicator follows.
@@ -158,6 +162,7 @@ impl ColumnEncoder {
                 column,
                 parts,
                 indicator,
+                ..
             } => {
                 names.extend(parts.iter().map(|(f, _)| format!("{column}_{}", f.name())));
                 with_indicator(&mut names, column, *indicator);
@@ -198,10 +203,17 @@ impl ColumnEncoder {
                 if *missing { " + missing" } else { "" }
             ),
             ColumnEncoder::Date {
-                parts, indicator, ..
+                order,
+                parts,
+                indicator,
+                ..
             } => {
                 let names: Vec<&str> = parts.iter().map(|(f, _)| f.name()).collect();
-                format!("{}, standardised{}", names.join("/"), ind(*indicator))
+                let written = match order {
+                    DateOrder::YearFirst => String::new(),
+                    _ => format!(", written as {}", order.example()),
+                };
+                format!("{}, standardised{}{written}", names.join("/"), ind(*indicator))
             }
         }
     }
@@ -224,8 +236,8 @@ impl ColumnEncoder {
                 }
             }
             ColumnKind::Category => fit_category(name, column, options),
-            ColumnKind::Date { time } => {
-                let dates: Vec<DateTime> = column.cells().filter_map(Cell::date).collect();
+            ColumnKind::Date { time, order } => {
+                let dates: Vec<DateTime> = column.cells().filter_map(|c| c.date(order)).collect();
                 let mut fields = vec![DateField::Year, DateField::Month, DateField::Weekday];
                 if time {
                     fields.push(DateField::Hour);
@@ -239,6 +251,7 @@ impl ColumnEncoder {
                     .collect();
                 ColumnEncoder::Date {
                     column: name,
+                    order,
                     parts,
                     indicator: dates.len() < rows,
                 }
@@ -312,10 +325,13 @@ impl ColumnEncoder {
                 ..
             } => encode_category(levels, *other, *missing, column, out, width, offset),
             ColumnEncoder::Date {
-                parts, indicator, ..
+                order,
+                parts,
+                indicator,
+                ..
             } => {
                 for (row, cell) in rows {
-                    let d = cell.date();
+                    let d = cell.date(*order);
                     for (k, (field, scaling)) in parts.iter().enumerate() {
                         row[offset + k] =
                             scaling.apply(d.as_ref().and_then(|d| field.of(d)).map(|v| v as f32));

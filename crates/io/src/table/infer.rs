@@ -23,9 +23,11 @@
 //!    [`MANY_VALUES`] distinct values among at most [`FEW_WORDS`] distinct words, the
 //!    column is a *number* and the words in it (`unknown`, `n.a.`) are read as missing
 //!    cells (imputed, with the missing indicator), named in the column's note.
-//! 8. Every cell but a share below 1 - [`MOSTLY_NUMBERS`] an ISO date or date-time: *date*,
+//! 8. Every cell but a share below 1 - [`MOSTLY_NUMBERS`] a date or date-time: *date*,
 //!    expanded into year, month, day of the week and, when times are written, hour; the
-//!    other cells (`2021-02-30`) are read as missing, named in the note.
+//!    other cells (`2021-02-30`) are read as missing, named in the note. Dates are written
+//!    year first, or year last in the column's [`DateOrder`] of day and month, the one that
+//!    reads the most cells ([`DateTime::parse_in`](super::DateTime::parse_in)).
 //! 9. Other text with a distinct value in at least [`IDENTIFIER_SHARE`] of its rows (and at
 //!    least [`IDENTIFIER_MIN_ROWS`] rows): an *identifier*, ignored.
 //! 10. Other text: a *category*.
@@ -39,7 +41,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::cells::{number, number_f32};
+use super::cells::{DateOrder, number, number_f32};
 use super::counts::count;
 use super::names::short_name;
 use super::numbers::NumberFormat;
@@ -74,10 +76,14 @@ pub enum ColumnKind {
     YesNo,
     /// Text levels.
     Category,
-    /// ISO dates (`time`: date-times with an hour).
+    /// Dates (`time`: date-times with an hour), in the column's order of day and month.
     Date {
         /// Whether times are written.
         time: bool,
+        /// How the dates whose year comes last are written (year first only, by default:
+        /// the ISO dates of schemas written before orders were read).
+        #[serde(default, skip_serializing_if = "DateOrder::is_year_first_ref")]
+        order: DateOrder,
     },
     /// A distinct value in almost every row, or a count of the rows: ignored.
     Identifier,
@@ -105,8 +111,8 @@ impl fmt::Display for ColumnKind {
             ColumnKind::Number => "number",
             ColumnKind::YesNo => "yes/no",
             ColumnKind::Category => "category",
-            ColumnKind::Date { time: false } => "date",
-            ColumnKind::Date { time: true } => "date-time",
+            ColumnKind::Date { time: false, .. } => "date",
+            ColumnKind::Date { time: true, .. } => "date-time",
             ColumnKind::Identifier => "identifier",
             ColumnKind::Constant => "constant",
             ColumnKind::Empty => "empty",
@@ -410,7 +416,10 @@ fn infer_column(
                     c.not_dates.join("`, `")
                 );
             }
-            ColumnKind::Date { time: c.times > 0 }
+            ColumnKind::Date {
+                time: c.times > 0,
+                order: c.date_order,
+            }
         }
         None if c.numbers == 0
             && present >= IDENTIFIER_MIN_ROWS

@@ -48,7 +48,7 @@ mod target;
 mod text;
 
 pub use cells::{
-    DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32,
+    DateOrder, DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32,
     too_large_for_f32, yes_no,
 };
 pub use encode::{ColumnEncoder, DateField, EncodeOptions, Preprocessor, Scaling};

@@ -105,7 +105,7 @@ fn note(encoder: &ColumnEncoder, column: ColumnRef<'_>) -> Option<ReadNote> {
         ColumnEncoder::Number { format, .. } => read_number(format, cell).is_some(),
         ColumnEncoder::YesNo { .. } => cell.yes_no().is_some(),
         ColumnEncoder::Category { .. } => known.contains(cell.text(&mut String::new())),
-        _ => cell.date().is_some(),
+        ColumnEncoder::Date { order, .. } => cell.date(*order).is_some(),
     };
     let data = column.data();
     // Each distinct text is judged once; values held as numbers are read directly.

@@ -3,7 +3,8 @@
 
 use io::Error;
 use io::table::{
-    ColumnKind, ColumnOverride, Table, TypeOverrides, infer_schema, read_table, sniff_delimiter,
+    ColumnKind, ColumnOverride, DateOrder, Table, TypeOverrides, infer_schema, read_table,
+    sniff_delimiter,
 };
 
 fn read(text: &str) -> Result<Table, Error> {
@@ -132,8 +133,20 @@ fn each_type_is_recognised() {
         ("size", ColumnKind::Number),
         ("colour", ColumnKind::Category),
         ("member", ColumnKind::YesNo),
-        ("day", ColumnKind::Date { time: false }),
-        ("stamp", ColumnKind::Date { time: true }),
+        (
+            "day",
+            ColumnKind::Date {
+                time: false,
+                order: DateOrder::YearFirst,
+            },
+        ),
+        (
+            "stamp",
+            ColumnKind::Date {
+                time: true,
+                order: DateOrder::YearFirst,
+            },
+        ),
         ("code", ColumnKind::Number),
         ("const", ColumnKind::Constant),
         ("empty", ColumnKind::Empty),

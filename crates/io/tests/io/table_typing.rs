@@ -3,8 +3,9 @@
 //! fitted encoding.
 
 use io::table::{
-    ColumnEncoder, ColumnInfo, ColumnKind, EncodeOptions, NumberFormat, Preprocessor, Table,
-    TaskGuess, TypeOverrides, guess_task, infer_schema, read_table, rows_with_number_target,
+    ColumnEncoder, ColumnInfo, ColumnKind, DateField, DateOrder, EncodeOptions, NumberFormat,
+    Preprocessor, Table, TaskGuess, TypeOverrides, guess_task, infer_schema, read_table,
+    rows_with_number_target,
 };
 
 fn read(text: &str) -> Table {
@@ -154,13 +155,126 @@ fn one_impossible_date_keeps_a_date_column() {
         text += &format!("{day},{}\n", r % 2);
     }
     let s = schema(&read(&text));
-    assert_eq!(s[0].kind, ColumnKind::Date { time: false });
+    assert_eq!(
+        s[0].kind,
+        ColumnKind::Date {
+            time: false,
+            order: DateOrder::YearFirst
+        }
+    );
     assert_eq!(s[0].missing, 1);
     assert!(
         s[0].note.contains("1 cell not dates (`2021-02-30`)"),
         "{}",
         s[0].note
     );
+}
+
+/// The month each row's date encodes in a table of one date column `day` (and `y`).
+fn months(table: &Table) -> Vec<Option<f64>> {
+    let used: Vec<ColumnInfo> = schema(table)
+        .into_iter()
+        .filter(|c| c.name == "day")
+        .collect();
+    let p = Preprocessor::fit(table, &used, &EncodeOptions::default()).unwrap();
+    let ColumnEncoder::Date {
+        parts, indicator, ..
+    } = p.columns[0].clone()
+    else {
+        panic!("{:?}", p.columns[0])
+    };
+    let k = parts
+        .iter()
+        .position(|(f, _)| *f == DateField::Month)
+        .unwrap();
+    let scaling = parts[k].1;
+    let x = p.transform(table).unwrap();
+    x.chunks(p.width())
+        .map(|row| {
+            let missing = indicator && row[parts.len()] == 1.0;
+            let v = f64::from(row[k]) * f64::from(scaling.std) + f64::from(scaling.mean);
+            (!missing).then(|| v.round())
+        })
+        .collect()
+}
+
+/// A table of one date column written by `write(month, day)` on 60 rows (days 1 to 28).
+fn dated(write: impl Fn(u32, u32) -> String) -> (Table, Vec<Option<f64>>) {
+    let mut text = String::from("day,y\n");
+    let mut truth = Vec::new();
+    for r in 0..60u32 {
+        let (month, day) = (r % 12 + 1, (r * 7) % 28 + 1);
+        text += &format!("{},{}\n", write(month, day), r % 2);
+        truth.push(Some(f64::from(month)));
+    }
+    (read(&text), truth)
+}
+
+#[test]
+fn dates_whose_year_comes_last_are_read_in_the_column_s_order() {
+    type Writer = fn(u32, u32) -> String;
+    let cases: [(&str, Writer, DateOrder); 5] = [
+        (
+            "month first",
+            |m, d| format!("{m}/{d}/2023"),
+            DateOrder::MonthFirst,
+        ),
+        (
+            "day first",
+            |m, d| format!("{d:02}/{m:02}/2023"),
+            DateOrder::DayFirst,
+        ),
+        (
+            "dotted",
+            |m, d| format!("{d}.{m}.2023"),
+            DateOrder::DayFirst,
+        ),
+        (
+            "dashed",
+            |m, d| format!("{d:02}-{m:02}-2023 14:30"),
+            DateOrder::DayFirst,
+        ),
+        (
+            "year first, slashed",
+            |m, d| format!("2023/{m:02}/{d:02}"),
+            DateOrder::YearFirst,
+        ),
+    ];
+    for (what, write, order) in cases {
+        let (t, truth) = dated(write);
+        let s = schema(&t);
+        let time = what == "dashed";
+        assert_eq!(
+            s[0].kind,
+            ColumnKind::Date { time, order },
+            "{what}: {:?}",
+            s[0]
+        );
+        assert_eq!(s[0].missing, 0, "{what}: {:?}", s[0]);
+        assert_eq!(months(&t), truth, "{what}");
+    }
+    // Every day at most 12: nothing tells the orders apart but the separator.
+    let (slashed, _) = dated(|m, d| format!("{:02}/{:02}/2023", m, d % 12 + 1));
+    let kind = schema(&slashed)[0].kind;
+    assert_eq!(
+        kind,
+        ColumnKind::Date {
+            time: false,
+            order: DateOrder::MonthFirst
+        }
+    );
+    let (dotted, _) = dated(|m, d| format!("{:02}.{:02}.2023", d % 12 + 1, m));
+    let kind = schema(&dotted)[0].kind;
+    assert_eq!(
+        kind,
+        ColumnKind::Date {
+            time: false,
+            order: DateOrder::DayFirst
+        }
+    );
+    // A two-digit year, or a date of two parts, is not read as a date.
+    let (short, _) = dated(|m, d| format!("{m}/{d}/23"));
+    assert!(!matches!(schema(&short)[0].kind, ColumnKind::Date { .. }));
 }
 
 #[test]

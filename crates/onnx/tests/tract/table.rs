@@ -129,11 +129,11 @@ pub(super) fn inputs_for(model: &FittedModel<CpuBackend>, table: &Table) -> Vec<
                         .unwrap()
                         .into_tensor()
                 }
-                ColumnEncoder::Date { .. } => {
-                    let v: Vec<f64> = column
-                        .iter()
-                        .map(|s| DateTime::parse(s).map_or(f64::NAN, |d| d.seconds_since_epoch()))
-                        .collect();
+                ColumnEncoder::Date { order, .. } => {
+                    let seconds = |s: &str| {
+                        DateTime::parse_in(s, *order).map_or(f64::NAN, |d| d.seconds_since_epoch())
+                    };
+                    let v: Vec<f64> = column.iter().map(seconds).collect();
                     tract_ndarray::Array2::from_shape_vec((rows, 1), v)
                         .unwrap()
                         .into_tensor()
