@@ -326,7 +326,7 @@ pub struct ImageFitArgs {
     #[arg(
         long,
         value_name = "P",
-        conflicts_with_all = ["levels", "features", "log2_table_size", "hidden", "arch"],
+        conflicts_with_all = ["levels", "features", "log2_table_size", "hidden"],
         help_heading = "Hash grid"
     )]
     pub params_per_pixel: Option<f64>,

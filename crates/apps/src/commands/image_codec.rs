@@ -25,8 +25,9 @@ pub fn encode(args: &ImageEncodeArgs) -> Result<()> {
     };
     let pixels = encode_pixels(&options, &mut train::Lines { every: 0 })?;
     println!(
-        "wrote {} rows ({}x{}, {}) to {}",
+        "wrote {} row{} ({}x{}, {}) to {}",
         pixels.rows,
+        if pixels.rows == 1 { "" } else { "s" },
         pixels.width,
         pixels.height,
         if pixels.channels == 3 {

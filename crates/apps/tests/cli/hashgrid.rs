@@ -133,4 +133,23 @@ fn a_budget_fit_reports_its_size_and_stores_float16() {
         &tmp.path().join("b"),
     );
     assert_one_line_error(&bad, &["--params-per-pixel", "parameters per pixel"]);
+    // The budget's network named as it is is accepted; another network is one line, and no
+    // run folder is left.
+    let named = tmp.path().join("named");
+    let args = ["image", "fit", p, "--params-per-pixel", "1", "--steps", "5"];
+    assert_success(&train(
+        &[&args[..], &["--arch", "hashgrid"]].concat(),
+        &named,
+    ));
+    assert!(named.join("model-f16.safetensors").exists());
+    let siren = tmp.path().join("siren");
+    let o = train(&[&args[..], &["--arch", "siren"]].concat(), &siren);
+    assert_one_line_error(
+        &o,
+        &[
+            "chooses a hash grid, not a siren network",
+            "--arch hashgrid",
+        ],
+    );
+    assert!(!siren.exists());
 }

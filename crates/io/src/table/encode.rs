@@ -213,7 +213,11 @@ impl ColumnEncoder {
                     DateOrder::YearFirst => String::new(),
                     _ => format!(", written as {}", order.example()),
                 };
-                format!("{}, standardised{}{written}", names.join("/"), ind(*indicator))
+                format!(
+                    "{}, standardised{}{written}",
+                    names.join("/"),
+                    ind(*indicator)
+                )
             }
         }
     }
