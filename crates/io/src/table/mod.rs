@@ -41,6 +41,7 @@ mod parts;
 mod piecewise;
 mod place;
 mod plain;
+mod preprocessor;
 mod printed;
 mod read;
 mod sniff;
@@ -51,7 +52,7 @@ pub use cells::{
     DateOrder, DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32,
     too_large_for_f32, yes_no,
 };
-pub use encode::{ColumnEncoder, DateField, EncodeOptions, Preprocessor, Scaling};
+pub use encode::{ColumnEncoder, DateField, EncodeOptions, Scaling};
 pub use file::{TableFile, is_parquet, load_table_file};
 pub use infer::{
     ColumnInfo, ColumnKind, ColumnOverride, FEW_WORDS, IDENTIFIER_MIN_ROWS, IDENTIFIER_SHARE,
@@ -64,6 +65,7 @@ pub use numbers::NumberFormat;
 pub use parquet::{load_parquet, read_parquet};
 pub use piecewise::{Piecewise, PlainColumn};
 pub use place::RowPlace;
+pub use preprocessor::Preprocessor;
 pub use read::{
     DELIMITERS, TableEstimate, estimate_text_table, load_table, path_delimiter, read_bytes,
     read_table, sniff_delimiter,

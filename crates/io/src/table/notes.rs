@@ -4,7 +4,8 @@
 use std::fmt;
 
 use super::cells::is_missing;
-use super::encode::{ColumnEncoder, Preprocessor, read_number};
+use super::encode::{ColumnEncoder, read_number};
+use super::preprocessor::Preprocessor;
 use super::text::{Cell, ColumnRef, Table};
 use crate::error::{Error, Result};
 

@@ -15,7 +15,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::encode::{ColumnEncoder, Preprocessor};
+use super::encode::ColumnEncoder;
+use super::preprocessor::Preprocessor;
 use crate::error::{Error, Result};
 
 /// The bin edges of one numeric input's piecewise-linear encoding, on its standardised

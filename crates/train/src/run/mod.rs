@@ -2,14 +2,15 @@
 //! atomic checkpoints, early stopping that keeps the best weights, a divergence guard, a stop
 //! request, and its record (`config.json`), history (`history.csv`) and progress.
 
+mod recorded;
+
 use crate::checkpoint::{self, RunMeta};
 use crate::data::RunData;
 use crate::history;
 use crate::monitor::{LossUnits, Monitor};
 use crate::outcome::{Outcome, length_text};
 use crate::plan::{Plan, TrainingSize};
-use crate::record::{self, EarlyStoppingRecord, ResumeRecord, RunRecord, ScheduleRecord};
-use crate::record::{Tool, TrainingRecord};
+use crate::record;
 use crate::report::{Reporter, StopAt};
 use crate::{Error, Result, Settings};
 use nn::{
@@ -266,94 +267,6 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         Ok((model, OptimizerConfig::Adam(adam).build::<B>()?))
     }
 
-    /// The training settings as recorded.
-    fn training_record(&self, plan: &Plan, optimizer: OptimizerConfig) -> TrainingRecord {
-        TrainingRecord {
-            optimizer,
-            lr: self.settings.lr,
-            schedule: ScheduleRecord {
-                name: self.settings.schedule.name().into(),
-                detail: plan.schedule.clone(),
-            },
-            length: self.settings.length,
-            total_steps: plan.total_steps,
-            steps_per_epoch: plan.steps_per_epoch,
-            batch: plan.batch,
-            train_rows: plan.rows,
-            validation_rows: plan.validation_rows,
-            loss: self.loss,
-            loss_units: self.loss_units.label.clone(),
-            early_stopping: self.early_stopping.map(|es| EarlyStoppingRecord {
-                patience_epochs: es.patience,
-                patience_evaluations: plan.early_stopping.map(|e| e.patience),
-                restore_best_weights: true,
-            }),
-            log_every_steps: plan.log_interval,
-            eval_every_epochs: plan.eval_every,
-            checkpoint_every_steps: self.settings.checkpoint_every,
-            area_supervision: self.pool,
-        }
-    }
-
-    /// The device as the record names it: the backend's name and, in a run over several
-    /// processes ([`crate::ranks`]), how they shared this run.
-    fn device_text<B: Backend>(&self, backend: &B) -> String {
-        let world = crate::ranks::world();
-        match (world.size(), self.alone) {
-            (1, _) => backend.name(),
-            (n, false) => {
-                let on_gpus = crate::ranks::replicas().is_some_and(|r| r.sums_on_device());
-                let how = if on_gpus { " (summed with NCCL)" } else { "" };
-                format!("{}; {n} processes, each step shared{how}", backend.name())
-            }
-            (n, true) => format!(
-                "{}; trained by process {} of {n}",
-                backend.name(),
-                world.rank()
-            ),
-        }
-    }
-
-    /// Writes `config.json` (a fresh run) or appends to its `resumes` (a resumed one),
-    /// before any training, so that even a crashed run has a record.
-    fn write_record<B: Backend>(
-        &self,
-        backend: &B,
-        plan: &Plan,
-        optimizer: OptimizerConfig,
-        first_step: u64,
-    ) -> Result<()> {
-        if self.reloading {
-            return Ok(());
-        }
-        let training = self.training_record(plan, optimizer);
-        let architecture = serde_json::to_value(&self.architecture)
-            .map_err(|e| Error::json("cannot encode the architecture", e))?;
-        let record = RunRecord {
-            tool: Tool::default(),
-            command: record::command_line(),
-            started: record::utc_now(),
-            job: self.job.clone(),
-            device: self.device_text(backend),
-            seed: self.settings.seed,
-            training: training.clone(),
-            architecture,
-            job_entries: self.record.clone(),
-            resumes: Vec::new(),
-        };
-        if !self.settings.resume {
-            return record.write_new(&self.dir);
-        }
-        let entry = ResumeRecord {
-            command: record.command.clone(),
-            started: record.started.clone(),
-            step: first_step,
-            device: record.device.clone(),
-            training,
-        };
-        record.append_resume(&self.dir, entry)
-    }
-
     /// Tells the reporter what the run will do; returns the history of its earlier parts.
     fn announce<B: Backend>(
         &mut self,
@@ -469,7 +382,7 @@ fn restored_before(state: &nn::TrainerState, last_step: u64) -> Option<(u64, f32
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::record::RunRecord;
+    use crate::record::{RunRecord, ScheduleRecord, Tool, TrainingRecord};
     use nn::{AdamConfig, TrainLength};
 
     /// A training record of an xor run with `batch`.
