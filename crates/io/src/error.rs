@@ -168,6 +168,30 @@ pub enum Error {
         note: String,
     },
 
+    /// New rows' dates read in another order of day and month than the model's: read the
+    /// model's way, their days and months would be swapped (or, for a model of year-first
+    /// dates, not read).
+    #[error(
+        "`{source_name}`: column `{column}` has dates written {}, but the model reads them \
+         written {}; write them so{}",
+        found.written(),
+        trained.written(),
+        match trained {
+            crate::table::DateOrder::YearFirst => "",
+            _ => ", or their days and months would be swapped",
+        }
+    )]
+    DatesInAnotherOrder {
+        /// The file name, or a description of the stream.
+        source_name: String,
+        /// Column name.
+        column: String,
+        /// How the model reads the column's dates.
+        trained: crate::table::DateOrder,
+        /// How the new rows write them.
+        found: crate::table::DateOrder,
+    },
+
     /// A column asked for by name is not in the header.
     #[error(
         "`{source_name}` has no column `{name}`{}; available columns: {}",
@@ -214,14 +238,19 @@ pub enum Error {
         how: crate::table::ColumnOverride,
     },
 
-    /// A column asked to be read as numbers holds no number.
+    /// A column asked to be read as numbers of which fewer than half the filled cells are
+    /// numbers.
     #[error(
-        "column `{name}` is asked to be read as numbers, but none of its {cells} filled \
-         cells is a number (`{examples}`)"
+        "column `{name}` is asked to be read as numbers, but {} of its {cells} filled cells \
+         {} (`{examples}`)",
+        match numbers { 0 => "none".to_string(), n => format!("only {n}") },
+        if *numbers <= 1 { "is a number" } else { "are numbers" }
     )]
-    NoNumbers {
+    FewNumbers {
         /// The column.
         name: String,
+        /// Its cells that are numbers.
+        numbers: usize,
         /// Its cells that are not missing.
         cells: usize,
         /// A few of its values.
@@ -466,8 +495,9 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// ` (did you mean `Sales`? column names match with their case)` when a column of
-/// `available` is `name` but for its case or surrounding spaces; nothing otherwise.
-fn case_hint(name: &str, available: &[String]) -> String {
+/// `available` is `name` but for its case or surrounding spaces; nothing otherwise: the
+/// hint of every message about a column name not found.
+pub fn case_hint(name: &str, available: &[String]) -> String {
     let wanted = name.trim().to_lowercase();
     match available.iter().find(|c| c.trim().to_lowercase() == wanted) {
         Some(column) => {

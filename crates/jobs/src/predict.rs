@@ -36,12 +36,14 @@ pub enum PredictError {
     #[error("columns are copied from a CSV or Parquet file; a JSON file has none")]
     KeepFromJson,
     /// A column to keep that the table does not have.
-    #[error("cannot keep `{name}`, which is not a column of `{table}`; columns: {columns}")]
+    #[error("cannot keep `{name}`, which is not a column of `{table}`{hint}; columns: {columns}")]
     KeepUnknown {
         /// The column asked for.
         name: String,
         /// The table's source.
         table: String,
+        /// A hint where a column differs only by case, else empty.
+        hint: String,
         /// Its columns, comma-separated.
         columns: String,
     },
@@ -271,6 +273,7 @@ fn check_keep_known(table: &Table, keep: &[String]) -> Result<()> {
         Some(name) => Err(PredictError::KeepUnknown {
             name: name.clone(),
             table: table.source.clone(),
+            hint: io::table::case_hint(name, table.names()),
             columns: table.names().join(", "),
         }),
         None => Ok(()),

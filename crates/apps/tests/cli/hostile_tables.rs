@@ -190,6 +190,7 @@ const PREDICT_CASES: &[PredictCase] = &[
     ("BOM, CRLF rows", || ["\u{feff}", &table(",", "\r\n")].concat().into_bytes(), &[], Works),
     ("--keep an input column", plain, &["--keep", "colour"], WorksSaying("colour,prediction")),
     ("--keep prediction", || with_line(1, "size,colour,prediction"), &["--keep", "prediction"], Refused("two columns named `prediction`")),
+    ("--keep a name off by its case", plain, &["--keep", "Colour"], Refused("(did you mean `colour`? column names match with their case)")),
     ("1e39 in a feature", || with_line(6, "1e39,red,3"), &[], Refused("line 6, column `size`: `1e39` is too large")),
     ("words in a number on a quoted-break file", || { let mut b = quoted_newlines(); b.extend(b"abc,red,1\n"); b }, &[], Works),
 ];

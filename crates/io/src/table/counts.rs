@@ -1,8 +1,9 @@
 //! One pass over a column, counting what its cells could be: the numbers (in the format
 //! that reads the most of them), yes/no words, dates, codes written with leading zeros.
 
-use super::cells::{DateOrder, DateTime, is_missing, number, yes_no};
+use super::cells::{is_missing, number, yes_no};
 use super::column::Stored;
+use super::dates::{DateOrder, DateTime};
 use super::numbers::{CURRENCY_SIGNS, Detected, NumberFormat, detect};
 use super::text::{Cell, ColumnRef};
 

@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::category::{encode_category, fit_category};
-use super::cells::{DateOrder, DateTime};
+use super::dates::{DateOrder, DateTime};
 use super::infer::{ColumnInfo, ColumnKind};
 use super::numbers::NumberFormat;
 pub use super::parts::{DateField, Scaling};
@@ -210,7 +210,7 @@ impl ColumnEncoder {
                 let names: Vec<&str> = parts.iter().map(|(f, _)| f.name()).collect();
                 let written = match order {
                     DateOrder::YearFirst => String::new(),
-                    _ => format!(", written as {}", order.example()),
+                    _ => format!(", written {}", order.written()),
                 };
                 format!(
                     "{}, standardised{}{written}",

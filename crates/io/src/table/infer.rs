@@ -41,8 +41,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::cells::{DateOrder, number, number_f32};
+use super::cells::{number, number_f32};
 use super::counts::count;
+use super::dates::DateOrder;
 use super::names::short_name;
 use super::numbers::NumberFormat;
 use super::text::{ColumnRef, Table};
@@ -246,15 +247,16 @@ pub fn infer_schema(
     Ok(out)
 }
 
-/// Refuses the column `name` of `rows` rows, asked to be read as numbers, when none of its
-/// filled cells (`counted`) is a number.
+/// Refuses the column `name` of `rows` rows, asked to be read as numbers, when fewer than
+/// half of its filled cells (`counted`) are numbers: read as numbers, it would be mostly
+/// missing.
 fn refuse_without_numbers(
     name: &str,
     counted: &super::counts::Counts<'_>,
     rows: usize,
 ) -> Result<()> {
     let cells = rows - counted.missing;
-    if counted.numbers > 0 || cells == 0 {
+    if 2 * counted.numbers >= cells {
         return Ok(());
     }
     let mut shown: Vec<String> = counted
@@ -265,8 +267,9 @@ fn refuse_without_numbers(
     if counted.distinct_words > shown.len() {
         shown.push("...".into());
     }
-    Err(Error::NoNumbers {
+    Err(Error::FewNumbers {
         name: name.to_string(),
+        numbers: counted.numbers,
         cells,
         examples: shown.join("`, `"),
     })

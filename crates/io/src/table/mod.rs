@@ -29,6 +29,7 @@ mod category;
 mod cells;
 mod column;
 mod counts;
+mod dates;
 mod encode;
 mod file;
 mod infer;
@@ -48,10 +49,11 @@ mod sniff;
 mod target;
 mod text;
 
+pub use crate::error::case_hint;
 pub use cells::{
-    DateOrder, DateTime, MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32,
-    too_large_for_f32, yes_no,
+    MISSING_TOKENS, NO_WORDS, YES_WORDS, is_missing, number, number_f32, too_large_for_f32, yes_no,
 };
+pub use dates::{DateOrder, DateTime};
 pub use encode::{ColumnEncoder, DateField, EncodeOptions, Scaling};
 pub use file::{TableFile, is_parquet, load_table_file};
 pub use infer::{

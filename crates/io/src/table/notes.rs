@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::cells::is_missing;
+use super::dates::{DateOrder, DateTime};
 use super::encode::{ColumnEncoder, read_number};
 use super::preprocessor::Preprocessor;
 use super::text::{Cell, ColumnRef, Table};
@@ -15,7 +16,8 @@ use crate::error::{Error, Result};
 pub struct ReadNote {
     /// The column.
     pub column: String,
-    /// What the model reads there: `numbers`, `dates`, `yes/no values` or `LEVELS`.
+    /// What the model reads there: `numbers`, `yes/no values`, `LEVELS` or dates
+    /// ([`DateOrder::dates_read`]: `dates like 03/15/2024, month first`).
     pub kind: &'static str,
     /// Cells that could not be read.
     pub unreadable: usize,
@@ -35,11 +37,11 @@ impl ReadNote {
             if self.rows == 1 { "" } else { "s" },
             if self.unreadable == 1 { "is" } else { "are" },
             match (self.unreadable, self.kind) {
-                (1, "numbers") => "a number",
-                (1, "dates") => "a date",
-                (1, LEVELS) => "a level seen in training",
-                (1, _) => "a yes/no value",
-                (_, kind) => kind,
+                (1, "numbers") => "a number".to_string(),
+                (1, LEVELS) => "a level seen in training".to_string(),
+                (1, "yes/no values") => "a yes/no value".to_string(),
+                (1, dates) => dates.replacen("dates", "a date", 1),
+                (_, kind) => kind.to_string(),
             },
             self.examples.join("`, `")
         )
@@ -65,6 +67,9 @@ impl Preprocessor {
         let mut notes = Vec::new();
         for encoder in &self.columns {
             let c = table.require(encoder.column())?;
+            if let ColumnEncoder::Date { order, .. } = encoder {
+                refuse_another_order(*order, table, c)?;
+            }
             let Some(note) = note(encoder, table.column(c)) else {
                 continue;
             };
@@ -85,6 +90,34 @@ impl Preprocessor {
     }
 }
 
+/// Refuses column `c` of `table` (new rows) when its dates read in another order than the
+/// model's `order` read more of its cells: read the model's way, the days and months of the
+/// cells both orders read (days up to 12) would be swapped without a word.
+fn refuse_another_order(order: DateOrder, table: &Table, c: usize) -> Result<()> {
+    let column = table.column(c);
+    let data = column.data();
+    let mut read = [0usize; 3];
+    for code in 0..data.codes() as u32 {
+        let text = data.code_text(code);
+        for (k, o) in DateOrder::ALL.into_iter().enumerate() {
+            read[k] += usize::from(DateTime::parse_in(text, o).is_some());
+        }
+    }
+    let at = |o: DateOrder| DateOrder::ALL.iter().position(|&a| a == o).unwrap_or(0);
+    let best = (0..3)
+        .max_by_key(|&k| (read[k], k == at(order)))
+        .unwrap_or(0);
+    if read[best] <= read[at(order)] {
+        return Ok(());
+    }
+    Err(Error::DatesInAnotherOrder {
+        source_name: table.source.clone(),
+        column: table.names()[c].clone(),
+        trained: order,
+        found: DateOrder::ALL[best],
+    })
+}
+
 /// What a category's note says its cells are not.
 const LEVELS: &str = "levels seen in training";
 
@@ -94,7 +127,7 @@ fn note(encoder: &ColumnEncoder, column: ColumnRef<'_>) -> Option<ReadNote> {
     let kind = match encoder {
         ColumnEncoder::Number { .. } => "numbers",
         ColumnEncoder::YesNo { .. } => "yes/no values",
-        ColumnEncoder::Date { .. } => "dates",
+        ColumnEncoder::Date { order, .. } => order.dates_read(),
         ColumnEncoder::Category { other: true, .. } => return None,
         ColumnEncoder::Category { .. } => LEVELS,
     };

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::cells::DateTime;
+use super::dates::DateTime;
 
 /// The parts a date column is expanded into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

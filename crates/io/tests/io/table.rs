@@ -207,7 +207,17 @@ fn overrides_win_and_bad_names_are_errors() {
         ..TypeOverrides::default()
     };
     let e = infer_schema(&t, Some("y"), &words).unwrap_err();
-    assert!(matches!(&e, io::Error::NoNumbers { cells: 40, .. }), "{e}");
+    assert!(
+        matches!(
+            &e,
+            io::Error::FewNumbers {
+                numbers: 0,
+                cells: 40,
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = e.to_string();
     assert!(
         e.contains("`colour`") && e.contains("`blue`, `green`, `red`"),

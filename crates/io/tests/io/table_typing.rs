@@ -363,7 +363,7 @@ fn new_rows_say_what_could_not_be_read() {
         shown,
         [
             "age: 2 of 4 cells are not numbers (`old`, `young`), read as missing",
-            "when: 1 of 4 cells is not a date (`2020-02-30`), read as missing",
+            "when: 1 of 4 cells is not a date like 2024-03-15 (`2020-02-30`), read as missing",
         ]
     );
     // The unreadable cells are encoded as missing ones.
@@ -378,6 +378,49 @@ fn new_rows_say_what_could_not_be_read() {
         }
         e => panic!("{e}"),
     }
+}
+
+#[test]
+fn new_rows_with_dates_in_another_order_are_refused() {
+    // Trained on dates written month first (15 March cannot be read day first).
+    let (train, _) = dated(|m, d| format!("{m}/{d}/2023"));
+    let p = Preprocessor::fit(&train, &schema(&train), &EncodeOptions::default()).unwrap();
+    let refused = |text: &str| match p.read_notes(&read(text)).unwrap_err() {
+        io::Error::DatesInAnotherOrder {
+            column,
+            trained,
+            found,
+            ..
+        } => (column, trained, found),
+        e => panic!("{e}"),
+    };
+    // Day first: 7 January would be read as 1 July without the refusal.
+    let (column, trained, found) = refused("day,y\n07.01.2019,1\n19.08.2021,0\n");
+    assert_eq!(column, "day");
+    assert_eq!(trained, DateOrder::MonthFirst);
+    assert_eq!(found, DateOrder::DayFirst);
+    // The model's own order, and dates both orders read alike, are read.
+    assert!(
+        p.read_notes(&read("day,y\n7/1/2019,1\n12/31/2021,0\n"))
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        p.read_notes(&read("day,y\n07.01.2019,1\n"))
+            .unwrap()
+            .is_empty()
+    );
+    // A model of year-first dates names the order it reads.
+    let iso = read("day,y\n2020-01-02,1\n2020-02-03,0\n2021-03-04,1\n");
+    let p = Preprocessor::fit(&iso, &schema(&iso), &EncodeOptions::default()).unwrap();
+    let e = p
+        .read_notes(&read("day,y\n1/21/2019,1\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.ends_with("has dates written month first (03/15/2024), but the model reads them written year first (2024-03-15); write them so"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use io::table::Table;
-use io::{FittedModel, Standardizer};
+use io::table::{ColumnEncoder, Preprocessor, Table};
+use io::{Dataset, FittedModel, Standardizer};
 use serde::Serialize;
 use tensor_core::Backend;
 
@@ -157,7 +157,15 @@ impl TestFigures {
             (None, Some(_)) => {
                 let mut values = raw;
                 fitted.info().regression_values(&mut values)?;
-                let report = RegressionReport::new(&values, &p.train, test);
+                // The linear reference reads the user's columns: piecewise-linear rows (many
+                // more columns than the table has) are read back as plain ones.
+                let report = match (
+                    plain_rows(&p.encoding, &p.train),
+                    plain_rows(&p.encoding, test),
+                ) {
+                    (Some(train), Some(test)) => RegressionReport::new(&values, &train, &test),
+                    _ => RegressionReport::new(&values, &p.train, test),
+                };
                 Ok(TestFigures::Regression(report))
             }
             _ => Err(Error::refused(
@@ -165,6 +173,41 @@ impl TestFigures {
             )),
         }
     }
+}
+
+/// `rows` (in `encoding`) in its plain encoding, every number one standardised column, when
+/// `encoding` is piecewise-linear; `None` when it is plain already.
+fn plain_rows(encoding: &Preprocessor, rows: &Dataset) -> Option<Dataset> {
+    let piecewise = encoding.columns.iter().any(|c| {
+        matches!(
+            c,
+            ColumnEncoder::Number {
+                piecewise: Some(_),
+                ..
+            }
+        )
+    });
+    if !piecewise {
+        return None;
+    }
+    let columns = encoding.plain_columns();
+    let mut x = Vec::with_capacity(rows.rows * columns.len());
+    for row in rows.x.chunks_exact(rows.n_features.max(1)) {
+        x.extend(
+            columns
+                .iter()
+                .map(|c| c.offset + c.terms.iter().map(|&(at, w)| w * row[at]).sum::<f32>()),
+        );
+    }
+    let names = encoding.plain().output_names();
+    Dataset::new(
+        x,
+        rows.y.clone(),
+        rows.rows,
+        names,
+        rows.target_names.clone(),
+    )
+    .ok()
 }
 
 /// A run's training figures, as `metrics.json` gives them.
@@ -266,7 +309,7 @@ impl TabularMetrics {
 /// Predicts the rows of `table` and writes, atomically, every column of its rows as read
 /// (identifiers and columns the model does not read included, so that each prediction can
 /// be told apart), but for the column `left_out` (the empty target column of rows without
-/// targets), then the predictions.
+/// targets) and any named as an output column, then the predictions.
 pub fn write_table_predictions<B: Backend>(
     path: &Path,
     model: &FittedModel<B>,
@@ -274,10 +317,12 @@ pub fn write_table_predictions<B: Backend>(
     left_out: Option<&str>,
 ) -> Result<()> {
     let predictions = model.predict_table(table)?;
+    // An input column named as an output (`prediction`) is left out: one header, one meaning.
+    let outputs = predictions.csv_header();
     let names: Vec<String> = table
         .names()
         .iter()
-        .filter(|n| Some(n.as_str()) != left_out)
+        .filter(|n| Some(n.as_str()) != left_out && !outputs.contains(n))
         .cloned()
         .collect();
     // Streamed row by row into the file: the CSV is never held whole.

@@ -94,7 +94,11 @@ pub fn cross_validate<B: Backend>(
         let mut fold = options.clone();
         fold.data.folds = None;
         fold.data.fold = Some(Fold { index, of: folds });
-        let job = TableJob::prepare(&fold, &mut Folds(reporter))?;
+        let shown = match index {
+            0 => Shown::FirstFold,
+            _ => Shown::OtherFold,
+        };
+        let job = TableJob::prepare(&fold, &mut Folds(reporter, shown))?;
         if index == 0 && too_many_rows(&job, limit) {
             // The fold's table is let go before the table is read again.
             drop(job);
@@ -104,7 +108,7 @@ pub fn cross_validate<B: Backend>(
             .runs()
             .status(&format!("fold {} of {folds}", index + 1));
         let run = dir.join(FOLDS_DIR).join((index + 1).to_string());
-        let out = job.train(backend, &run, &mut Folds(reporter))?;
+        let out = job.train(backend, &run, &mut Folds(reporter, Shown::OtherFold))?;
         if out.stop_reason == nn::StopReason::Interrupted {
             return Ok(out);
         }
@@ -116,7 +120,7 @@ pub fn cross_validate<B: Backend>(
     every.data.folds = None;
     every.data.test_fraction = 0.0;
     reporter.runs().status("the model, on every row");
-    let job = TableJob::prepare(&every, reporter)?;
+    let job = TableJob::prepare(&every, &mut Folds(reporter, Shown::EveryRow))?;
     let mut out = job.train(backend, dir, reporter)?;
     out.metrics.cross_validation = Some(CrossValidation::of(measure, scores));
     write_json(&out.metrics, &dir.join(METRICS_FILE))?;
@@ -161,9 +165,21 @@ fn score(test: &Option<TestFigures>) -> (&'static str, f64) {
     }
 }
 
-/// A fold's reporter: its runs' progress shown, its notes but a divergence left out (the
-/// run on every row gives them once).
-struct Folds<'a>(&'a mut dyn TableReporter);
+/// Which notes of a cross-validation's runs are shown: each once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    /// The first fold: the table as read (before any training) and a divergence.
+    FirstFold,
+    /// Another fold: a divergence only.
+    OtherFold,
+    /// The run on every row, as it prepares: every note but the table as read (the first
+    /// fold showed it).
+    EveryRow,
+}
+
+/// A reporter of a cross-validation's runs: their progress shown, their notes as
+/// [`Shown`] says.
+struct Folds<'a>(&'a mut dyn TableReporter, Shown);
 
 impl TableReporter for Folds<'_> {
     fn runs(&mut self) -> &mut dyn Reporter {
@@ -171,7 +187,12 @@ impl TableReporter for Folds<'_> {
     }
 
     fn note(&mut self, note: TableNote<'_>) {
-        if matches!(note, TableNote::Diverged { .. }) {
+        let shown = match (&note, self.1) {
+            (TableNote::Diverged { .. }, Shown::FirstFold | Shown::OtherFold) => true,
+            (TableNote::Read { .. }, shown) => shown == Shown::FirstFold,
+            (_, shown) => shown == Shown::EveryRow,
+        };
+        if shown {
             self.0.note(note);
         }
     }

@@ -115,7 +115,7 @@ pub fn regression_report_lines(
     let mut lines = Vec::new();
     if train_rows <= cols {
         lines.push(format!(
-            "note: {cols} features but only {train_rows} training rows: the problem is underdetermined (many weight vectors fit the training rows exactly), so expect overfitting"
+            "note: {cols} encoded columns but only {train_rows} training rows: the problem is underdetermined (many weight vectors fit the training rows exactly), so expect overfitting"
         ));
     }
     lines.push(format!("test set ({test_rows} rows):"));
