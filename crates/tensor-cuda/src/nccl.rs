@@ -3,7 +3,9 @@
 //! kernels before and after it and nothing waits for the device.
 //!
 //! NCCL is opened at run time, as the driver is: a build with the feature runs on machines
-//! without NCCL until a group is joined, which then fails with an error naming the library.
+//! without NCCL until a group is made or joined, which then fails with an error naming the
+//! library. The loader looks for `libnccl.so` (NVIDIA's `libnccl-dev` package; with only
+//! the runtime's `libnccl.so.2`, a link named `libnccl.so` to it on `LD_LIBRARY_PATH`).
 //!
 //! ```no_run
 //! use tensor_core::Tensor;
@@ -30,8 +32,25 @@ use tensor_core::{Error, Tensor};
 /// other before they join.
 pub const GROUP_ID_BYTES: usize = 128;
 
+/// Where NCCL's library was looked for, for the error when it is not found.
+const NCCL_LOOKED_FOR: &str = "libnccl.so on the loader path (NVIDIA's libnccl-dev package, \
+     or a link named libnccl.so to libnccl.so.2 on LD_LIBRARY_PATH)";
+
+/// Refuses to go on when NCCL's library cannot be opened (the bindings would panic).
+fn require_nccl(op: &'static str) -> Result<(), Error> {
+    // SAFETY: this only tries to open the library by its candidate names.
+    match unsafe { cudarc::nccl::sys::is_culib_present() } {
+        true => Ok(()),
+        false => Err(Error::device(
+            op,
+            format!("NCCL was not found: looked for {NCCL_LOOKED_FOR}"),
+        )),
+    }
+}
+
 /// A new group id, made once (by rank 0) for every process of the group to join with.
 pub fn new_group_id() -> Result<[u8; GROUP_ID_BYTES], Error> {
+    require_nccl("NcclGroup::new_group_id")?;
     let id = Id::new().map_err(|e| failed("NcclGroup::new_group_id", "ncclGetUniqueId", e))?;
     Ok(id.internal().map(|c| c as u8))
 }
@@ -73,6 +92,7 @@ impl NcclGroup {
                 format!("rank {rank} is not one of {size} processes"),
             ));
         }
+        require_nccl("NcclGroup::join")?;
         let id = Id::uninit(id.map(|b| b as std::ffi::c_char));
         let comm = Comm::from_rank(gpu.stream().clone(), rank, size, id)
             .map_err(|e| failed("NcclGroup::join", "ncclCommInitRank", e))?;
