@@ -3,7 +3,7 @@
 
 use super::cells::{is_missing, number, yes_no};
 use super::column::Stored;
-use super::dates::{DateOrder, DateTime};
+use super::dates::{DateOrder, DateTime, two_digit_year_date};
 use super::numbers::{CURRENCY_SIGNS, Detected, NumberFormat, detect};
 use super::text::{Cell, ColumnRef};
 
@@ -20,6 +20,8 @@ pub(super) struct Counts<'a> {
     pub times: usize,
     /// How the column writes its dates: the order that reads the most of its cells.
     pub date_order: DateOrder,
+    /// Cells written as dates with two-digit years (not read as dates).
+    pub short_year_dates: usize,
     pub distinct: usize,
     /// Whether some level reads as yes, and some as no.
     pub yes: bool,
@@ -60,6 +62,7 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
         dates: 0,
         times: 0,
         date_order: DateOrder::YearFirst,
+        short_year_dates: 0,
         distinct: 0,
         yes: false,
         no: false,
@@ -100,6 +103,9 @@ pub(super) fn count<'a>(column: ColumnRef<'a>, prefer_comma: bool) -> Counts<'a>
             padded.push((cell.len(), n));
         }
         dates.add(cell, n);
+        if two_digit_year_date(cell) {
+            c.short_year_dates += n;
+        }
         if let Some(b) = yes_no(cell) {
             c.yes_no += n;
             (c.yes, c.no) = (c.yes || b, c.no || !b);

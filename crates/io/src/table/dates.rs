@@ -161,6 +161,16 @@ fn three_parts(t: &[u8]) -> Option<[&[u8]; 3]> {
     parts.next().is_none().then_some(three)
 }
 
+/// Whether `cell` is written as a date whose year has two digits (`7/5/19`, `05.07.19`,
+/// optionally with a time), which is not read as a date: the century is not known.
+pub(super) fn two_digit_year_date(cell: &str) -> bool {
+    let t = trim(cell).as_bytes();
+    let end = t.iter().position(|&b| b == b' ').unwrap_or(t.len());
+    three_parts(&t[..end]).is_some_and(|[a, b, y]| {
+        short(a) && short(b) && y.len() == 2 && [a, b, y].iter().all(|p| digits(p).is_some())
+    })
+}
+
 /// Whether `b` is a day or month of one or two digits.
 fn short(b: &[u8]) -> bool {
     (1..=2).contains(&b.len())

@@ -97,6 +97,11 @@ pub enum ColumnKind {
 }
 
 impl ColumnKind {
+    /// Whether the column holds dates.
+    pub fn is_date(self) -> bool {
+        matches!(self, ColumnKind::Date { .. })
+    }
+
     /// Whether the column feeds the model.
     pub fn is_used(self) -> bool {
         matches!(
@@ -433,6 +438,10 @@ fn infer_column(
         }
         None => ColumnKind::Category,
     };
+    let short_years = c.short_year_dates > 0 && share(c.short_year_dates) >= MOSTLY_NUMBERS;
+    if forced.is_none() && !info.kind.is_date() && short_years {
+        info.note = "dates with two-digit years are not read as dates, the century being unknown: write the years in full".into();
+    }
     info
 }
 

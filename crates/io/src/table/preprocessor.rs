@@ -19,6 +19,24 @@ pub struct Preprocessor {
     pub columns: Vec<ColumnEncoder>,
 }
 
+/// The first columns of `schema` with why each is ignored: `` `id` identifier (a distinct
+/// value in almost every row); `c` constant``.
+fn why_ignored(schema: &[ColumnInfo]) -> String {
+    const SHOWN: usize = 5;
+    let mut each: Vec<String> = schema
+        .iter()
+        .take(SHOWN)
+        .map(|i| match i.note.is_empty() {
+            true => format!("`{}` {}", i.name, i.kind),
+            false => format!("`{}` {} ({})", i.name, i.kind, i.note),
+        })
+        .collect();
+    if schema.len() > SHOWN {
+        each.push(format!("and {} more", schema.len() - SHOWN));
+    }
+    each.join("; ")
+}
+
 impl Preprocessor {
     /// Fits the encoding of the used columns of `schema` on the rows of `table` (the
     /// training rows). Errors when no column is used.
@@ -31,9 +49,10 @@ impl Preprocessor {
         if columns.is_empty() {
             return Err(Error::Table {
                 source_name: table.source.clone(),
-                message: "every feature column is ignored (identifiers, constants, empty or left \
-                          out on request), so there is nothing to learn from"
-                    .into(),
+                message: format!(
+                    "every feature column is ignored, so there is nothing to learn from: {}",
+                    why_ignored(schema)
+                ),
             });
         }
         Ok(Preprocessor { columns })

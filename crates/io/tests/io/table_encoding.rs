@@ -154,6 +154,8 @@ fn every_column_ignored_is_an_error() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("every feature column is ignored"), "{e}");
+    // Each column says why it is left out.
+    assert!(e.ends_with("`id` ignored; `c` constant"), "{e}");
 }
 
 #[test]

@@ -272,9 +272,16 @@ fn dates_whose_year_comes_last_are_read_in_the_column_s_order() {
             order: DateOrder::DayFirst
         }
     );
-    // A two-digit year, or a date of two parts, is not read as a date.
+    // A two-digit year is not read as a date, and the column says why.
     let (short, _) = dated(|m, d| format!("{m}/{d}/23"));
-    assert!(!matches!(schema(&short)[0].kind, ColumnKind::Date { .. }));
+    let s = schema(&short);
+    assert!(!s[0].kind.is_date(), "{:?}", s[0]);
+    assert!(
+        s[0].note
+            .contains("dates with two-digit years are not read as dates"),
+        "{:?}",
+        s[0]
+    );
 }
 
 #[test]
