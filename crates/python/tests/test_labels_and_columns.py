@@ -83,3 +83,47 @@ def test_a_column_name_with_spaces_around_it_is_found(rows):
     model = TableRegressor(model="linear", ignore=[" b "], device="cpu").fit(padded, y)
     assert model.score(padded, y) > 0.999
     assert list(model.feature_names_in_) == ["a", " b ", "code"]
+
+
+def test_whole_numbers_held_as_floats_read_as_the_integers(rows):
+    # pandas holds an integer column with a gap as floats: its levels are the integers'.
+    X, positive = rows
+    y = X["a"] * 2.0 + X["code"].astype(int)
+    codes = X.assign(code=X["code"].astype(int))
+    model = TableRegressor(model="linear", categorical="code", device="cpu").fit(codes, y)
+    as_ints = model.predict(codes.head(20))
+    as_floats = model.predict(codes.head(20).astype({"code": float}))
+    np.testing.assert_allclose(as_floats, as_ints, rtol=1e-6)
+
+
+def test_categories_of_digit_texts_and_ignored_ones(rows):
+    X, positive = rows
+    y = X["a"] + X["code"].astype(int)
+    digits = X.assign(code=pd.Categorical(X["code"].astype(int).map("{:02d}".format)))
+    model = TableRegressor(model="linear", device="cpu").fit(digits, y)
+    assert "code" in model._category_columns
+    # A category column left out is not also asked to be read as categories.
+    TableRegressor(model="linear", ignore="code", device="cpu").fit(X, y)
+
+
+def test_texts_read_as_missing_are_said(rows):
+    X, positive = rows
+    region = np.where(positive, "NA", "EU")
+    with pytest.warns(UserWarning, match="column 'region': .* hold the text 'NA', which is read as a missing value"):
+        TableClassifier(model="linear", device="cpu").fit(X.assign(region=region), positive)
+
+
+def test_cells_predicted_as_missing_are_said(rows):
+    X, positive = rows
+    model = TableClassifier(model="linear", device="cpu").fit(X, positive)
+    odd = X.head(10).astype({"b": object})
+    odd.iloc[:3, 1] = "oops"
+    with pytest.warns(UserWarning, match=r"b: 3 of 10 cells are not numbers \(`oops`\), read as missing"):
+        model.predict(odd)
+
+
+@pytest.mark.parametrize("epochs", [0, -1, 10.0, "10", True])
+def test_counts_must_be_whole_numbers(rows, epochs):
+    X, positive = rows
+    with pytest.raises(ValueError, match="epochs must be None or a whole number of at least 1"):
+        TableClassifier(model="mlp", epochs=epochs, device="cpu").fit(X, positive)

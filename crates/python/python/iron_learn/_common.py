@@ -25,6 +25,16 @@ def seed_of(random_state):
     raise ValueError(f"random_state must be None, an integer or a RandomState, not {random_state!r}")
 
 
+def count_of(name, value):
+    """``value`` of the parameter ``name`` checked: ``None``, or a whole number of at least
+    1 (an ``int`` or a numpy integer; the native side checks the range further)."""
+    if value is None:
+        return None
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1:
+        return int(value)
+    raise ValueError(f"{name} must be None or a whole number of at least 1, not {value!r}")
+
+
 def threads_of(n_jobs):
     """Threads for the native work: ``None`` for every core (``n_jobs`` None or -1), else
     ``n_jobs``; below -1, as in scikit-learn, every core but ``-n_jobs - 1`` (at least one)."""

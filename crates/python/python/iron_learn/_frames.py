@@ -2,6 +2,8 @@
 columns as they are (text, categories, booleans, dates, missing values), an array's as
 ``x0, x1, ...``."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -47,21 +49,68 @@ def frame_of(X, names):
     return pd.DataFrame(np.asarray(X), columns=names, copy=False)
 
 
+#: Texts the table reader takes for a missing cell, in any case (as in a CSV file).
+MISSING_TEXTS = {"na", "n/a", "nan", "null", "none", "?", "."}
+
+
 def write_csv(path, frame):
-    """Writes ``frame`` as CSV (missing values as empty cells, numbers in full precision)."""
+    """Writes ``frame`` as CSV (missing values as empty cells, numbers in full precision):
+    a column of whole numbers held as floats (as pandas holds an integer column with a
+    missing value) as whole numbers, so that its levels read the same as the integers'.
+    Warns of texts the reader takes for missing cells (``NA``, ``None``)."""
+    frame = frame.copy(deep=False)
+    for name in frame.columns:
+        frame[name] = _whole_numbers(frame[name])
+        _warn_missing_texts(name, frame[name])
     frame.to_csv(path, index=False, na_rep="")
 
 
-def categories_of_numbers(frame, numeric):
-    """The columns of ``frame`` of pandas' ``category`` type whose categories are numbers
-    (which the table reader would read as numbers), less those ``numeric`` names."""
-    if isinstance(numeric, str):
-        numeric = [numeric]
-    asked = {str(c) for c in (numeric or [])}
-    found = []
-    for name in frame.columns:
-        column = frame[name]
-        if isinstance(column.dtype, pd.CategoricalDtype) and name not in asked:
-            if pd.api.types.is_numeric_dtype(column.dtype.categories.dtype):
-                found.append(name)
-    return found
+def _whole_numbers(column):
+    """``column`` with whole float values written as integers: a float column, or a
+    category column of float categories, whose values are all whole (or missing)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        categories = column.cat.categories
+        if pd.api.types.is_float_dtype(categories.dtype) and _all_whole(categories):
+            return column.cat.rename_categories(categories.astype("int64"))
+        return column
+    if pd.api.types.is_float_dtype(column.dtype) and _all_whole(column.dropna()):
+        return column.astype("Int64")
+    return column
+
+
+def _all_whole(values):
+    """Whether every value is a whole number that an int64 holds."""
+    v = np.asarray(values, dtype=np.float64)
+    return v.size > 0 and bool(np.all(np.isfinite(v) & (v == np.round(v)) & (np.abs(v) < 2.0**53)))
+
+
+def _warn_missing_texts(name, column):
+    """Warns where text cells of ``column`` are words the reader takes for missing cells."""
+    if not (pd.api.types.is_object_dtype(column.dtype) or pd.api.types.is_string_dtype(column.dtype)
+            or isinstance(column.dtype, pd.CategoricalDtype)):
+        return
+    found = [t for t in column.dropna() if isinstance(t, str) and t.strip().lower() in MISSING_TEXTS]
+    if found:
+        shown = ", ".join(repr(t) for t in sorted(set(found))[:3])
+        warnings.warn(
+            f"column {name!r}: {len(found)} cell(s) hold the text {shown}, which is read as a "
+            "missing value (as in a CSV file); give another text to keep it as a value",
+            UserWarning,
+            stacklevel=4,
+        )
+
+
+def category_columns(frame, numeric, ignore):
+    """The columns of ``frame`` of pandas' ``category`` type, read as categories whatever
+    their levels (numbers, or texts of digits such as ``"01"``), less those named in
+    ``numeric`` or ``ignore``."""
+    asked = set()
+    for names in (numeric, ignore):
+        if isinstance(names, str):
+            names = [names]
+        asked |= {str(c).strip() for c in (names or [])}
+    return [
+        name
+        for name in frame.columns
+        if isinstance(frame[name].dtype, pd.CategoricalDtype) and name not in asked
+    ]

@@ -2,6 +2,7 @@
 conventions."""
 
 import os
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -41,7 +42,7 @@ class _TableEstimator(BaseEstimator):
         names = _frames.column_names(X)
         target = _frames.target_name(names, named)
         frame = _frames.frame_of(X, names)
-        self._categories_of_numbers = _frames.categories_of_numbers(frame, self.numeric)
+        self._category_columns = _frames.category_columns(frame, self.numeric, self.ignore)
         frame[target] = y
         with _common.run_folder() as folder:
             data = os.path.join(folder, "train.csv")
@@ -101,21 +102,21 @@ class _TableEstimator(BaseEstimator):
             "activation": self.activation,
             "weight_decay": self.weight_decay,
             "numeric_encoding": self.numeric_encoding,
-            "periodic": self.periodic,
-            "bins": self.bins,
+            "periodic": _common.count_of("periodic", self.periodic),
+            "bins": _common.count_of("bins", self.bins),
             "val_fraction": self.val_fraction,
-            "patience": self.patience,
+            "patience": _common.count_of("patience", self.patience),
             "drop_missing": bool(self.drop_missing),
-            "categorical": _joined(names(self.categorical), getattr(self, "_categories_of_numbers", [])),
+            "categorical": _joined(names(self.categorical), getattr(self, "_category_columns", [])),
             "numeric": names(self.numeric),
             "ignore": names(self.ignore),
             "class_weight": _class_weight(getattr(self, "class_weight", None)),
-            "folds": self.folds,
+            "folds": _common.count_of("folds", self.folds),
             "portfolio": self.portfolio,
             "seed": _common.seed_of(self.random_state),
             "lr": self.lr,
-            "epochs": self.epochs,
-            "steps": self.steps,
+            "epochs": _common.count_of("epochs", self.epochs),
+            "steps": _common.count_of("steps", self.steps),
             "batch": None if self.batch is None else str(self.batch),
             "schedule": self.schedule,
         }
@@ -148,6 +149,9 @@ class _TableEstimator(BaseEstimator):
             )
         values = np.frombuffer(answers["values"], dtype="<f4")
         answers["values"] = values.reshape(answers["rows"], answers["width"])
+        # Cells that could not be read are predicted as missing ones: say so.
+        for note in answers.get("notes") or []:
+            warnings.warn(f"{note}", UserWarning, stacklevel=3)
         return answers
 
     # Model files.
