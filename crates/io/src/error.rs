@@ -21,6 +21,15 @@ pub enum Error {
         path: PathBuf,
     },
 
+    /// A file to write in a folder that does not exist.
+    #[error("there is no folder `{}` to write `{}` in", dir.display(), file.display())]
+    NoFolder {
+        /// The missing folder.
+        dir: PathBuf,
+        /// The file to write, as the caller named it.
+        file: PathBuf,
+    },
+
     /// An operating-system error while reading or writing a file.
     #[error("could not {action} `{}`: {source}", path.display())]
     Io {

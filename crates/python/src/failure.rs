@@ -93,10 +93,15 @@ impl Failure {
     }
 }
 
-/// Whether `e` says that a file to read does not exist (the library's own error for it,
-/// through the layers that wrap it whole).
+/// Whether `e` says that a file to read, or the folder of a file to write, does not exist
+/// (the library's own errors for them, through the layers that wrap them whole).
 fn missing_file(e: &(dyn std::error::Error + 'static)) -> bool {
-    let io = |e: &io::Error| matches!(e, io::Error::FileNotFound { .. });
+    let io = |e: &io::Error| {
+        matches!(
+            e,
+            io::Error::FileNotFound { .. } | io::Error::NoFolder { .. }
+        )
+    };
     let run = |e: &train::Error| matches!(e, train::Error::Io(e) if io(e));
     if let Some(e) = e.downcast_ref::<io::Error>() {
         return io(e);

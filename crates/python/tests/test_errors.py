@@ -56,6 +56,13 @@ def test_a_missing_model_file_is_not_found(tmp_path):
         TableRegressor.load(tmp_path / "none.safetensors")
 
 
+def test_a_model_saved_into_a_missing_folder_is_not_found(regression, tmp_path):
+    X, y = regression
+    model = TableRegressor(model="linear", device="cpu").fit(X, y)
+    with pytest.raises(FileNotFoundError, match="there is no folder .* to write"):
+        model.save(tmp_path / "nowhere" / "model.safetensors")
+
+
 def test_a_file_that_is_no_model_is_refused(tmp_path):
     (tmp_path / "notes.safetensors").write_text("not a model")
     with pytest.raises(ValueError, match="notes.safetensors"):

@@ -86,11 +86,10 @@ impl OutputFile {
             _ => PathBuf::from("."),
         };
         if !dir.is_dir() {
-            return Err(Error::invalid(format!(
-                "there is no folder `{}` to write `{}` in",
-                dir.display(),
-                shown.display()
-            )));
+            return Err(Error::NoFolder {
+                dir,
+                file: shown.to_path_buf(),
+            });
         }
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let mut tmp_name = std::ffi::OsString::from(".");

@@ -222,7 +222,8 @@ _PARAMETERS_DOC = """
     model : {"auto", "mlp", "linear"}, default="auto"
         ``auto``: networks on plain, periodic and piecewise-linear inputs and a linear model
         compared on held-out training rows, the best kept; ``mlp``: the network alone;
-        ``linear``: a linear model alone.
+        ``linear``: a linear model alone (for ``TableClassifier``, a logistic regression
+        of two classes; ``auto`` weighs a multinomial one among its candidates).
     hidden : str, int or list of int, default=None
         Hidden widths (``"256,256"``, ``"256x3"``, ``[256, 256]``); ``None``: the command
         line's default.
