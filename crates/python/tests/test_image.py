@@ -63,6 +63,9 @@ def test_an_array_fits_as_its_file(fitted, cli, tmp_path):
     assert again.model_ == fitted.model_
     as_floats = fit_image(pixels.astype(np.float64) / 255, steps=STEPS, device="cpu")
     assert as_floats.model_ == fitted.model_
+    # Whole numbers of 0 to 255 in any integer type are 8-bit values.
+    as_ints = fit_image(pixels.astype(np.int64), steps=STEPS, device="cpu")
+    assert as_ints.model_ == fitted.model_
 
 
 def test_options_and_models_that_are_refused(fitted, tmp_path):
@@ -74,6 +77,10 @@ def test_options_and_models_that_are_refused(fitted, tmp_path):
         fit_image(DRAWING, arch="cnn", steps=3)
     with pytest.raises(ValueError, match=r"floats holds values in \[0, 1\]"):
         fit_image(np.full((8, 8), 3.0))
+    with pytest.raises(ValueError, match=r"got uint16 \(scale it: pixels / 255.0 for 8-bit values, / 65535.0"):
+        fit_image(np.full((8, 8), 40000, dtype=np.uint16))
+    with pytest.raises(ValueError, match="steps must be None or a whole number of at least 1"):
+        fit_image(DRAWING, steps=0)
     table = pd.read_csv(DATA / "regression.csv")
     model = TableRegressor(device="cpu", model="linear").fit(table.drop(columns="y"), table["y"])
     with pytest.raises(ValueError, match="this is a regression model, not an image model"):

@@ -127,3 +127,22 @@ def test_counts_must_be_whole_numbers(rows, epochs):
     X, positive = rows
     with pytest.raises(ValueError, match="epochs must be None or a whole number of at least 1"):
         TableClassifier(model="mlp", epochs=epochs, device="cpu").fit(X, positive)
+
+
+def test_a_model_fitted_on_an_array_loads_without_names(rows, tmp_path):
+    X, positive = rows
+    array = X[["a", "b"]].to_numpy()
+    TableClassifier(model="linear", device="cpu").fit(array, positive).save(tmp_path / "m.safetensors")
+    loaded = TableClassifier.load(tmp_path / "m.safetensors")
+    assert not hasattr(loaded, "feature_names_in_")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.mean(loaded.predict(array) == positive) > 0.9
+
+
+def test_date_classes_are_refused(rows):
+    X, positive = rows
+    days = np.where(positive, np.datetime64("2024-01-01"), np.datetime64("2024-01-02"))
+    with pytest.raises(ValueError, match="classes that are dates are not supported"):
+        TableClassifier(model="linear", device="cpu").fit(X, days)

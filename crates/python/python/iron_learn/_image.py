@@ -32,6 +32,8 @@ def fit_image(image, *, random_state=None, device="auto", n_jobs=None, verbose=0
     for name in ("hidden", "batch"):
         if spec[name] is not None:
             spec[name] = str(spec[name])
+    for name in ("steps", "epochs", "size", "levels", "features", "supersample"):
+        spec[name] = _common.count_of(name, spec[name])
     spec["seed"] = _common.seed_of(random_state)
     with _common.run_folder() as folder:
         path = image if isinstance(image, (str, os.PathLike)) else _write_array(folder, image)
@@ -59,7 +61,15 @@ def _write_array(folder, image):
         pixels = pixels[:, :, 0]
     if pixels.ndim not in (2, 3) or (pixels.ndim == 3 and pixels.shape[2] != 3):
         raise ValueError(f"an image array is height x width, or height x width x 3; got shape {pixels.shape}")
+    if np.issubdtype(pixels.dtype, np.integer) and pixels.size and 0 <= pixels.min() and pixels.max() <= 255:
+        # Whole numbers of 0 to 255 (a list of ints, an int64 array) are 8-bit values.
+        pixels = pixels.astype(np.uint8)
     if pixels.dtype != np.uint8:
+        if not np.issubdtype(pixels.dtype, np.floating):
+            raise ValueError(
+                f"an image array holds 8-bit values (uint8) or floats in [0, 1]; got {pixels.dtype} "
+                "(scale it: pixels / 255.0 for 8-bit values, / 65535.0 for 16-bit ones)"
+            )
         values = pixels.astype(np.float64)
         if not np.all(np.isfinite(values)) or values.min() < 0 or values.max() > 1:
             raise ValueError("an image array of floats holds values in [0, 1] (or give 8-bit values)")

@@ -173,7 +173,9 @@ class _TableEstimator(BaseEstimator):
         estimator = cls(**params)
         estimator._adopt(model, info["inputs"])
         estimator.n_features_in_ = len(info["inputs"])
-        estimator.feature_names_in_ = np.asarray(info["inputs"], dtype=object)
+        # A model fitted on an array reads columns x0, x1, ...: no names, as after that fit.
+        if list(info["inputs"]) != _frames.column_names(np.empty((0, len(info["inputs"])))):
+            estimator.feature_names_in_ = np.asarray(info["inputs"], dtype=object)
         estimator._loaded(info)
         return estimator
 
@@ -305,6 +307,8 @@ class TableClassifier(ClassifierMixin, _TableEstimator):
 
     def _targets(self, y):
         check_classification_targets(y)
+        if np.issubdtype(np.asarray(y).dtype, np.datetime64):
+            raise ValueError("classes that are dates are not supported; give them as text (y.astype(str))")
         self.classes_ = np.unique(y)
         check_distinct(list(self.classes_))
         if len(self.classes_) < 2:
