@@ -190,7 +190,8 @@ pub(super) fn check_shape(x: &[f32], rows: usize, cols: usize) -> Result<(), Lin
     Ok(())
 }
 
-fn check_rows(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
+/// Refuses a fit without rows, or with fewer values in `x` than `rows x cols`.
+pub(super) fn check_rows(x: &[f32], rows: usize, cols: usize) -> Result<(), LinearSkipped> {
     if rows == 0 || x.len() < rows * cols {
         return Err(LinearSkipped::Empty);
     }
@@ -274,7 +275,7 @@ pub fn ridge(
 }
 
 /// Newton steps of [`logistic`] at most; each solves one `(cols + 1)`-square system.
-const NEWTON_STEPS: usize = 30;
+pub(super) const NEWTON_STEPS: usize = 30;
 
 /// Binary logistic regression of the 0/1 labels `y` on `x`: minimises
 /// `C sum log-loss + |w|^2 / 2` (scikit-learn's `LogisticRegression(C)`), by Newton's method.

@@ -14,10 +14,7 @@
 //! `M = K + lambda S^-1`. It reaches the
 //! minimiser of the primal fit ([`super::linear::logistic`]), which tests compare.
 
-use super::linear::{LinearFit, LinearSkipped, cholesky, solve_factored};
-
-/// Newton steps at most, as the primal fit's.
-const STEPS: usize = 30;
+use super::linear::{LinearFit, LinearSkipped, NEWTON_STEPS, check_rows, cholesky, solve_factored};
 
 /// The logistic regression of `y` (0 or 1) on the `rows x cols` rows `x`, with `C = c`.
 pub fn logistic_dual(
@@ -27,13 +24,12 @@ pub fn logistic_dual(
     cols: usize,
     c: f64,
 ) -> Result<LinearFit, LinearSkipped> {
-    if rows == 0 || x.len() < rows * cols {
-        return Err(LinearSkipped::Empty);
-    }
+    check_rows(x, rows, cols)?;
     let lambda = 1.0 / c;
     let k = gram(x, rows, cols);
     let (mut a, mut b) = (vec![0.0f64; rows], 0.0f64);
-    for _ in 0..STEPS {
+    // Newton steps at most, as the primal fit's.
+    for _ in 0..NEWTON_STEPS {
         let f: Vec<f64> = (0..rows)
             .map(|i| b + (0..rows).map(|j| k[i * rows + j] * a[j]).sum::<f64>())
             .collect();

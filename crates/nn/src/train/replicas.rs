@@ -67,8 +67,9 @@ pub(super) struct Shard<B: Backend> {
     pub grad: Tensor<B>,
     /// Every gradient and the loss, end to end, for the one sum of a step.
     host: Vec<f32>,
-    /// The same on the device, for a group that sums there (allocated at the first step).
-    fused: Option<Tensor<B>>,
+    /// The same on the device, for a group that sums there, and the one-value buffer of the
+    /// stop flag (both allocated at the first step).
+    fused: Option<(Tensor<B>, Tensor<B>)>,
 }
 
 /// Refuses a training run that `size` processes cannot share: a global batch of fewer
@@ -187,9 +188,16 @@ impl<B: Backend> Shard<B> {
             Ok(())
         })?;
         let backend = loss.backend().clone();
-        let fused = match &mut self.fused {
-            Some(f) if f.numel() == params + 2 => f,
-            slot => slot.insert(Tensor::uninit(&backend, [params + 2])?),
+        let (fused, flag) = match &mut self.fused {
+            Some((f, flag)) if f.numel() == params + 2 => (f, flag),
+            slot => {
+                let buffers = (
+                    Tensor::uninit(&backend, [params + 2])?,
+                    Tensor::uninit(&backend, [1])?,
+                );
+                let (f, flag) = slot.insert(buffers);
+                (f, flag)
+            }
         };
         let mut at = 0;
         model.visit_params(&mut |p| {
@@ -199,8 +207,8 @@ impl<B: Backend> Shard<B> {
         })?;
         fused.copy_flat_from(at, loss)?;
         fused.scale_assign(self.weight)?;
-        let flag = Tensor::from_slice(&backend, &[if stop { 1.0 } else { 0.0 }], [1])?;
-        fused.copy_flat_from(at + 1, &flag)?;
+        flag.upload(&[if stop { 1.0 } else { 0.0 }])?;
+        fused.copy_flat_from(at + 1, flag)?;
         self.replicas
             .sum_on_device(fused as &mut dyn Any)
             .map_err(Error::Config)?;
@@ -211,8 +219,7 @@ impl<B: Backend> Shard<B> {
             Ok(())
         })?;
         fused.copy_flat_into(at, loss)?;
-        let mut flag = flag;
-        fused.copy_flat_into(at + 1, &mut flag)?;
+        fused.copy_flat_into(at + 1, flag)?;
         Ok(flag.to_scalar()? > 0.0)
     }
 }
