@@ -40,7 +40,7 @@ pub const BUDGET_BATCH: usize = DEFAULT_BATCH / 8;
 
 /// Steps of a fit within a size budget up to [`HASH_GRID_BASE_PIXELS`] pixels (growing with
 /// the side beyond, as the default's do): 8,150 of [`BUDGET_BATCH`] on a 640x427 photo,
-/// 20 to 30 s on 2 shared cores.
+/// 25 to 29 s on 2 cores with the budget's wide hidden layer.
 pub const BUDGET_BASE_STEPS: u64 = 4000;
 
 /// The most default steps of a fit within a size budget: as many pixels as the default's

@@ -2,7 +2,10 @@
 //! pictures of every size, bad budgets are refused in their own terms, and the fit stores
 //! its model in float16, scored from the stored values.
 
-use jobs::image::budget::{BUDGET_LOG2_TABLES, MAX_BUDGET_LEVELS, MAX_PARAMS_PER_PIXEL};
+use jobs::image::budget::{
+    BUDGET_LOG2_TABLES, BUDGET_MAX_PRODUCT, BUDGET_MIN_WIDE, MAX_BUDGET_LEVELS,
+    MAX_PARAMS_PER_PIXEL,
+};
 use jobs::image::{GridOptions, ImageArch, ImageFitOptions, ImageOption, SizeBudget, fit_image};
 use std::path::Path;
 use tensor_cpu::CpuBackend;
@@ -165,4 +168,48 @@ fn a_budget_fit_stores_its_model_in_float16() {
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("metrics.json")).unwrap()).unwrap();
     assert_eq!(record["stored"]["bytes"], stored.bytes);
+}
+
+/// What the tables leave is spent on one wide hidden layer: at one parameter a pixel a
+/// 640x427 photo gets 12 levels of 2^13 entries and one layer of 304 (the widest multiple
+/// of 16 within the budget); at two, a larger grid and a layer whose first product takes no
+/// more multiply-adds a pixel than the cap; at a quarter, where one layer could not be
+/// [`BUDGET_MIN_WIDE`] wide, two layers of 64.
+#[test]
+fn the_tables_leave_one_wide_hidden_layer() {
+    let grid = GridOptions::DEFAULT;
+    let one = SizeBudget::new(1.0).unwrap();
+    let config = one.network(&grid, (640, 427, 3)).unwrap();
+    assert_eq!(
+        (config.levels, config.log2_table_size, config.features),
+        (12, 13, 4)
+    );
+    assert_eq!(config.hidden, vec![304]);
+    let params = config.num_params().unwrap();
+    let wider = nn::HashGridMlpConfig {
+        hidden: vec![320],
+        ..config.clone()
+    };
+    assert!(params <= 640 * 427 && wider.num_params().unwrap() > 640 * 427);
+    let two = SizeBudget::new(2.0)
+        .unwrap()
+        .network(&grid, (640, 427, 3))
+        .unwrap();
+    let inputs = two.levels * two.features;
+    assert!(two.levels > 12 && two.hidden.len() == 1, "{two:?}");
+    assert!(inputs * two.hidden[0] <= BUDGET_MAX_PRODUCT, "{two:?}");
+    assert!(
+        inputs * (two.hidden[0] + 16) > BUDGET_MAX_PRODUCT,
+        "{two:?}"
+    );
+    let quarter = SizeBudget::new(0.25)
+        .unwrap()
+        .network(&grid, (640, 427, 3))
+        .unwrap();
+    assert_eq!(quarter.hidden, vec![64, 64], "{quarter:?}");
+    let one_wide = nn::HashGridMlpConfig {
+        hidden: vec![BUDGET_MIN_WIDE],
+        ..quarter.clone()
+    };
+    assert!(one_wide.num_params().unwrap() > 640 * 427 / 4);
 }

@@ -9,7 +9,8 @@ use crate::{Backend, FeatureLayout, Tensor};
 use rand_chacha::ChaCha8Rng;
 
 /// `(rows, widths)`: tiny, odd, one and several tiles, several chunks, the hash-grid shape
-/// (32 -> 64 -> 64 -> 3), a single layer with few outputs, and one width above 64.
+/// (32 -> 64 -> 64 -> 3), a single layer with few outputs, a width above 64, the one wide
+/// layer of a size budget's network (48 -> 304 -> 3) and a width above any the CPU serves.
 const CASES: &[(usize, &[usize])] = &[
     (1, &[1, 1]),
     (600, &[40, 4]),
@@ -19,6 +20,8 @@ const CASES: &[(usize, &[usize])] = &[
     (4099, &[9, 17, 33, 8]),
     (5000, &[32, 64, 64, 3]),
     (300, &[4, 80, 2]),
+    (1100, &[48, 304, 3]),
+    (200, &[8, 600, 1]),
 ];
 
 /// A network, a batch and its targets, drawn from `r`.
