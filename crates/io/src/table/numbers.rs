@@ -137,6 +137,9 @@ impl NumberFormat {
             Some((w, f)) => (w, Some(f)),
             None => (t, None),
         };
+        if fraction.is_none() && self.group == Some('.') && is_ipv4(whole) {
+            return None;
+        }
         let mut plain = String::with_capacity(t.len());
         let grouped = match self.group {
             Some(g) if whole.contains(|c| is_group(c, g)) => {
@@ -291,6 +294,19 @@ fn numbers_read(format: &NumberFormat, numbers: &[(u32, usize)]) -> (usize, bool
     (cells, grouped)
 }
 
+/// Whether `t` reads as an IPv4 address rather than a number grouped by points: four
+/// groups of digits, each at most 255, none after the first with a leading zero
+/// (`192.168.100.200`, where `1.000.000.000` is a billion).
+fn is_ipv4(t: &str) -> bool {
+    let parts: Vec<&str> = t.split('.').collect();
+    parts.len() == 4
+        && parts.iter().enumerate().all(|(i, p)| {
+            let digits = (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+            let leading_zero = i > 0 && p.len() > 1 && p.starts_with('0');
+            digits && !leading_zero && p.parse::<u16>().is_ok_and(|v| v <= 255)
+        })
+}
+
 /// Whether `c` is the group mark `g` (a space mark also matches the no-break spaces).
 fn is_group(c: char, g: char) -> bool {
     c == g || (g == ' ' && matches!(c, '\u{a0}' | '\u{202f}'))
@@ -345,6 +361,17 @@ mod tests {
         assert_eq!(read('.', None, "45.2%"), Some(45.2));
         assert_eq!(read('.', None, "€12"), Some(12.0));
         assert_eq!(read(',', Some('.'), "1.234.567,89"), Some(1_234_567.89));
+        assert_eq!(read(',', Some('.'), "1.000.000.000"), Some(1e9));
+        assert_eq!(read(',', Some('.'), "1.234.567.890"), Some(1_234_567_890.0));
+        assert_eq!(
+            read(',', Some('.'), "192.168.100.200"),
+            None,
+            "an IPv4 address"
+        );
+        assert_eq!(
+            read(',', Some('.'), "100.200.100.200,5"),
+            Some(100_200_100_200.5)
+        );
         assert_eq!(read(',', None, "12,5"), Some(12.5));
         assert_eq!(read(',', Some(' '), "1 234 EUR"), Some(1234.0));
         assert_eq!(read(',', Some(' '), "1\u{a0}234,5"), Some(1234.5));

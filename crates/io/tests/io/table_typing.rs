@@ -303,6 +303,27 @@ fn codes_with_leading_zeros_are_categories() {
     assert_eq!(column(&s, "zip").kind, ColumnKind::Category);
 }
 
+/// IPv4 addresses whose groups all have three digits are not numbers grouped by points
+/// (`192.168.100.200` is not 192,168,100,200); round billions so written still are.
+#[test]
+fn ip_addresses_are_not_numbers() {
+    let mut text = String::from("ip,amount,y\n");
+    for r in 0..30 {
+        let ip = format!("{}.{}.{}.{}", 100 + r, 168, 100 + 3 * r, 250 - r);
+        text += &format!("{ip},{}.000.000,{}\n", r + 1, r % 2);
+    }
+    let s = schema(&read(&text));
+    assert_ne!(
+        column(&s, "ip").kind,
+        ColumnKind::Number,
+        "{:?}",
+        column(&s, "ip")
+    );
+    let amount = column(&s, "amount");
+    assert_eq!(amount.kind, ColumnKind::Number, "{amount:?}");
+    assert_eq!(amount.format.group, Some('.'));
+}
+
 #[test]
 fn the_number_format_is_kept_in_the_encoding() {
     let t = read("p,y\n\"$1,200.50\",1\n\"$300\",0\n\"$2,000\",1\n");
