@@ -23,7 +23,8 @@ pub const JOB: &str = "image-fit";
 /// `options.out`, refusing first in one line what would not fit in memory; resumes from the
 /// folder's checkpoint where asked. Writes `original.png`, `config.json`, `history.csv`,
 /// `model.safetensors`, `loss.png`, `reconstruction.png`, `comparison.png` and
-/// `metrics.json`, and returns the fitted model, its figures and the files.
+/// `metrics.json` (`original.png` once the run has started, so that a refused resume
+/// leaves the folder as it was), and returns the fitted model, its figures and the files.
 ///
 /// `reporter` sees the run's progress and notes, and a status line before training and
 /// while the reconstruction is drawn.
@@ -37,10 +38,6 @@ pub fn fit_image<B: Backend>(
     if let Some(note) = plan.smaller_tables_note(options, w * h) {
         reporter.note(&note);
     }
-    let dir = options.out.as_path();
-    create_run_dir(dir)?;
-    let original = dir.join(ORIGINAL_FILE);
-    picture.save_png(&original)?;
     let s = options.supersample as usize;
     let (offset, output_bias) = offsets(&picture.channel_means(), s);
     let line_art = picture.is_line_art();
@@ -87,21 +84,10 @@ pub fn fit_image<B: Backend>(
         drawing,
         reporter,
     };
-    let mut outcome = match plan.grid {
+    match plan.grid {
         Some(g) => fitted.train::<B, HashGridMlp<B>>(backend, parts, g),
         None => fitted.train::<B, Mlp<B>>(backend, parts, plan.mlp),
-    }?;
-    outcome.files.insert(0, original);
-    Ok(outcome)
-}
-
-/// Creates the run folder where it is missing.
-fn create_run_dir(dir: &std::path::Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|source| train::Error::CreateDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    Ok(())
+    }
 }
 
 /// Loads the picture and settles the network, refusing first what cannot fit in memory,
@@ -219,9 +205,21 @@ impl Fitted<'_> {
         let batch = self.sampler.batch();
         let data = RunData::Sampled(&mut self.sampler, parts.summary);
         let out = run.train::<B, M>(backend, data, None)?;
+        // Written once the run has started: a refused one (a resume that does not match)
+        // leaves the folder as it was.
+        let (w, h, c) = (parts.extra.width, parts.extra.height, parts.extra.channels);
+        let picture = CompactPicture::new(w, h, c, self.sampler.into_values())?;
+        let original = dir.join(ORIGINAL_FILE);
+        picture.save_png(&original)?;
+        if options.budget.is_none() {
+            super::stored::remove_earlier(dir)?;
+        }
         crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
-        let values = self.sampler.into_values();
-        self.drawing
-            .finish(backend, dir, (out, values, batch), self.reporter)
+        let values = picture.into_values();
+        let mut outcome = self
+            .drawing
+            .finish(backend, dir, (out, values, batch), self.reporter)?;
+        outcome.files.insert(0, original);
+        Ok(outcome)
     }
 }

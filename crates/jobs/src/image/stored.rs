@@ -73,3 +73,24 @@ pub fn store_and_score<B: Backend>(
     };
     Ok((figures, [file, png]))
 }
+
+/// Removes the compact model file and its drawing from `dir` where a fit without a size
+/// budget starts afresh over a run that had one (`--force`): they would be the earlier
+/// model's. A file that cannot be removed is an error.
+pub(super) fn remove_earlier(dir: &Path) -> Result<()> {
+    for name in [STORED_FILE, STORED_RECONSTRUCTION_FILE] {
+        let path = dir.join(name);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(io::Error::Io {
+                    action: "remove the earlier run's",
+                    path,
+                    source: e,
+                }
+                .into());
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

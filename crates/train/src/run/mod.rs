@@ -223,8 +223,8 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         }
     }
 
-    /// Refuses what cannot run, creates the run folder, and resolves lengths, intervals and
-    /// the schedule.
+    /// Refuses what cannot run, creates the run folder (of a run not resumed), and resolves
+    /// lengths, intervals and the schedule.
     fn plan<B: Backend>(&self, train: &TrainData<'_, B>, val: Option<Data<'_, B>>) -> Result<Plan> {
         if self.early_stopping.is_some() && val.is_none() {
             return Err(Error::NeedsValidationRows);
@@ -241,10 +241,14 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             };
             check(&self.architecture, &size)?;
         }
-        std::fs::create_dir_all(&self.dir).map_err(|source| Error::CreateDir {
-            path: self.dir.clone(),
-            source,
-        })?;
+        if !self.settings.resume {
+            // A resumed run's folder holds its checkpoint: where it is missing, the resume is
+            // refused without making it.
+            std::fs::create_dir_all(&self.dir).map_err(|source| Error::CreateDir {
+                path: self.dir.clone(),
+                source,
+            })?;
+        }
         Ok(plan)
     }
 
