@@ -65,7 +65,13 @@ fn jobs_advice(e: &jobs::Error) -> Option<String> {
             format!(" (--size {side}, or write a .png without --reference)")
         }
         Error::ImageOptionOutOfRange { option, .. } => format!(" ({})", image_flag(*option)),
-        Error::BudgetTooSmall { .. } => " (a larger --params-per-pixel, or a larger --size)".into(),
+        Error::BudgetTooSmall {
+            pixels, smallest, ..
+        } => budget_advice(*smallest, *pixels),
+        Error::BudgetGridFlat { .. } => {
+            " (a --base-resolution below the picture's longer side or the --finest-resolution)"
+                .into()
+        }
         Error::BudgetArch(_) => " (--params-per-pixel applies to --arch hashgrid)".into(),
         Error::BadGrid(_) => " (--levels, --features, --log2-table-size, --base-resolution, \
             --finest-resolution)"
@@ -73,6 +79,18 @@ fn jobs_advice(e: &jobs::Error) -> Option<String> {
         Error::Table(refusal) => table_advice(refusal),
         _ => return None,
     })
+}
+
+/// The budget that holds the smallest network of `smallest` parameters on `pixels` pixels,
+/// where one is accepted, else a larger picture.
+fn budget_advice(smallest: usize, pixels: usize) -> String {
+    let needed = smallest as f64 / pixels.max(1) as f64;
+    if needed <= jobs::image::budget::MAX_PARAMS_PER_PIXEL {
+        let at_least = (needed * 100.0).ceil() / 100.0;
+        format!(" (--params-per-pixel {at_least} at least, or a larger --size)")
+    } else {
+        " (the picture is too small for any budget: a larger --size)".into()
+    }
 }
 
 /// The learning rate of a diverged run, and a tenth of it to try.

@@ -30,8 +30,10 @@ pub enum Error {
     BudgetArch(&'static str),
     /// A size budget that holds no network.
     #[error(
-        "a budget of {budget} parameters for {pixels} pixels holds no network: the smallest \
-         takes {smallest}"
+        "a budget of {budget} parameter{} for {pixels} pixel{} holds no network: the smallest \
+         takes {smallest}",
+        plural(*budget),
+        plural(*pixels)
     )]
     BudgetTooSmall {
         /// The most parameters the budget allows.
@@ -40,6 +42,19 @@ pub enum Error {
         pixels: usize,
         /// The parameters of the smallest network a budget chooses.
         smallest: usize,
+    },
+    /// A size budget whose grid would not grow from coarse to fine: its coarsest resolution
+    /// is not below its finest, and its levels are hashed (tables smaller than a level's
+    /// vertices), so that they would hold noise.
+    #[error(
+        "a size budget spreads the grid's levels from coarse to fine, and its coarsest level \
+         ({coarsest} cells a side) is not below its finest ({finest})"
+    )]
+    BudgetGridFlat {
+        /// Cells per axis of the coarsest level.
+        coarsest: u32,
+        /// Cells per axis of the finest level.
+        finest: u32,
     },
     /// The test and validation fractions leave fewer than two training rows.
     #[error(
@@ -135,3 +150,8 @@ impl Error {
 
 /// Shorthand for results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// `"s"` for a count other than one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -118,6 +118,18 @@ impl SizeBudget {
     ) -> Result<HashGridMlpConfig> {
         let most = self.params(w * h);
         let longest = w.max(h).min(u32::MAX as usize) as u32;
+        let finest = super::plan::finest_resolution(grid, longest);
+        let spread = |config: HashGridMlpConfig| {
+            // Every level at one resolution, hashed: the tables hold noise.
+            let vertices = (u64::from(finest) + 1).pow(2);
+            if grid.base_resolution >= finest && vertices > 1u64 << config.log2_table_size {
+                return Err(Error::BudgetGridFlat {
+                    coarsest: grid.base_resolution,
+                    finest,
+                });
+            }
+            Ok(config)
+        };
         let config = |log2, levels, hidden: Vec<usize>| HashGridMlpConfig {
             levels,
             features: BUDGET_FEATURES,
@@ -143,14 +155,14 @@ impl SizeBudget {
                     let widest = BUDGET_MAX_PRODUCT / (levels * BUDGET_FEATURES);
                     let mut wide = BUDGET_MIN_WIDE;
                     if wide > widest || params(log2, levels, vec![wide])? > most {
-                        return Ok(config(log2, levels, vec![width; 2]));
+                        return spread(config(log2, levels, vec![width; 2]));
                     }
                     while wide + BUDGET_WIDTH_STEP <= widest
                         && params(log2, levels, vec![wide + BUDGET_WIDTH_STEP])? <= most
                     {
                         wide += BUDGET_WIDTH_STEP;
                     }
-                    return Ok(config(log2, levels, vec![wide]));
+                    return spread(config(log2, levels, vec![wide]));
                 }
             }
         }

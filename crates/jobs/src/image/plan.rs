@@ -60,13 +60,18 @@ pub fn hash_grid_config(
 /// `channels` outputs (its other fields Instant-NGP's): by default the finest level has a
 /// cell per pixel (at least the coarsest level's).
 pub(super) fn grid_config(grid: &GridOptions, longest: u32, channels: usize) -> HashGridMlpConfig {
-    let finest = grid
-        .finest_resolution
-        .unwrap_or(longest.max(grid.base_resolution));
+    let finest = finest_resolution(grid, longest);
     HashGridMlpConfig {
         base_resolution: grid.base_resolution,
         ..HashGridMlpConfig::new(channels, finest)
     }
+}
+
+/// Cells per axis of the finest level: the options', else one a pixel of the picture's
+/// longer side `longest` (at least the coarsest level's).
+pub(super) fn finest_resolution(grid: &GridOptions, longest: u32) -> u32 {
+    grid.finest_resolution
+        .unwrap_or(longest.max(grid.base_resolution))
 }
 
 /// `config`, or [`Error::BadGrid`] saying why it cannot be built.

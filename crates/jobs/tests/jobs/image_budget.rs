@@ -101,6 +101,31 @@ fn bad_budgets_are_refused_in_one_line() {
         } => assert!(budget < smallest && *budget == 256, "{e}"),
         other => panic!("{other}"),
     }
+    let one = tiny.network(&GridOptions::DEFAULT, (1, 1, 3)).unwrap_err();
+    assert!(
+        one.to_string()
+            .starts_with("a budget of 1 parameter for 1 pixel holds"),
+        "{one}"
+    );
+    // A coarsest level at or above the finest leaves no levels to spread: refused, where
+    // the fit would be hash noise.
+    for (base, finest) in [(300, None), (201, None), (64, Some(64))] {
+        let grid = GridOptions {
+            base_resolution: base,
+            finest_resolution: finest,
+            ..GridOptions::DEFAULT
+        };
+        let e = tiny.network(&grid, (201, 201, 3)).unwrap_err();
+        assert!(
+            matches!(e, jobs::Error::BudgetGridFlat { coarsest, .. } if coarsest == base),
+            "{e}"
+        );
+    }
+    let grid = GridOptions {
+        base_resolution: 100,
+        ..GridOptions::DEFAULT
+    };
+    assert!(tiny.network(&grid, (201, 201, 3)).is_ok());
     let tmp = tempfile::tempdir().unwrap();
     let options = ImageFitOptions {
         arch: Some(ImageArch::Siren),
