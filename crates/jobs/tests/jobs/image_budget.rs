@@ -238,3 +238,44 @@ fn the_tables_leave_one_wide_hidden_layer() {
     };
     assert!(one_wide.num_params().unwrap() > 640 * 427 / 4);
 }
+
+/// A refused resume leaves the run folder as it was (its `original.png` the picture it was
+/// trained on), a resume into a missing folder makes none, and a fit without a budget over
+/// a budget fit's folder (forced) leaves no float16 model of the earlier run behind.
+#[test]
+fn refused_resumes_write_nothing_and_forced_fits_leave_no_earlier_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let photo = write_photo(tmp.path(), 48, 40);
+    let dir = tmp.path().join("run");
+    let steps = |n| train::TrainChoices {
+        length: Some(nn::TrainLength::Steps(n)),
+        ..train::TrainChoices::default()
+    };
+    let budget = ImageFitOptions {
+        budget: Some(SizeBudget::new(4.0).unwrap()),
+        training: steps(10),
+        ..ImageFitOptions::new(Some(photo.clone()), &dir)
+    };
+    let cpu = CpuBackend::new();
+    fit_image(&cpu, &budget, &mut Silent).unwrap();
+    let original = std::fs::read(dir.join("original.png")).unwrap();
+    let mut gray = budget.clone();
+    gray.gray = true;
+    gray.training.resume = true;
+    assert!(fit_image(&cpu, &gray, &mut Silent).is_err());
+    assert_eq!(std::fs::read(dir.join("original.png")).unwrap(), original);
+    let mut missing = budget.clone();
+    missing.out = tmp.path().join("missing");
+    missing.training.resume = true;
+    assert!(fit_image(&cpu, &missing, &mut Silent).is_err());
+    assert!(!missing.out.exists());
+    let mut plain = ImageFitOptions {
+        training: steps(5),
+        ..ImageFitOptions::new(Some(photo), &dir)
+    };
+    plain.training.force = true;
+    fit_image(&cpu, &plain, &mut Silent).unwrap();
+    assert!(dir.join("model.safetensors").is_file());
+    assert!(!dir.join("model-f16.safetensors").exists());
+    assert!(!dir.join("reconstruction-f16.png").exists());
+}
