@@ -84,6 +84,16 @@ pub(super) fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint> {
         path: path.to_path_buf(),
         detail,
     };
+    let onnx = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("onnx"));
+    if onnx && bytes.get(8) != Some(&b'{') {
+        return Err(not_st(
+            "it is an ONNX graph (for other runtimes); the model file is the run folder's \
+             model.safetensors"
+                .into(),
+        ));
+    }
     let len = bytes.len();
     let Some(head) = bytes.get(..8) else {
         return Err(truncated(format!(

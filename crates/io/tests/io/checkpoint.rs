@@ -131,6 +131,16 @@ fn garbage_file_is_not_safetensors() {
         b"These are my notes, not a model at all.\n",
     );
     assert!(matches!(e, Error::NotSafetensors { .. }), "{e:?}");
+    // An ONNX graph (protobuf) is named as one.
+    let e = load_bytes(
+        dir.path(),
+        "model.onnx",
+        b"\x08\x08\x12\x0airon-learn\x3a\x10",
+    );
+    assert!(
+        matches!(e, Error::NotSafetensors { .. }) && e.to_string().contains("ONNX graph"),
+        "{e}"
+    );
     // A plausible length followed by something that is not JSON.
     let mut b = 16u64.to_le_bytes().to_vec();
     b.extend_from_slice(b"{not json at all");
