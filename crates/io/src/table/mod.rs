@@ -75,7 +75,7 @@ pub use read::{
 pub use sniff::{SHOWN_CHARS, shown};
 pub use target::{
     MAX_CODES, STRAY_TARGETS, TaskGuess, class_indices, class_labels, guess_task,
-    looks_categorical, regression_targets, rows_with_number_target, rows_with_target,
-    target_column,
+    looks_categorical, regression_targets, regression_targets_as, rows_with_number_target,
+    rows_with_target, target_column, target_number_format,
 };
 pub use text::{Cell, ColumnRef, Table, TextColumn};

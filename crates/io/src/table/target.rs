@@ -99,6 +99,27 @@ fn target_format(column: ColumnRef<'_>) -> NumberFormat {
     super::counts::count(column, false).format
 }
 
+/// How the `target` column of `table` writes its numbers, read as the feature columns are
+/// ([`infer_schema`](super::infer_schema)): the format that reads the most of its cells,
+/// and where `1,234` reads either way while another column writes a decimal comma, the
+/// comma as decimal. Read it on the whole table, before any split: a part whose cells all
+/// read either way (`2,184`) would otherwise take the comma as grouping thousands where
+/// the rest of the table takes it as decimal.
+pub fn target_number_format(table: &Table, target: &str) -> Result<NumberFormat> {
+    let t = table.require(target)?;
+    let counted = super::counts::count(table.column(t), false);
+    if counted.comma_sure || counted.format.group != Some(',') {
+        return Ok(counted.format);
+    }
+    let comma_elsewhere = (0..table.names().len())
+        .filter(|&c| c != t)
+        .any(|c| super::counts::count(table.column(c), false).comma_sure);
+    Ok(match comma_elsewhere {
+        true => super::counts::count(table.column(t), true).format,
+        false => counted.format,
+    })
+}
+
 /// The number a target cell holds in `format`, if it holds one.
 fn number_in(cell: Cell<'_>, format: &NumberFormat) -> Option<f64> {
     match cell {
@@ -116,8 +137,8 @@ pub fn looks_categorical(column: ColumnRef<'_>) -> bool {
 /// The rows of `table` whose `target` cell is a number, and the texts of the others (not
 /// missing) in the order met: the rows a regression keeps.
 pub fn rows_with_number_target(table: &Table, target: &str) -> Result<(Vec<usize>, Vec<String>)> {
+    let format = target_number_format(table, target)?;
     let column = table.column(table.require(target)?);
-    let format = target_format(column);
     let mut keep = Vec::with_capacity(column.len());
     let mut dropped = Vec::new();
     let mut buf = String::new();
@@ -167,14 +188,24 @@ pub fn rows_with_target(table: &Table, target: &str) -> Result<(Vec<usize>, usiz
 }
 
 /// The regression targets of `table`: every cell of `target` must be a number, in the format
-/// the column writes (rows with a missing target are to be dropped first).
+/// the column writes ([`target_number_format`]; rows with a missing target are to be dropped
+/// first).
 pub fn regression_targets(table: &Table, target: &str) -> Result<Vec<f32>> {
+    regression_targets_as(table, target, &target_number_format(table, target)?)
+}
+
+/// [`regression_targets`] read in `format`: the format of the whole table's target, for a
+/// part of it (a training, validation or test split).
+pub fn regression_targets_as(
+    table: &Table,
+    target: &str,
+    format: &NumberFormat,
+) -> Result<Vec<f32>> {
     let column = table.column(table.require(target)?);
-    let format = target_format(column);
     let mut out = Vec::with_capacity(column.len());
     let mut buf = String::new();
     for (r, cell) in column.cells().enumerate() {
-        match number_in(cell, &format) {
+        match number_in(cell, format) {
             Some(v) if (v as f32).is_finite() => out.push(v as f32),
             Some(_) => {
                 return Err(Error::NumberTooLarge {

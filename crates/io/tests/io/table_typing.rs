@@ -5,7 +5,7 @@
 use io::table::{
     ColumnEncoder, ColumnInfo, ColumnKind, DateField, DateOrder, EncodeOptions, NumberFormat,
     Preprocessor, Table, TaskGuess, TypeOverrides, guess_task, infer_schema, read_table,
-    rows_with_number_target,
+    regression_targets, regression_targets_as, rows_with_number_target, target_number_format,
 };
 
 fn read(text: &str) -> Table {
@@ -301,6 +301,26 @@ fn codes_with_leading_zeros_are_categories() {
     // A stray word does not turn the codes into numbers.
     let s = schema(&read(&text.replacen("02134", "unknown", 1)));
     assert_eq!(column(&s, "zip").kind, ColumnKind::Category);
+}
+
+/// A target whose cells all read either way (`2,184`: 2.184 or 2184) takes the comma as
+/// decimal where another column writes one, as the feature columns do; and a part of the
+/// table (a split) reads its targets in the whole table's format, whatever its own cells.
+#[test]
+fn a_target_reads_its_commas_as_the_table_does() {
+    let text = "a;y\n1,5;1,127\n0,25;2,184\n-3,75;-2,609\n2;0,500\n";
+    let t = read(text);
+    let format = target_number_format(&t, "y").unwrap();
+    assert_eq!((format.decimal, format.group), (',', None), "{format:?}");
+    let y = regression_targets(&t, "y").unwrap();
+    assert_eq!(y, [1.127, 2.184, -2.609, 0.5]);
+    // The same cells alone, in a table whose other column writes whole numbers, read either
+    // way: the part still reads them as the whole table did.
+    let part = read("a;y\n1;2,184\n2;1,127\n");
+    assert_eq!(
+        regression_targets_as(&part, "y", &format).unwrap(),
+        [2.184, 1.127]
+    );
 }
 
 /// IPv4 addresses whose groups all have three digits are not numbers grouped by points

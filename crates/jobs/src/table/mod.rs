@@ -15,7 +15,7 @@ use crate::{Error, Result};
 use io::Dataset;
 use io::table::{
     EncodeOptions, Preprocessor, Table, TypeOverrides, class_indices, class_labels, guess_task,
-    infer_schema, regression_targets,
+    infer_schema, regression_targets_as, target_number_format,
 };
 
 pub use folds::{Fold, MAX_FOLDS, deal_folds, split_fold};
@@ -124,6 +124,8 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
     let held = raw.rows.bytes() + raw.test.as_ref().map_or(0, Table::bytes);
     let target = target_name(&raw.rows, a.target.as_deref())?;
     let schema = infer_schema(&raw.rows, Some(&target), &a.overrides)?;
+    // Read on the whole table: every part reads its targets as the whole table writes them.
+    let target_format = target_number_format(&raw.rows, &target)?;
     let (classify, task_note) = match classify {
         Some(c) => (c, None),
         None => {
@@ -189,7 +191,7 @@ pub fn prepare(a: &TableOptions, classify: Option<bool>) -> Result<Prepared> {
             .try_for_each(|e| t.refuse_too_large(e.column()))?;
         let y = match &labels {
             Some(l) => class_targets(t, &target, l)?,
-            None => regression_targets(t, &target)?,
+            None => regression_targets_as(t, &target, &target_format)?,
         };
         let x = encoding.transform(t)?;
         let names = encoding.output_names();
