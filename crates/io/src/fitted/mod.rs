@@ -150,13 +150,15 @@ impl<B: Backend> FittedModel<B> {
     /// preprocessing encodes them first, reading each column as in training (its number
     /// format included). Cells that cannot be read as their column's type are read as
     /// missing and counted in [`Predictions::notes`]. A model without preprocessing reads its
-    /// feature columns as numbers. Errors naming a missing column, a column none of whose
-    /// cells can be read ([`Error::UnreadableColumn`]), or (without preprocessing) a cell
-    /// that is not a number.
+    /// feature columns as numbers, a missing or unreadable cell as its column's training
+    /// mean where the model stores the features' standardisation. Errors naming a missing
+    /// column, a column none of whose cells can be read ([`Error::UnreadableColumn`]), or
+    /// (without preprocessing nor standardisation) a cell that is not a number.
     pub fn predict_table(&self, table: &crate::table::Table) -> Result<Predictions> {
-        let notes = match &self.info.preprocessing {
-            Some(p) => p.read_notes(table)?,
-            None => Vec::new(),
+        let notes = match (&self.info.preprocessing, &self.info.features) {
+            (Some(p), _) => p.read_notes(table)?,
+            (None, Some(_)) => crate::table::number_notes(table, &self.info.feature_names)?,
+            (None, None) => Vec::new(),
         };
         let mut predictions = Predictions::from_raw(&self.info, self.table_outputs(table)?)?;
         predictions.notes = notes;
@@ -185,7 +187,8 @@ impl<B: Backend> FittedModel<B> {
 
     /// The rows of a raw table as the network's features (before the standardisation of
     /// [`ModelInfo::features`]): the stored preprocessing's output, or the feature columns
-    /// read as numbers.
+    /// read as numbers (a missing or unreadable cell as its column's training mean, where
+    /// the standardisation is stored).
     pub fn encode_table(&self, table: &crate::table::Table) -> Result<Vec<f32>> {
         if let Some(p) = &self.info.preprocessing {
             for encoder in &p.columns {
@@ -200,11 +203,20 @@ impl<B: Backend> FittedModel<B> {
             .iter()
             .map(|n| table.require(n))
             .collect::<Result<_>>()?;
+        let means = self.info.features.as_ref().map(|s| &s.mean);
         let mut x = Vec::with_capacity(table.rows() * names.len());
+        let mut buf = String::new();
         for r in 0..table.rows() {
-            for &c in &columns {
+            for (k, &c) in columns.iter().enumerate() {
                 let cell = table.column(c).cell(r);
-                let v = cell.number_f32().ok_or_else(|| table.not_a_number(r, c))?;
+                let v = match (cell.number_f32(), means) {
+                    (Some(v), _) => v,
+                    // Missing, or not a number: the training mean (0 once standardised).
+                    (None, Some(m)) if !crate::table::too_large_for_f32(cell.text(&mut buf)) => {
+                        m[k]
+                    }
+                    _ => return Err(table.not_a_number(r, c)),
+                };
                 x.push(v);
             }
         }

@@ -62,7 +62,7 @@ pub use infer::{
 };
 pub use json::{is_dataset_json, read_json_table};
 pub use names::{MAX_NAME_BYTES, short_name};
-pub use notes::ReadNote;
+pub use notes::{ReadNote, number_notes};
 pub use numbers::NumberFormat;
 pub use parquet::{load_parquet, read_parquet};
 pub use piecewise::{Piecewise, PlainColumn};

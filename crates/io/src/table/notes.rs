@@ -90,6 +90,54 @@ impl Preprocessor {
     }
 }
 
+/// The notes of [`Preprocessor::read_notes`] for a model that reads its `columns` of
+/// `table` as plain numbers (no stored encoding): each cell that is neither missing nor a
+/// number is read as missing. The same refusals: a missing column, and one of which no cell
+/// is a number while some are not missing.
+pub fn number_notes(table: &Table, columns: &[String]) -> Result<Vec<ReadNote>> {
+    let mut notes = Vec::new();
+    for name in columns {
+        let column = table.column(table.require(name)?);
+        let (mut unreadable, mut present) = (0, 0);
+        let mut examples: Vec<String> = Vec::new();
+        let mut buf = String::new();
+        for r in 0..column.len() {
+            let cell = column.cell(r);
+            if cell.is_missing() {
+                continue;
+            }
+            present += 1;
+            if cell.number_f32().is_none() {
+                unreadable += 1;
+                let text = cell.text(&mut buf).to_string();
+                if examples.len() < 3 && !examples.contains(&text) {
+                    examples.push(text);
+                }
+            }
+        }
+        if unreadable == 0 {
+            continue;
+        }
+        examples.sort_unstable();
+        let note = ReadNote {
+            column: name.clone(),
+            kind: "numbers",
+            unreadable,
+            rows: column.len(),
+            examples,
+        };
+        if unreadable == present {
+            return Err(Error::UnreadableColumn {
+                source_name: table.source.clone(),
+                column: name.clone(),
+                note: note.counted(),
+            });
+        }
+        notes.push(note);
+    }
+    Ok(notes)
+}
+
 /// Refuses column `c` of `table` (new rows) when its dates read in another order than the
 /// model's `order` read more of its cells: read the model's way, the days and months of the
 /// cells both orders read (days up to 12) would be swapped without a word.

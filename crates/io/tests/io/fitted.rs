@@ -478,3 +478,40 @@ fn files_without_a_model_kind_load_as_mlps() {
         model.predict(&rows()).unwrap()
     );
 }
+
+/// A model that reads its columns as plain numbers, with the features' standardisation
+/// stored, reads a missing or unreadable cell as its column's training mean (the text
+/// counted in a note), refuses a column of which no cell is a number, and without the
+/// standardisation refuses the cell.
+#[test]
+fn plain_models_read_unreadable_cells_as_the_mean() {
+    let cpu = CpuBackend::new();
+    let model = regression_model(&cpu);
+    let table = |text: &str| io::table::read_table(text.as_bytes(), "new.csv", None).unwrap();
+    let got = model
+        .predict_table(&table("a,b,c\n12,,0\n12,abc,0\n3,-2,4\n"))
+        .unwrap();
+    let want = model.predict(&[12.0, -2.0, 0.0, 12.0, -2.0, 0.0]).unwrap();
+    assert_eq!(got.values[..2], want.values[..]);
+    assert_eq!(got.notes.len(), 1, "{:?}", got.notes);
+    let note = got.notes[0].to_string();
+    assert_eq!(
+        note, "b: 1 of 3 cells is not a number (`abc`), read as missing",
+        "{note}"
+    );
+    let e = model
+        .predict_table(&table("a,b,c\n12,abc,0\n3,x,4\n"))
+        .unwrap_err();
+    assert!(matches!(e, io::Error::UnreadableColumn { .. }), "{e}");
+    let net = Mlp::builder()
+        .input(3)
+        .hidden(&[4], Activation::Tanh)
+        .output(1, Activation::Identity)
+        .build(&cpu, 3)
+        .unwrap();
+    let raw = FittedModel::new(net, ModelInfo::regression(&["a", "b", "c"], &["y"])).unwrap();
+    let e = raw
+        .predict_table(&table("a,b,c\n12,abc,0\n3,1,4\n"))
+        .unwrap_err();
+    assert!(e.to_string().contains("is not a number"), "{e}");
+}
