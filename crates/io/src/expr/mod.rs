@@ -151,7 +151,11 @@ pub fn parse_range(text: &str) -> Result<(f64, f64)> {
     };
     let parse = |s: &str| -> Result<f64> {
         match s.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
+            Ok(v) if v.is_finite() && v.abs() <= f64::from(f32::MAX) => Ok(v),
+            Ok(v) if v.is_finite() => Err(Error::invalid(format!(
+                "range {text:?}: {s:?} is beyond 32-bit floats (at most {:e} in size)",
+                f32::MAX
+            ))),
             _ => Err(Error::invalid(format!(
                 "range {text:?}: {s:?} is not a finite number"
             ))),
@@ -163,8 +167,21 @@ pub fn parse_range(text: &str) -> Result<(f64, f64)> {
             "range {text:?} is empty: the start must be below the end"
         )));
     }
+    if b - a < MIN_RANGE_WIDTH.max(a.abs().max(b.abs()) * MIN_RANGE_SHARE) {
+        return Err(Error::invalid(format!(
+            "range {text:?} is too narrow for 32-bit floats: its width must be at least \
+             {MIN_RANGE_WIDTH:e} and a thousandth of its larger end"
+        )));
+    }
     Ok((a, b))
 }
+
+/// The narrowest range of x: narrower, its points' spread would read as a constant.
+pub const MIN_RANGE_WIDTH: f64 = 1e-9;
+
+/// The least width of a range of x as a share of its larger end: narrower, its points
+/// would round to a few 32-bit values.
+pub const MIN_RANGE_SHARE: f64 = 1e-3;
 
 /// A number as a person writes it: `2.5`, `-3`, `1e300`, `1.5e-7` (shortest digits that read
 /// back to the same value; exponent form beyond 16 digits or below 1e-5, never a 301-digit

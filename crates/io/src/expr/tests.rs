@@ -130,6 +130,13 @@ fn ranges() {
     assert!(parse_range("3:1").is_err());
     assert!(parse_range("a:1").is_err());
     assert!(parse_range("1").is_err());
+    // Beyond 32-bit floats, or too narrow for their points to differ.
+    for bad in ["-1e39:1", "0:1e-40", "1e30:1.0000001e30", "1000:1000.5"] {
+        let e = parse_range(bad).unwrap_err().to_string();
+        assert!(e.contains("32-bit floats"), "{bad}: {e}");
+    }
+    assert_eq!(parse_range("0:1e-7").unwrap(), (0.0, 1e-7));
+    assert_eq!(parse_range("1e30:1e31").unwrap(), (1e30, 1e31));
 }
 
 #[test]
