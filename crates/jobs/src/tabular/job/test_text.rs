@@ -140,7 +140,7 @@ pub fn regression_report_lines(
             };
             lines.push(error_row(name, errors));
             if tested == TestedModel::GradientDescent {
-                lines.push(gap_line(ours.mse, errors.mse));
+                lines.push(gap_line(ours.mse, errors.mse, r.baseline.mse));
             }
         }
         Reference::Skipped(Skipped::Singular) => lines
@@ -172,10 +172,16 @@ fn error_row(name: &str, r: &RegressionMetrics) -> String {
     )
 }
 
-/// How far gradient descent's test MSE is from the closed form's.
-fn gap_line(ours: f64, closed: f64) -> String {
-    // A percentage of a (near) zero MSE means nothing: compare with the spread of the test
-    // targets instead.
+/// How far gradient descent's test MSE is from the closed form's; `baseline` is the MSE
+/// of the training rows' mean, the scale of the targets.
+fn gap_line(ours: f64, closed: f64, baseline: f64) -> String {
+    // A percentage of a (near) zero MSE means nothing: where both fit the test rows to a
+    // millionth of the targets' spread, say so.
+    if ours.max(closed) <= 1e-6 * baseline {
+        return "  gradient descent and the closed form both fit the test rows exactly (MSE \
+                below a millionth of the mean's)"
+            .to_string();
+    }
     if closed > 1e-9 * ours.max(1e-30) {
         let gap = (ours - closed) / closed * 100.0;
         if gap.abs() < 0.005 {
@@ -185,5 +191,21 @@ fn gap_line(ours: f64, closed: f64) -> String {
         }
     } else {
         "  the closed form fits the test rows exactly; compare the MSE columns".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gap_line;
+
+    #[test]
+    fn the_gap_is_a_percentage_unless_both_fit_exactly() {
+        assert!(gap_line(1.10, 1.0, 5.0).contains("+10.00%"));
+        assert!(gap_line(1.00001, 1.0, 5.0).contains("matches"));
+        // Both a rounding error away from zero: no percentage of one rounding error of the
+        // other.
+        let both = gap_line(2.6e-7, 3.1e-14, 4.0);
+        assert!(both.contains("both fit the test rows exactly"), "{both}");
+        assert!(gap_line(0.5, 0.0, 4.0).contains("the closed form fits"));
     }
 }
