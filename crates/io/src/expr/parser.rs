@@ -229,7 +229,10 @@ impl<'a> Parser<'a> {
                 ));
             }
             return Err(ExprError::new(
-                format!("unknown name \"{name}\" (only x is a variable; constants: pi, e)"),
+                format!(
+                    "unknown name \"{name}\" (only x is a variable; constants: {})",
+                    super::functions::CONSTANTS.map(|(n, _)| n).join(", ")
+                ),
                 pos,
             ));
         }

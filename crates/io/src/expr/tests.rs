@@ -136,6 +136,11 @@ fn ranges() {
         assert!(e.contains("32-bit floats"), "{bad}: {e}");
     }
     assert_eq!(parse_range("0:1e-7").unwrap(), (0.0, 1e-7));
+    // An unknown name lists every constant there is.
+    let e = crate::expr::Function::parse("y + 1")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("constants: pi, e, tau"), "{e}");
     assert_eq!(parse_range("1e30:1e31").unwrap(), (1e30, 1e31));
 }
 
