@@ -19,8 +19,9 @@
 //! - What the tables leave is spent on the hidden layers: one layer instead of the two, as
 //!   wide as the rest of the budget allows in multiples of [`BUDGET_WIDTH_STEP`], up to
 //!   [`BUDGET_MAX_PRODUCT`] multiply-adds a pixel in its first product, where it can be at
-//!   least [`BUDGET_MIN_WIDE`] wide (the two layers stay otherwise). Where many pixels share each entry of the
-//!   finest tables, the width of the layer that reads them matters more than their size:
+//!   least [`BUDGET_MIN_WIDE`] wide (the two layers stay otherwise). Where many pixels
+//!   share each entry of the finest tables, the width of the layer that reads them matters
+//!   more than their size:
 //!   on `china` at one parameter a pixel (12 levels of 2^13, 8,150 steps), two hidden
 //!   layers of 64 score 38.28 dB, one of 128 38.61, of 256 39.47, of 320 39.85 and of 512
 //!   40.71, the time a step growing with the width.
@@ -63,7 +64,7 @@ pub const BUDGET_WIDTH_STEP: usize = 16;
 
 /// The most multiply-adds a pixel of the hidden layer's first product (its inputs times its
 /// width): 15,360, a layer of 320 on 12 levels of 4 features, which keeps a 640x427 photo's
-/// fit at one parameter a pixel within about 25 s on 2 cores.
+/// fit at one parameter a pixel within 25 to 29 s on 2 cores.
 pub const BUDGET_MAX_PRODUCT: usize = 48 * 320;
 
 /// The smallest and largest `log2` of a budget's table size.
@@ -152,17 +153,12 @@ impl SizeBudget {
                     {
                         levels += 1;
                     }
-                    let widest = BUDGET_MAX_PRODUCT / (levels * BUDGET_FEATURES);
-                    let mut wide = BUDGET_MIN_WIDE;
-                    if wide > widest || params(log2, levels, vec![wide])? > most {
-                        return spread(config(log2, levels, vec![width; 2]));
-                    }
-                    while wide + BUDGET_WIDTH_STEP <= widest
-                        && params(log2, levels, vec![wide + BUDGET_WIDTH_STEP])? <= most
-                    {
-                        wide += BUDGET_WIDTH_STEP;
-                    }
-                    return spread(config(log2, levels, vec![wide]));
+                    let fits = |w| Ok(params(log2, levels, vec![w])? <= most);
+                    let hidden = match wide_layer(levels * BUDGET_FEATURES, fits)? {
+                        Some(wide) => vec![wide],
+                        None => vec![width; 2],
+                    };
+                    return spread(config(log2, levels, hidden));
                 }
             }
         }
@@ -177,6 +173,22 @@ impl SizeBudget {
             smallest,
         })
     }
+}
+
+/// The one hidden layer that replaces two after `inputs` grid features: the widest, in
+/// steps of [`BUDGET_WIDTH_STEP`] from [`BUDGET_MIN_WIDE`], whose network `fits` the budget
+/// and whose first product stays within [`BUDGET_MAX_PRODUCT`]; `None` where not even the
+/// narrowest does.
+fn wide_layer(inputs: usize, fits: impl Fn(usize) -> Result<bool>) -> Result<Option<usize>> {
+    let widest = BUDGET_MAX_PRODUCT / inputs.max(1);
+    if BUDGET_MIN_WIDE > widest || !fits(BUDGET_MIN_WIDE)? {
+        return Ok(None);
+    }
+    let mut wide = BUDGET_MIN_WIDE;
+    while wide + BUDGET_WIDTH_STEP <= widest && fits(wide + BUDGET_WIDTH_STEP)? {
+        wide += BUDGET_WIDTH_STEP;
+    }
+    Ok(Some(wide))
 }
 
 /// A grid that cannot be built, as [`Error::BadGrid`].
