@@ -250,7 +250,7 @@ pub struct ApproxArgs {
     #[command(flatten)]
     pub train: TrainArgs,
     /// The function of x, e.g. "(x^2+x^3+x^4+x^6)/x^5" (+ - * / ^, sin cos tan exp ln sqrt abs ...).
-    #[arg(long = "fn")]
+    #[arg(long = "fn", allow_hyphen_values = true)]
     pub function: String,
     /// Sampling range A:B.
     #[arg(long, default_value = "-3:3", allow_hyphen_values = true)]

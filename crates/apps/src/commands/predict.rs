@@ -29,7 +29,12 @@ impl Job for Predict {
         let answers = predict(backend, &options, &mut train::Lines { every: 0 })?;
         match &args.output {
             Some(_) if !writer => {}
-            Some(path) => eprintln!("predicted {} rows into {}", answers.rows, path.display()),
+            Some(path) => eprintln!(
+                "predicted {} row{} into {}",
+                answers.rows,
+                if answers.rows == 1 { "" } else { "s" },
+                path.display()
+            ),
             None => {
                 use std::io::Write;
                 let mut out = std::io::stdout().lock();

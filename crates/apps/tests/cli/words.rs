@@ -182,3 +182,16 @@ fn speckle_on_blank_paper_is_called_under_trained() {
     assert_eq!(m["under_trained"], false, "{m}");
     assert!(!stdout(&o).contains("under-trained"), "{}", stdout(&o));
 }
+
+/// A function that starts with a minus sign is the function, not a flag: `--fn "-x^2"`
+/// fits -x^2.
+#[test]
+fn a_function_may_start_with_a_minus_sign() {
+    let dir = tmp();
+    let o = train(
+        &["approx", "--fn", "-x^2", "--steps", "5"],
+        &dir.path().join("run"),
+    );
+    assert_success(&o);
+    assert!(stdout(&o).contains("-x^2 on [-3, 3]"), "{}", describe(&o));
+}

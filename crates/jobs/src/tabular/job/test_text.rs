@@ -33,8 +33,12 @@ impl TestedModel {
 pub fn class_report_lines(r: &ClassReport, rows: usize) -> Vec<String> {
     let (labels, k) = (&r.classes, r.classes.len());
     let mut lines = vec![match k {
-        2 => format!("test set ({rows} rows, positive class: {}):", labels[1]),
-        _ => format!("test set ({rows} rows, {k} classes):"),
+        2 => format!(
+            "test set ({}, positive class: {}):",
+            row_count(rows),
+            labels[1]
+        ),
+        _ => format!("test set ({}, {k} classes):", row_count(rows)),
     }];
     lines.push(format!(
         "  accuracy  {:.4}   (always the majority class: {:.4})",
@@ -118,7 +122,7 @@ pub fn regression_report_lines(
             "note: {cols} encoded columns but only {train_rows} training rows: the problem is underdetermined (many weight vectors fit the training rows exactly), so expect overfitting"
         ));
     }
-    lines.push(format!("test set ({test_rows} rows):"));
+    lines.push(format!("test set ({}):", row_count(test_rows)));
     lines.push(format!(
         "  {:<22} {:>12} {:>10} {:>10} {:>8}",
         "", "MSE", "RMSE", "MAE", "R^2"
@@ -194,9 +198,20 @@ fn gap_line(ours: f64, closed: f64, baseline: f64) -> String {
     }
 }
 
+/// `1 row`, `12 rows`.
+fn row_count(rows: usize) -> String {
+    format!("{rows} row{}", if rows == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::gap_line;
+    use super::{gap_line, row_count};
+
+    #[test]
+    fn one_row_is_one_row() {
+        assert_eq!(row_count(1), "1 row");
+        assert_eq!(row_count(12), "12 rows");
+    }
 
     #[test]
     fn the_gap_is_a_percentage_unless_both_fit_exactly() {
