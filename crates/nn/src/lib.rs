@@ -96,9 +96,9 @@ pub use optim::{
 pub use schedule::LrSchedule;
 pub use tensor_core::{Activation, Backend, Tensor};
 pub use train::{
-    BatchSource, Control, Data, EVAL_ROWS, EarlyStopping, EpochMetrics, PixelSampler, PixelValues,
-    Replicas, StopReason, TrainData, TrainEvent, TrainLength, TrainReport, Trainer, TrainerConfig,
-    TrainerState, share,
+    BatchSource, Control, Data, EVAL_ROWS, EarlyStopping, EpochMetrics, Holding, PixelSampler,
+    PixelValues, Replicas, StopReason, TrainData, TrainEvent, TrainLength, TrainReport, Trainer,
+    TrainerConfig, TrainerState, share,
 };
 
 /// The names most programs need, traits included (`use nn::prelude::*`).

@@ -3,6 +3,7 @@
 
 use super::source::BatchSource;
 use crate::{Result, config_err};
+use std::ops::Range;
 use tensor_core::rand::{RngCore, SeedableRng};
 use tensor_core::rand_chacha::ChaCha8Rng;
 use tensor_core::{Backend, Tensor};
@@ -114,6 +115,13 @@ pub struct PixelSampler {
     seed: u64,
     xs: Vec<f32>,
     ys: Vec<f32>,
+    /// The rows of the image the values hold (all, unless the sampler makes its process's
+    /// part of each batch: [`PixelSampler::band`]).
+    rows: Range<usize>,
+    /// Whether the sampler makes only the part of each batch that falls in its rows.
+    part: bool,
+    /// The pixels of the last step's batch in the sampler's rows, with that step.
+    kept: Option<(u64, Vec<usize>)>,
 }
 
 impl PixelSampler {
@@ -128,11 +136,29 @@ impl PixelSampler {
         seed: u64,
     ) -> Result<Self> {
         let pixels = width.saturating_mul(height);
-        if pixels == 0 || channels == 0 || values.len() != pixels.saturating_mul(channels) {
+        if channels == 0 || values.len() != pixels.saturating_mul(channels) {
             return Err(config_err(format!(
                 "an image of {width}x{height} pixels and {channels} channels needs {} values, got {}",
                 pixels.saturating_mul(channels),
                 values.len()
+            )));
+        }
+        Self::holding((width, height, channels), 0..height, values, batch, seed)
+    }
+
+    /// A sampler of an image of `width x height` pixels holding the `values` of its rows
+    /// `rows`, the sizes checked but not the values' count.
+    fn holding(
+        (width, height, channels): (usize, usize, usize),
+        rows: Range<usize>,
+        values: PixelValues,
+        batch: usize,
+        seed: u64,
+    ) -> Result<Self> {
+        let pixels = width.saturating_mul(height);
+        if pixels == 0 || channels == 0 {
+            return Err(config_err(format!(
+                "an image of {width}x{height} pixels and {channels} channels has no value"
             )));
         }
         if pixels > u32::MAX as usize {
@@ -155,7 +181,41 @@ impl PixelSampler {
             seed,
             xs: Vec::new(),
             ys: Vec::new(),
+            rows,
+            part: false,
+            kept: None,
         })
+    }
+
+    /// A sampler of a process of a data-parallel run whose processes each hold a band
+    /// of the image ([`Holding::Part`](super::Holding::Part)): `values` are the image's rows
+    /// `rows` only (`width * rows.len() * channels`; an empty band makes no row). Every
+    /// process draws the same global batches of at most `batch` pixels of the whole image;
+    /// this one makes the pixels that fall in its rows.
+    pub fn band(
+        (width, height, channels): (usize, usize, usize),
+        rows: Range<usize>,
+        values: PixelValues,
+        batch: usize,
+        seed: u64,
+    ) -> Result<Self> {
+        if rows.start > rows.end || rows.end > height {
+            return Err(config_err(format!(
+                "rows {rows:?} are not a band of an image of {height} rows"
+            )));
+        }
+        let held = width.saturating_mul(rows.len()).saturating_mul(channels);
+        if values.len() != held {
+            return Err(config_err(format!(
+                "a band of {} rows of {width} pixels and {channels} channels needs {held} \
+                 values, got {}",
+                rows.len(),
+                values.len()
+            )));
+        }
+        let mut sampler = Self::holding((width, height, channels), rows, values, batch, seed)?;
+        sampler.part = true;
+        Ok(sampler)
     }
 
     /// Subtracts `offset` (one value per channel) from every target.
@@ -220,9 +280,37 @@ impl PixelSampler {
             }
         }
         let c = self.channels;
+        let held = p - self.rows.start * self.width;
         for k in 0..c {
-            self.ys.push(self.values.get(p * c + k) - self.offset[k]);
+            self.ys.push(self.values.get(held * c + k) - self.offset[k]);
         }
+    }
+
+    /// The pixels of step `step`'s batch, in order, that lie in the sampler's rows: every
+    /// pixel of the image (or of its rows) when the batch is the whole image, else the
+    /// batch's random draw.
+    fn batch_pixels(&mut self, step: u64) -> &[usize] {
+        if self.kept.as_ref().map(|(s, _)| *s) != Some(step) {
+            let (w, held) = (
+                self.width,
+                self.rows.start * self.width..self.rows.end * self.width,
+            );
+            let mut kept = self.kept.take().map(|(_, k)| k).unwrap_or_default();
+            kept.clear();
+            if self.whole_image() {
+                kept.extend(held);
+            } else {
+                let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+                rng.set_stream(step);
+                let pixels = (w * self.height) as u64;
+                // Multiply-shift: uniform up to a bias below 2^-32 for any image size.
+                let draws = (0..self.batch)
+                    .map(|_| ((rng.next_u64() as u128 * pixels as u128) >> 64) as usize);
+                kept.extend(draws.filter(|p| held.contains(p)));
+            }
+            self.kept = Some((step, kept));
+        }
+        self.kept.as_ref().map_or(&[], |(_, k)| k)
     }
 }
 
@@ -248,25 +336,24 @@ impl<B: Backend> BatchSource<B> for PixelSampler {
     }
 
     fn fill(&mut self, step: u64, x: &mut Tensor<B>, y: &mut Tensor<B>) -> Result<()> {
-        let whole = self.whole_image();
+        self.batch_pixels(step);
+        let kept = self.kept.take().unwrap_or_default();
         self.xs.clear();
         self.ys.clear();
-        if whole {
-            for p in 0..self.batch {
-                self.push_pixel(p);
-            }
-        } else {
-            let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-            rng.set_stream(step);
-            let pixels = (self.width * self.height) as u64;
-            for _ in 0..self.batch {
-                // Multiply-shift: uniform up to a bias below 2^-32 for any image size.
-                let p = ((rng.next_u64() as u128 * pixels as u128) >> 64) as usize;
-                self.push_pixel(p);
-            }
+        for &p in &kept.1 {
+            self.push_pixel(p);
         }
+        self.kept = Some(kept);
         x.upload(&self.xs)?;
         y.upload(&self.ys)?;
         Ok(())
+    }
+
+    fn makes_parts(&self) -> bool {
+        self.part
+    }
+
+    fn part_rows(&mut self, step: u64) -> Result<usize> {
+        Ok(self.batch_pixels(step).len())
     }
 }

@@ -4,8 +4,9 @@
 //! The trainer knows the group only as a [`Replicas`]: its rank, its size and an element-wise
 //! sum over every process. What carries the sum (MPI, NCCL, threads) is the caller's.
 
+use super::part::PartRows;
 use crate::layer::Layer;
-use crate::{Error, Result};
+use crate::{Error, Loss, Result};
 use std::any::Any;
 use std::ops::Range;
 use std::sync::Arc;
@@ -56,15 +57,26 @@ pub fn share(rows: usize, rank: usize, size: usize) -> Range<usize> {
 /// and the host buffer its gradients are summed through.
 pub(super) struct Shard<B: Backend> {
     replicas: Arc<dyn Replicas>,
-    /// The rows of the global batch this process computes.
+    /// The rows of the global batch this process computes, when every process holds the
+    /// whole data.
     pub rows: Range<usize>,
-    /// This process's rows' share of the batch (`rows.len() / batch`): its mean gradient's
-    /// weight in the global mean.
+    /// Where this process's rows lie in the whole sets, when it holds only its part.
+    pub part: Option<PartRows>,
+    /// This process's rows' share of the batch (its rows / the batch's): its mean
+    /// gradient's weight in the global mean.
     weight: f32,
-    /// This process's inputs, targets and loss gradient.
+    /// This process's inputs and targets of the step: `rows` of the global batch, or the
+    /// batch's rows of its part (`n` of them; the buffers keep their last size when `n`
+    /// is 0), and the loss gradient.
     pub x: Tensor<B>,
     pub y: Tensor<B>,
     pub grad: Tensor<B>,
+    /// The rows of this step in `x` and `y`.
+    pub n: usize,
+    /// The step's rows as indices into the part, before their upload.
+    pub local: Vec<u32>,
+    /// The row order of the whole training set in an epoch, with its epoch.
+    pub order: Option<(u64, Vec<u32>)>,
     /// Every gradient and the loss, end to end, for the one sum of a step.
     host: Vec<f32>,
     /// The same on the device, for a group that sums there, and the one-value buffer of the
@@ -113,11 +125,83 @@ impl<B: Backend> Shard<B> {
             x: Tensor::uninit(backend, [n, in_width])?,
             y: Tensor::uninit(backend, [n, out_dim])?,
             grad: Tensor::uninit(backend, [n, out_dim])?,
+            n,
             rows,
+            part: None,
+            local: Vec::new(),
+            order: None,
             replicas,
             host: Vec::new(),
             fused: None,
         })
+    }
+
+    /// The shard of a process of `replicas` holding only its `part` of the data, with
+    /// `in_width` inputs and `out_dim` targets a row.
+    pub fn of_part(
+        backend: &B,
+        replicas: Arc<dyn Replicas>,
+        part: PartRows,
+        in_width: usize,
+        out_dim: usize,
+    ) -> Result<Self> {
+        Ok(Shard {
+            weight: 0.0,
+            x: Tensor::uninit(backend, [1, in_width])?,
+            y: Tensor::uninit(backend, [1, out_dim])?,
+            grad: Tensor::uninit(backend, [1, out_dim])?,
+            n: 0,
+            rows: 0..0,
+            part: Some(part),
+            local: Vec::new(),
+            order: None,
+            replicas,
+            host: Vec::new(),
+            fused: None,
+        })
+    }
+
+    /// Makes the step's buffers hold `n` rows of the global batch's `batch` (new buffers
+    /// where the size changes; none for no row), weighted `n / batch`.
+    pub fn resize(&mut self, n: usize, batch: usize) -> Result<()> {
+        self.count(n, batch);
+        if n == 0 || self.x.dims()[0] == n {
+            return Ok(());
+        }
+        let backend = self.x.backend().clone();
+        let (w, o) = (self.x.dims()[1], self.y.dims()[1]);
+        self.x = Tensor::uninit(&backend, [n, w])?;
+        self.y = Tensor::uninit(&backend, [n, o])?;
+        self.grad = Tensor::uninit(&backend, [n, o])?;
+        Ok(())
+    }
+
+    /// Takes `n` rows of the global batch's `batch` this step, held elsewhere than in the
+    /// step's buffers (a whole part).
+    pub fn count(&mut self, n: usize, batch: usize) {
+        self.n = n;
+        self.weight = n as f32 / batch.max(1) as f32;
+    }
+
+    /// The training pass of `model` on the step's rows (`x` and `y`, or the shard's own
+    /// buffers): the loss into `loss_out`, the gradients set; with no row, both zero.
+    pub fn pass(
+        &mut self,
+        model: &mut dyn Layer<B>,
+        data: Option<(&Tensor<B>, &Tensor<B>)>,
+        loss: Loss,
+        loss_out: &mut Tensor<B>,
+    ) -> Result<()> {
+        if self.n == 0 {
+            loss_out.fill(0.0)?;
+            return model.zero_grads();
+        }
+        let Shard { x, y, grad, .. } = self;
+        let (x, y) = data.unwrap_or((x, y));
+        if grad.dims()[0] != self.n {
+            *grad = Tensor::uninit(x.backend(), [self.n, y.dims()[1]])?;
+        }
+        model.train_pass(x, y, loss, grad, loss_out)
     }
 
     /// This process's rows of a set of `rows` rows shared as a batch is.

@@ -32,8 +32,25 @@ pub trait BatchSource<B: Backend>: Send {
     }
 
     /// Writes the inputs (`[batch_rows * pool, input_dim]`) and targets
-    /// (`[batch_rows, output_dim]`) of step `step` (counted from 0).
+    /// (`[batch_rows, output_dim]`) of step `step` (counted from 0); for a source that
+    /// [`makes_parts`](BatchSource::makes_parts), this process's part of them
+    /// ([`part_rows`](BatchSource::part_rows) rows, at least one).
     fn fill(&mut self, step: u64, x: &mut Tensor<B>, y: &mut Tensor<B>) -> Result<()>;
+
+    /// Whether the source makes only this process's part of each global batch of
+    /// `batch_rows` rows, in a data-parallel run whose processes each hold their part of
+    /// the data ([`Holding::Part`](super::Holding::Part)). No, by default.
+    fn makes_parts(&self) -> bool {
+        false
+    }
+
+    /// The rows of step `step`'s global batch that fall in this process's part (0 to
+    /// `batch_rows`), which the next [`fill`](BatchSource::fill) of that step writes; only
+    /// called on a source that [`makes_parts`](BatchSource::makes_parts).
+    fn part_rows(&mut self, step: u64) -> Result<usize> {
+        let _ = step;
+        Ok(self.batch_rows())
+    }
 }
 
 /// What a trainer trains on: fixed tensors ([`Data`], full batch or shuffled

@@ -4,7 +4,7 @@
 use super::session::{Marks, Session};
 use super::source::TrainData;
 use super::state::{Control, StopReason, TrainEvent, TrainReport, TrainerState};
-use super::{Data, Replicas, TrainerConfig};
+use super::{Data, Holding, Replicas, TrainerConfig};
 use crate::Result;
 use crate::model::Model;
 use crate::optim::Optimizer;
@@ -29,7 +29,7 @@ pub struct Trainer {
     config: TrainerConfig,
     state: TrainerState,
     stop_flag: Option<Arc<AtomicBool>>,
-    replicas: Option<Arc<dyn Replicas>>,
+    replicas: Option<(Arc<dyn Replicas>, Holding)>,
 }
 
 impl Trainer {
@@ -51,12 +51,14 @@ impl Trainer {
     }
 
     /// Trains data-parallel with the other processes of `replicas`: each computes the
-    /// gradient of its share of every batch ([`share`](super::share)) and the gradients are
-    /// summed before every optimizer step, so that every process takes the same step, the
-    /// one a single process would take on the whole batch (up to the order of summation).
-    /// Every process must hold the same data, model and settings.
-    pub fn set_replicas(&mut self, replicas: Arc<dyn Replicas>) {
-        self.replicas = Some(replicas);
+    /// gradient of its rows of every global batch and the gradients are summed before every
+    /// optimizer step, so that every process takes the same step, the one a single process
+    /// would take on the whole batch (up to the order of summation). Every process has the
+    /// same model and settings, and `holding` says what it holds of the data: the whole
+    /// sets (each computing its [`share`](super::share) of a batch), or only its part of
+    /// the rows ([`Holding::Part`]).
+    pub fn set_replicas(&mut self, replicas: Arc<dyn Replicas>, holding: Holding) {
+        self.replicas = Some((replicas, holding));
     }
 
     /// The settings.

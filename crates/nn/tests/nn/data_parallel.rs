@@ -3,78 +3,12 @@
 //! of summation. The processes here are threads joined by an in-memory sum.
 
 use crate::common::*;
+use crate::group::{Group, Member};
 use nn::prelude::*;
-use nn::{Replicas, StopReason, TrainReport};
+use nn::{Holding, Replicas, StopReason, TrainReport};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Barrier, Mutex};
 use tensor_cpu::CpuBackend;
-
-/// The group the threads of one test form: a sum through shared memory, of host values or,
-/// `on_device`, of the trainer's tensors (as NCCL sums GPU buffers).
-#[derive(Debug)]
-struct Group {
-    size: usize,
-    total: Mutex<Vec<f64>>,
-    barrier: Barrier,
-    on_device: bool,
-}
-
-impl Group {
-    fn new(size: usize, on_device: bool) -> Arc<Group> {
-        Arc::new(Group {
-            size,
-            total: Mutex::new(Vec::new()),
-            barrier: Barrier::new(size),
-            on_device,
-        })
-    }
-}
-
-/// One thread's membership of a [`Group`].
-#[derive(Debug)]
-struct Member {
-    rank: usize,
-    group: Arc<Group>,
-}
-
-impl Replicas for Member {
-    fn rank(&self) -> usize {
-        self.rank
-    }
-    fn size(&self) -> usize {
-        self.group.size
-    }
-    fn sum(&self, values: &mut [f32]) -> Result<(), String> {
-        {
-            let mut total = self.group.total.lock().unwrap();
-            total.resize(values.len(), 0.0);
-            for (t, v) in total.iter_mut().zip(values.iter()) {
-                *t += f64::from(*v);
-            }
-        }
-        self.group.barrier.wait();
-        {
-            let total = self.group.total.lock().unwrap();
-            for (v, t) in values.iter_mut().zip(total.iter()) {
-                *v = *t as f32;
-            }
-        }
-        if self.group.barrier.wait().is_leader() {
-            self.group.total.lock().unwrap().clear();
-        }
-        self.group.barrier.wait();
-        Ok(())
-    }
-    fn sums_on_device(&self) -> bool {
-        self.group.on_device
-    }
-    fn sum_on_device(&self, values: &mut dyn std::any::Any) -> Result<(), String> {
-        let t = values.downcast_mut::<T>().ok_or("not a CPU tensor")?;
-        let mut host = t.to_vec().map_err(|e| e.to_string())?;
-        self.sum(&mut host)?;
-        t.upload(&host).map_err(|e| e.to_string())
-    }
-}
 
 /// The data: y = sin(3 x0) + x1^2 on 203 rows, 51 more for validation.
 fn data(cpu: &CpuBackend) -> (T, T, T, T) {
@@ -98,14 +32,38 @@ fn train(batch: Option<usize>, replicas: Option<Arc<dyn Replicas>>) -> (Vec<f32>
     train_stopping(batch, replicas, false)
 }
 
+/// The rows of a set of `rows` a process holds: all, or its part (a range of them).
+type Part = Option<std::ops::Range<usize>>;
+
 /// As [`train`], the process's stop flag raised from the start when `stop`.
 fn train_stopping(
     batch: Option<usize>,
     replicas: Option<Arc<dyn Replicas>>,
     stop: bool,
 ) -> (Vec<f32>, TrainReport) {
+    train_holding(batch, replicas, stop, (None, None))
+}
+
+/// As [`train_stopping`], the process holding only its parts of the training and
+/// validation rows where given.
+fn train_holding(
+    batch: Option<usize>,
+    replicas: Option<Arc<dyn Replicas>>,
+    stop: bool,
+    (train_part, val_part): (Part, Part),
+) -> (Vec<f32>, TrainReport) {
     let cpu = CpuBackend::new();
     let (x, y, vx, vy) = data(&cpu);
+    let cut = |t: T, part: &Part| match part {
+        Some(r) => t.slice_rows(r.start, r.len()).unwrap(),
+        None => t,
+    };
+    let (x, y) = (cut(x, &train_part), cut(y, &train_part));
+    let (vx, vy) = (cut(vx, &val_part), cut(vy, &val_part));
+    let holding = match train_part {
+        Some(_) => Holding::Part,
+        None => Holding::Whole,
+    };
     let mut model = network(&cpu);
     let mut opt = Adam::new(AdamConfig::adamw(3e-3, 0.01)).unwrap();
     let config = quiet(TrainerConfig {
@@ -117,7 +75,7 @@ fn train_stopping(
     });
     let mut trainer = Trainer::new(config).unwrap();
     if let Some(r) = replicas {
-        trainer.set_replicas(r);
+        trainer.set_replicas(r, holding);
     }
     trainer.set_stop_flag(Arc::new(AtomicBool::new(stop)));
     let report = trainer
@@ -203,6 +161,59 @@ fn processes_sharing_batches_train_the_one_process_model() {
     }
 }
 
+/// The same training on threads that each hold only their part of the rows: `cuts` are
+/// where the training set's parts end (the last part ends at its end), the validation set
+/// cut evenly.
+fn train_on_parts(cuts: &[usize], batch: Option<usize>) -> Vec<(Vec<f32>, TrainReport)> {
+    let size = cuts.len() + 1;
+    let group = Group::new(size, false);
+    let threads: Vec<_> = (0..size)
+        .map(|rank| {
+            let member: Arc<dyn Replicas> = Arc::new(Member {
+                rank,
+                group: group.clone(),
+            });
+            let start = if rank == 0 { 0 } else { cuts[rank - 1] };
+            let end = cuts.get(rank).copied().unwrap_or(203);
+            let parts = (Some(start..end), Some(nn::share(51, rank, size)));
+            std::thread::spawn(move || train_holding(batch, Some(member), false, parts))
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
+#[test]
+fn processes_holding_their_parts_train_the_one_process_model() {
+    // Even parts; a part of 5 rows that most batches of 4 miss (its process then adds
+    // nothing); three parts, with full batches.
+    for (cuts, batch) in [
+        (&[102][..], Some(17)),
+        (&[5][..], Some(4)),
+        (&[60, 61][..], Some(32)),
+        (&[100][..], None),
+        (&[70, 150][..], None),
+    ] {
+        let (one, one_report) = train(batch, None);
+        let val = one_report.final_val_loss.unwrap();
+        for (rank, (params, report)) in train_on_parts(cuts, batch).iter().enumerate() {
+            let what = format!("parts ending at {cuts:?}, batch {batch:?}, rank {rank}");
+            assert_same(&what, &one, params);
+            let v = report.final_val_loss.unwrap();
+            assert!(
+                ((v - val) / val).abs() < 1e-5,
+                "{what}: validation loss {v} against {val}"
+            );
+            assert_eq!(report.steps, one_report.steps, "{what}");
+            let (a, b) = (report.history.last(), one_report.history.last());
+            let (a, b) = (a.unwrap().train_loss, b.unwrap().train_loss);
+            assert!(
+                ((a - b) / b).abs() < 1e-5,
+                "{what}: training loss {a} against {b}"
+            );
+        }
+    }
+}
+
 /// The network every test trains, as built.
 fn network(cpu: &CpuBackend) -> Mlp<CpuBackend> {
     Mlp::builder()
@@ -226,7 +237,7 @@ fn a_batch_smaller_than_the_group_is_refused() {
         ..TrainerConfig::default()
     }))
     .unwrap();
-    trainer.set_replicas(member);
+    trainer.set_replicas(member, Holding::Whole);
     let e = trainer
         .fit(&mut model, &mut opt, Data::new(&x, &y), None)
         .unwrap_err()

@@ -105,7 +105,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             trainer.set_stop_flag(flag);
         }
         if let Some(replicas) = replicas {
-            trainer.set_replicas(replicas);
+            trainer.set_replicas(replicas, nn::Holding::Whole);
         }
         let watch = summary.watch(self.loss, self.settings.lr);
         let path = self.dir.join(checkpoint::FILE_NAME);

@@ -105,17 +105,20 @@ impl<B: Backend> Session<'_, B> {
     /// The loss of `model` on the validation set, [`EVAL_ROWS`] rows at a time so that the
     /// activations stay bounded however many rows there are: a set of more rows is the
     /// row-weighted mean of its chunks' losses (every loss is a mean over rows). In a
-    /// data-parallel run each process scores its share of the rows, and the shares' weighted
-    /// losses are summed.
+    /// data-parallel run each process scores its share of the rows (or the part it holds),
+    /// and the shares' weighted losses are summed.
     fn val_loss<M: Model<B>>(&mut self, model: &M) -> Result<Option<f32>> {
         let Some(v) = &self.val else {
             return Ok(None);
         };
         if let Some(s) = &self.shard {
             let rows = v.x.dims()[0];
-            let mine = s.rows_of(rows);
+            let (mine, whole) = match &s.part {
+                Some(p) => (0..rows, p.val_total),
+                None => (s.rows_of(rows), rows),
+            };
             let part = chunked_loss(self.cfg.loss, model, v, mine)?;
-            return Ok(Some(s.total((part / rows.max(1) as f64) as f32)?));
+            return Ok(Some(s.total((part / whole.max(1) as f64) as f32)?));
         }
         if let Some((grad, out)) = self.val_bufs.as_mut() {
             let pred = model.predict(v.x)?;

@@ -2,9 +2,11 @@
 //! the work of a step ([`step`]) and between steps ([`eval`]) in the submodules.
 
 mod eval;
+mod part;
 mod step;
 
 use super::batches::BatchPlan;
+use super::part::{Holding, PartRows};
 use super::pooling::Pooling;
 use super::replicas::{Replicas, Shard};
 use super::source::{BatchSource, TrainData};
@@ -99,22 +101,28 @@ impl<'d, B: Backend> Session<'d, B> {
         lr: f32,
         train: TrainData<'d, B>,
         val: Option<Data<'d, B>>,
-        replicas: Option<Arc<dyn Replicas>>,
+        replicas: Option<(Arc<dyn Replicas>, Holding)>,
     ) -> Result<Self> {
         cfg.validate()?;
         if let Some(v) = &val {
             v.check(model, "validation", 1)?;
         }
         let out_dim = model.output_dim();
-        let (train, source, backend, rows, plan) = match train {
+        let replicas = replicas.filter(|(r, _)| r.size() > 1);
+        let held_val = val.map_or(0, |v| v.x.dims()[0]);
+        let (train, source, backend, rows, plan, part) = match train {
             TrainData::Tensors(t) => {
-                let rows = t.check(model, "training", cfg.pool)?;
+                let held = t.check(model, "training", cfg.pool)?;
+                let part = part_rows(&replicas, (held, held_val))?;
+                let rows = part.as_ref().map_or(held, |p| p.train_total);
                 let plan = BatchPlan::new(rows, cfg.batch_size)?;
-                (Some(t), None, t.x.backend().clone(), rows, plan)
+                (Some(t), None, t.x.backend().clone(), rows, plan, part)
             }
             TrainData::Sampled(s) => {
+                check_source_holding(&*s, &replicas)?;
+                let part = part_rows(&replicas, (0, held_val))?;
                 let (rows, plan) = sampled_plan(&*s, model, cfg.pool)?;
-                (None, Some(s), model_backend(model)?, rows, plan)
+                (None, Some(s), model_backend(model)?, rows, plan, part)
             }
         };
         let backend = &backend;
@@ -124,7 +132,7 @@ impl<'d, B: Backend> Session<'d, B> {
             TrainLength::Steps(s) => s,
         };
         let encoded = match (cfg.cache_encoding, &train) {
-            (true, Some(t)) => encode_once(model, t.x, rows)?,
+            (true, Some(t)) => encode_once(model, t.x, t.x.dims()[0])?,
             _ => None,
         };
         let in_width = match (&encoded, &train) {
@@ -133,7 +141,7 @@ impl<'d, B: Backend> Session<'d, B> {
             (None, None) => model.input_dim(),
         };
         let targets = rows / cfg.pool;
-        let buf = Buffers::new(
+        let mut buf = Buffers::new(
             backend,
             &plan,
             in_width,
@@ -141,6 +149,10 @@ impl<'d, B: Backend> Session<'d, B> {
             targets,
             state.epoch_loss_sum,
         )?;
+        if part.is_some() {
+            // A process holding its part gathers its rows of each batch itself.
+            buf.batch = None;
+        }
         // A set of more rows is evaluated in chunks, with buffers of their own.
         let val_bufs = match &val {
             Some(v) if v.x.dims()[0] <= crate::train::EVAL_ROWS => Some((
@@ -149,12 +161,15 @@ impl<'d, B: Backend> Session<'d, B> {
             )),
             _ => None,
         };
-        let shard = match replicas {
-            Some(r) if r.size() > 1 => {
+        let shard = match (replicas, part) {
+            (Some((r, _)), part) => {
                 crate::train::check_shareable(plan.batch, pooled.is_some(), r.size())?;
-                Some(Shard::new(backend, r, plan.batch, in_width, out_dim)?)
+                Some(match part {
+                    Some(p) => Shard::of_part(backend, r, p, in_width, out_dim)?,
+                    None => Shard::new(backend, r, plan.batch, in_width, out_dim)?,
+                })
             }
-            _ => None,
+            (None, _) => None,
         };
         let clipper = match cfg.clip_grad_norm {
             Some(c) => Some(GradClipper::new(backend, c)?),
@@ -182,6 +197,40 @@ impl<'d, B: Backend> Session<'d, B> {
             steps_run: 0,
             lr,
         })
+    }
+}
+
+/// Where this process's rows lie in the whole sets, for a process of several holding its
+/// part of the data (`held`: its training and validation rows); `None` otherwise.
+fn part_rows(
+    replicas: &Option<(Arc<dyn Replicas>, Holding)>,
+    held: (usize, usize),
+) -> Result<Option<PartRows>> {
+    match replicas {
+        Some((r, Holding::Part)) => Ok(Some(PartRows::exchange(&**r, held)?)),
+        _ => Ok(None),
+    }
+}
+
+/// Refuses a batch source that makes whole batches for processes that each hold their part
+/// of the data, or parts for processes that each hold the whole.
+fn check_source_holding<B: Backend>(
+    source: &dyn BatchSource<B>,
+    replicas: &Option<(Arc<dyn Replicas>, Holding)>,
+) -> Result<()> {
+    let Some((_, holding)) = replicas else {
+        return Ok(());
+    };
+    match (holding, source.makes_parts()) {
+        (Holding::Part, false) => Err(config_err(
+            "the batch source makes whole batches, but each process holds only its part of \
+             the data",
+        )),
+        (Holding::Whole, true) => Err(config_err(
+            "the batch source makes this process's part of each batch, but each process \
+             holds the whole data",
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -6,11 +6,10 @@ use crate::model::Model;
 use crate::optim::Optimizer;
 use crate::train::batches::epoch_permutation;
 use crate::{Result, config_err};
-use std::sync::atomic::Ordering;
 use tensor_core::{Backend, BinaryOp, Tensor};
 
 /// The error of a session with neither tensors nor a batch source (cannot happen).
-fn no_data() -> crate::Error {
+pub(super) fn no_data() -> crate::Error {
     config_err("the training session has no data")
 }
 
@@ -49,6 +48,9 @@ impl<B: Backend> Session<'_, B> {
 
     /// Gathers (or slices) the mini-batch of `step`; nothing to do for full batches.
     fn load_batch(&mut self, step: u64) -> Result<()> {
+        if self.shard.as_ref().is_some_and(|s| s.part.is_some()) {
+            return self.load_part(step);
+        }
         let Some((bx, by)) = self.buf.batch.as_mut() else {
             return Ok(());
         };
@@ -81,23 +83,15 @@ impl<B: Backend> Session<'_, B> {
 
     /// Forward pass, loss and gradient (pooled or not), backward pass to the parameters.
     fn forward_backward<M: Model<B>>(&mut self, model: &mut M) -> Result<()> {
+        if self.shard.is_some() {
+            return self.shared_pass(model);
+        }
         let encoded = self.encoded.is_some();
         let (bx, by) = match (&self.buf.batch, self.train) {
             (Some((bx, by)), _) => (bx, by),
             (None, Some(t)) => (self.encoded.as_ref().unwrap_or(t.x), t.y),
             (None, None) => return Err(no_data()),
         };
-        if let Some(s) = &mut self.shard {
-            s.take(bx, by)?;
-            let part = trainable_part(model, encoded)?;
-            part.train_pass(&s.x, &s.y, self.cfg.loss, &mut s.grad, &mut self.buf.loss)?;
-            let asked = self
-                .stop_flag
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed));
-            self.group_stop = s.sum(part, &mut self.buf.loss, asked)?;
-            return Ok(());
-        }
         let Some(p) = &mut self.pooled else {
             let (grad, loss) = (&mut self.buf.grad, &mut self.buf.loss);
             return trainable_part(model, encoded)?.train_pass(bx, by, self.cfg.loss, grad, loss);
@@ -135,7 +129,7 @@ pub(super) fn encode_once<B: Backend, M: Model<B>>(
 
 /// The part of `model` a step trains: the whole model, or the part after its input
 /// encoding when the inputs were encoded once.
-fn trainable_part<B: Backend, M: Model<B>>(
+pub(super) fn trainable_part<B: Backend, M: Model<B>>(
     model: &mut M,
     encoded: bool,
 ) -> Result<&mut dyn Layer<B>> {
