@@ -27,6 +27,7 @@
 //!   reference; [`Picture::has_color`] and [`Picture::is_line_art`] tell which apply.
 
 mod area_resize;
+mod band;
 mod compact;
 pub mod coords;
 mod csv_decode;
@@ -45,6 +46,7 @@ mod score;
 mod tiff_strips;
 
 pub use area_resize::{AreaShrinker, load_shrunk_within};
+pub use band::load_compact_band;
 pub use compact::CompactPicture;
 pub use csv_decode::{PixelCsvExtent, decode_pixel_csv, pixel_csv_extent, read_pixel_csv};
 pub use csv_encode::{PixelValues, encode_pixel_csv, write_compact_pixel_csv, write_pixel_csv};

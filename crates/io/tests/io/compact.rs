@@ -13,7 +13,7 @@ use std::path::Path;
 use tensor_cpu::CpuBackend;
 
 /// Bytes of a `w x h` picture of `c` channels with texture, flat patches and pure black.
-fn pattern(w: usize, h: usize, c: usize) -> Vec<u8> {
+pub fn pattern(w: usize, h: usize, c: usize) -> Vec<u8> {
     (0..w * h * c)
         .map(|i| {
             let (p, ch) = (i / c, i % c);
@@ -29,7 +29,7 @@ fn pattern(w: usize, h: usize, c: usize) -> Vec<u8> {
         .collect()
 }
 
-fn write_png(path: &Path, bytes: &[u8], w: usize, h: usize, c: usize) {
+pub fn write_png(path: &Path, bytes: &[u8], w: usize, h: usize, c: usize) {
     write_file(path, &encode_png(bytes, w, h, c).unwrap()).unwrap();
 }
 
@@ -254,7 +254,7 @@ fn a_scored_render_matches_the_whole_render() {
 }
 
 /// Writes an 8-bit TIFF of `bytes` in strips of `rows_per_strip` rows.
-fn write_tiff(path: &Path, bytes: &[u8], w: usize, h: usize, c: usize, rows_per_strip: u32) {
+pub fn write_tiff(path: &Path, bytes: &[u8], w: usize, h: usize, c: usize, rows_per_strip: u32) {
     use tiff::encoder::{TiffEncoder, colortype};
     let file = std::fs::File::create(path).unwrap();
     let mut encoder = TiffEncoder::new(std::io::BufWriter::new(file)).unwrap();

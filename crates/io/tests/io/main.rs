@@ -5,6 +5,7 @@
 mod affine;
 mod checkpoint;
 mod compact;
+mod compact_band;
 mod crash;
 mod custom_model;
 mod dataset;
