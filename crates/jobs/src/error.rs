@@ -110,6 +110,9 @@ pub enum Error {
     /// A chart or picture could not be drawn.
     #[error("{0}")]
     Draw(String),
+    /// What one process of a run over several handed the others could not be read.
+    #[error("what rank 0 handed this process could not be read: {0}")]
+    Shared(String),
 }
 
 impl From<nn::Error> for Error {

@@ -5,11 +5,12 @@ use crate::Result;
 use crate::divergence::{Watch, mean_square};
 use io::checkpoint::DataFingerprint;
 use nn::{BatchSource, Data, Loss, PixelValues, TrainData};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tensor_core::Backend;
 
 /// A summary of a whole training set.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DataSummary {
     /// Stored in checkpoints and compared on `--resume`.
     pub fingerprint: DataFingerprint,
@@ -88,7 +89,10 @@ impl DataSummary {
 pub enum RunData<'d, B: Backend> {
     /// Inputs and targets on the device.
     Tensors(Data<'d, B>),
-    /// Batches made per step.
+    /// Batches made per step, with the summary of the whole data. In a run over several
+    /// processes ([`crate::ranks`]), a source that makes its process's part of each batch
+    /// ([`BatchSource::makes_parts`], a [`PixelSampler::band`](nn::PixelSampler::band))
+    /// trains as one ([`nn::Holding::Part`]); the summary is still the whole data's.
     Sampled(&'d mut dyn BatchSource<B>, DataSummary),
 }
 

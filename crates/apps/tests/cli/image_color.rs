@@ -7,7 +7,7 @@ use crate::common::*;
 use std::path::{Path, PathBuf};
 
 /// Writes a `w x h` PNG: colourful when `colour`, else gray levels stored as RGB.
-fn write_png(dir: &Path, name: &str, w: u32, h: u32, colour: bool) -> PathBuf {
+pub fn write_png(dir: &Path, name: &str, w: u32, h: u32, colour: bool) -> PathBuf {
     let mut bytes = Vec::new();
     for y in 0..h {
         for x in 0..w {

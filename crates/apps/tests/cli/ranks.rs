@@ -188,6 +188,39 @@ mod mpi {
     }
 
     #[test]
+    fn three_processes_each_holding_a_band_fit_the_one_process_photo() {
+        // A colour photo at its own size (each process decodes its own rows), a gray one
+        // stored as RGB (gray as rank 0 decides), and one made smaller (cut from the whole).
+        let dir = tmp();
+        let cases: [(&str, bool, &[&str]); 3] = [
+            ("colour.png", true, &[]),
+            ("gray.png", false, &[]),
+            ("smaller.png", true, &["--size", "48"]),
+        ];
+        for (name, colour, extra) in cases {
+            let photo = crate::image_color::write_png(dir.path(), name, 97, 61, colour);
+            let (one, three) = (
+                dir.path().join("1").join(name),
+                dir.path().join("3").join(name),
+            );
+            let mut args = vec!["image", "fit", photo.to_str().unwrap(), "--steps", "40"];
+            args.extend(["--batch", "700", "--seed", "4"]);
+            args.extend(extra);
+            assert_success(&train(&args, &one));
+            assert_success(&mpirun(3, &args, &three));
+            let (a, b) = (metrics(&one), metrics(&three));
+            let (pa, pb) = (num(&a, "psnr"), num(&b, "psnr"));
+            assert!(
+                (pa - pb).abs() < 0.05,
+                "{name}: PSNR {pa} dB alone, {pb} on three"
+            );
+            assert!(pa > 20.0, "{name}: the fit trained: {pa} dB");
+            assert_eq!(a["channels"], b["channels"], "{name}");
+            assert_eq!(listing(&one), listing(&three), "{name}");
+        }
+    }
+
+    #[test]
     fn a_killed_process_stops_every_process_and_the_run_resumes_on_one() {
         let dir = tmp();
         let out = dir.path().join("run");

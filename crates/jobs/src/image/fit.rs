@@ -10,11 +10,13 @@ use super::record::{ImageExtra, image_record};
 use super::target::load_target;
 use crate::Result;
 use io::image::CompactPicture;
-use nn::{HashGridMlp, Loss, Mlp, Model, PixelSampler};
-use serde_json::{Map, Value};
+use nn::{HashGridMlp, Loss, Mlp, Model, PixelSampler, PixelValues};
+use serde::{Deserialize, Serialize};
 use std::cell::Cell;
+use std::ops::Range;
+use std::path::Path;
 use tensor_core::Backend;
-use train::{DataSummary, LossUnits, Reporter, Run, RunData};
+use train::{DataSummary, LossUnits, Outcome, Reporter, Run, RunData};
 
 /// The job name of an image fit's runs (in their checkpoints and records).
 pub const JOB: &str = "image-fit";
@@ -28,11 +30,20 @@ pub const JOB: &str = "image-fit";
 ///
 /// `reporter` sees the run's progress and notes, and a status line before training and
 /// while the reconstruction is drawn.
+///
+/// In a run over several processes ([`train::ranks`]), each process loads and trains on
+/// its own band of the picture's rows; rank 0 also loads the whole picture, writes the run
+/// folder, draws and scores the fit, and every process returns the trained model with rank
+/// 0's figures.
 pub fn fit_image<B: Backend>(
     backend: &B,
     options: &ImageFitOptions,
     reporter: &mut dyn Reporter,
 ) -> Result<ImageFitOutcome<B>> {
+    let world = train::ranks::world();
+    if !world.is_writer() {
+        return super::shared::fit_band(backend, options, reporter);
+    }
     let (picture, source, plan) = plan_fit::<B>(options)?;
     let (w, h, c) = (picture.width(), picture.height(), picture.channels());
     if let Some(note) = plan.smaller_tables_note(options, w * h) {
@@ -40,60 +51,57 @@ pub fn fit_image<B: Backend>(
     }
     let s = options.supersample as usize;
     let (offset, output_bias) = offsets(&picture.channel_means(), s);
-    let line_art = picture.is_line_art();
-    let record = image_record(options, (w, h, c, line_art), &plan)?;
-    let drawing = Drawing::new(&picture, &offset, line_art, options.budget.is_some())?;
-    let summary = DataSummary::of_compact_pixels(picture.values(), c, &offset);
-    let sampler = PixelSampler::new(
-        w,
-        h,
-        c,
-        picture.into_values(),
-        plan.batch,
-        options.training.seed,
-    )?
-    .with_offset(&offset)?
-    .with_supersample(s)?;
+    let facts = PictureFacts {
+        width: w,
+        height: h,
+        channels: c,
+        line_art: picture.is_line_art(),
+        summary: DataSummary::of_compact_pixels(picture.values(), c, &offset),
+        offset,
+        output_bias,
+        source,
+        log2_table_size: plan.log2_table_size(),
+    };
+    let drawing = Drawing::new(
+        &picture,
+        &facts.offset,
+        facts.line_art,
+        options.budget.is_some(),
+    )?;
+    let (sampler, whole) = match world.size() {
+        1 => (
+            facts.sampler(options, &plan, picture.into_values(), None)?,
+            None,
+        ),
+        _ => {
+            let facts = super::shared::share_facts(world, Some(facts.clone()))?;
+            let rows = super::shared::band_rows(h, world);
+            let band = picture.band(rows.clone())?.into_values();
+            let sampler = facts.sampler(options, &plan, band, Some(rows))?;
+            (sampler, Some(picture.into_values()))
+        }
+    };
     reporter.status(&opening_line(
-        &source,
+        &facts.source,
         (w, h, c),
         &plan,
         sampler.whole_image(),
     ));
-    let parts = RunParts {
-        options,
-        extra: ImageExtra {
-            width: w,
-            height: h,
-            channels: c,
-            threshold: options.threshold,
-            offset: &offset,
-            supersample: s,
-            source: &source,
-        },
-        record,
-        output_bias,
-        defaults: match options.budget {
-            Some(_) => defaults::budget_training(w * h),
-            None => defaults::training(plan.arch, w * h),
-        },
-        summary,
-    };
     let fitted = Fitted {
         sampler,
+        whole,
         drawing,
         reporter,
     };
-    match plan.grid {
-        Some(g) => fitted.train::<B, HashGridMlp<B>>(backend, parts, g),
-        None => fitted.train::<B, Mlp<B>>(backend, parts, plan.mlp),
-    }
+    fitted.train_on(backend, options, &facts, &plan)
 }
 
 /// Loads the picture and settles the network, refusing first what cannot fit in memory,
 /// before a picture of that size is made; the hash grid's tables chosen there are the ones
 /// the fit uses.
-fn plan_fit<B: Backend>(options: &ImageFitOptions) -> Result<(CompactPicture, String, Plan)> {
+pub(super) fn plan_fit<B: Backend>(
+    options: &ImageFitOptions,
+) -> Result<(CompactPicture, String, Plan)> {
     let arch = options.arch.unwrap_or(DEFAULT_ARCH);
     let tables = Cell::new(None);
     let fits = |w: usize, h: usize, bytes: PictureBytes| -> Result<()> {
@@ -156,70 +164,195 @@ fn offsets(means: &[f32], supersample: usize) -> (Vec<f32>, Option<Vec<f32>>) {
     )
 }
 
-/// What the training run of a fit holds besides its network.
-struct RunParts<'a> {
-    options: &'a ImageFitOptions,
-    extra: ImageExtra<'a>,
-    record: Map<String, Value>,
-    output_bias: Option<Vec<f32>>,
-    defaults: train::Defaults,
-    summary: DataSummary,
+/// What an image fit knows of its picture before training: what every process of a fit
+/// over several needs (rank 0 hands it to the others, who load only their band of rows).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct PictureFacts {
+    pub width: usize,
+    pub height: usize,
+    pub channels: usize,
+    /// What the network learns without, per channel, and its output's first bias.
+    pub offset: Vec<f32>,
+    pub output_bias: Option<Vec<f32>>,
+    pub line_art: bool,
+    /// The whole picture's summary (its fingerprint, for resuming).
+    pub summary: DataSummary,
+    /// The image file's name, or `bundled drawing`.
+    pub source: String,
+    /// The hash grid's tables, as settled when the picture was loaded.
+    pub log2_table_size: Option<u32>,
+}
+
+impl PictureFacts {
+    /// The sampler of the fit's pixels: `values` of the whole picture, or of the band
+    /// `rows` of it.
+    pub fn sampler(
+        &self,
+        options: &ImageFitOptions,
+        plan: &Plan,
+        values: PixelValues,
+        rows: Option<Range<usize>>,
+    ) -> Result<PixelSampler> {
+        let (w, h, c) = (self.width, self.height, self.channels);
+        let seed = options.training.seed;
+        let sampler = match rows {
+            None => PixelSampler::new(w, h, c, values, plan.batch, seed)?,
+            Some(rows) => PixelSampler::band((w, h, c), rows, values, plan.batch, seed)?,
+        };
+        Ok(sampler
+            .with_offset(&self.offset)?
+            .with_supersample(options.supersample as usize)?)
+    }
+
+    /// The checkpoint's job data of the fit.
+    fn extra(&self, options: &ImageFitOptions) -> ImageExtra<'_> {
+        ImageExtra {
+            width: self.width,
+            height: self.height,
+            channels: self.channels,
+            threshold: options.threshold,
+            offset: &self.offset,
+            supersample: options.supersample as usize,
+            source: &self.source,
+        }
+    }
+}
+
+/// Trains a network of `plan` on `sampler`'s pixels in the run folder `options.out`, the
+/// run's progress told to `reporter`.
+pub(super) fn train_fit<B: Backend>(
+    backend: &B,
+    (options, facts, plan): (&ImageFitOptions, &PictureFacts, &Plan),
+    sampler: &mut PixelSampler,
+    reporter: &mut dyn Reporter,
+) -> Result<FitRun<B>> {
+    Ok(match &plan.grid {
+        Some(g) => FitRun::Grid(Box::new(run::<B, HashGridMlp<B>>(
+            backend,
+            (options, facts, plan),
+            sampler,
+            reporter,
+            g.clone(),
+        )?)),
+        None => FitRun::Mlp(Box::new(run::<B, Mlp<B>>(
+            backend,
+            (options, facts, plan),
+            sampler,
+            reporter,
+            plan.mlp.clone(),
+        )?)),
+    })
+}
+
+/// A trained fit's run, of either network.
+pub(super) enum FitRun<B: Backend> {
+    Grid(Box<Outcome<HashGridMlp<B>>>),
+    Mlp(Box<Outcome<Mlp<B>>>),
+}
+
+/// The run of [`train_fit`] with a network of `architecture`.
+fn run<B: Backend, M: Model<B>>(
+    backend: &B,
+    (options, facts, plan): (&ImageFitOptions, &PictureFacts, &Plan),
+    sampler: &mut PixelSampler,
+    reporter: &mut dyn Reporter,
+    architecture: M::Config,
+) -> Result<Outcome<M>> {
+    let (w, h, c) = (facts.width, facts.height, facts.channels);
+    let s = options.supersample as usize;
+    let defaults = match options.budget {
+        Some(_) => defaults::budget_training(w * h),
+        None => defaults::training(plan.arch, w * h),
+    };
+    let extra = facts.extra(options);
+    let mut run = Run::new(
+        JOB,
+        options.out.as_path(),
+        architecture,
+        Loss::Mse,
+        options.settings(&defaults),
+    )
+    .extra(extra.to_value())
+    .info(extra.info())
+    .pool(s * s)
+    .output_bias(facts.output_bias.clone())
+    .record(image_record(options, (w, h, c, facts.line_art), plan)?)
+    .loss_units(LossUnits::pixels())
+    .reporter(reporter);
+    if let Some(flag) = &options.training.stop {
+        run = run.stop_flag(flag.clone());
+    }
+    let data = RunData::Sampled(sampler, facts.summary.clone());
+    Ok(run.train::<B, M>(backend, data, None)?)
 }
 
 /// A fit's pixels, what it draws after training and who hears of it.
 struct Fitted<'r> {
     sampler: PixelSampler,
+    /// The whole picture's values, where the sampler holds a band of them.
+    whole: Option<PixelValues>,
     drawing: Drawing,
     reporter: &'r mut dyn Reporter,
 }
 
 impl Fitted<'_> {
-    /// Trains a network of `architecture` on the sampler's pixels, draws `loss.png`, then
-    /// the reconstruction and the rest of the fit's files.
-    fn train<B: Backend, M: Model<B>>(
+    /// Trains the fit's network on the sampler's pixels, draws `loss.png`, then the
+    /// reconstruction and the rest of the fit's files; the figures are handed to the other
+    /// processes of a fit over several.
+    fn train_on<B: Backend>(
         mut self,
         backend: &B,
-        parts: RunParts<'_>,
-        architecture: M::Config,
+        options: &ImageFitOptions,
+        facts: &PictureFacts,
+        plan: &Plan,
     ) -> Result<ImageFitOutcome<B>> {
-        let options = parts.options;
+        let trained = train_fit(
+            backend,
+            (options, facts, plan),
+            &mut self.sampler,
+            &mut *self.reporter,
+        )?;
+        let values = match self.whole.take() {
+            Some(v) => v,
+            None => self.sampler.into_values(),
+        };
+        let batch = plan.batch;
         let dir = options.out.as_path();
-        let s = options.supersample as usize;
-        let mut run = Run::new(
-            JOB,
-            dir,
-            architecture,
-            Loss::Mse,
-            options.settings(&parts.defaults),
-        )
-        .extra(parts.extra.to_value())
-        .info(parts.extra.info())
-        .pool(s * s)
-        .output_bias(parts.output_bias)
-        .record(parts.record)
-        .loss_units(LossUnits::pixels())
-        .reporter(&mut *self.reporter);
-        if let Some(flag) = &options.training.stop {
-            run = run.stop_flag(flag.clone());
+        let parts = (options, facts, dir, batch);
+        let outcome = match trained {
+            FitRun::Grid(out) => finish(backend, parts, *out, values, self.drawing, self.reporter),
+            FitRun::Mlp(out) => finish(backend, parts, *out, values, self.drawing, self.reporter),
+        }?;
+        let world = train::ranks::world();
+        if world.size() > 1 {
+            super::shared::share_end(world, Some(super::shared::FitEnd::of(&outcome)))?;
         }
-        let batch = self.sampler.batch();
-        let data = RunData::Sampled(&mut self.sampler, parts.summary);
-        let out = run.train::<B, M>(backend, data, None)?;
-        // Written once the run has started: a refused one (a resume that does not match)
-        // leaves the folder as it was.
-        let (w, h, c) = (parts.extra.width, parts.extra.height, parts.extra.channels);
-        let picture = CompactPicture::new(w, h, c, self.sampler.into_values())?;
-        let original = dir.join(ORIGINAL_FILE);
-        picture.save_png(&original)?;
-        if options.budget.is_none() {
-            super::stored::remove_earlier(dir)?;
-        }
-        crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
-        let values = picture.into_values();
-        let mut outcome = self
-            .drawing
-            .finish(backend, dir, (out, values, batch), self.reporter)?;
-        outcome.files.insert(0, original);
         Ok(outcome)
     }
+}
+
+/// Writes `original.png`, `loss.png`, the reconstruction and the fit's other files after
+/// the run `out` on the picture's `values`.
+fn finish<B: Backend, M: Model<B>>(
+    backend: &B,
+    (options, facts, dir, batch): (&ImageFitOptions, &PictureFacts, &Path, usize),
+    out: Outcome<M>,
+    values: PixelValues,
+    drawing: Drawing,
+    reporter: &mut dyn Reporter,
+) -> Result<ImageFitOutcome<B>> {
+    // Written once the run has started: a refused one (a resume that does not match)
+    // leaves the folder as it was.
+    let (w, h, c) = (facts.width, facts.height, facts.channels);
+    let picture = CompactPicture::new(w, h, c, values)?;
+    let original = dir.join(ORIGINAL_FILE);
+    picture.save_png(&original)?;
+    if options.budget.is_none() {
+        super::stored::remove_earlier(dir)?;
+    }
+    crate::plot::draw_loss(dir, &out.history, &out.loss_units)?;
+    let values = picture.into_values();
+    let mut outcome = drawing.finish(backend, dir, (out, values, batch), reporter)?;
+    outcome.files.insert(0, original);
+    Ok(outcome)
 }

@@ -35,6 +35,7 @@ mod plan;
 mod recon;
 mod record;
 mod render;
+mod shared;
 mod stored;
 mod target;
 

@@ -5,13 +5,13 @@ use super::stored::StoredScores;
 use crate::Result;
 use crate::metrics::PictureScores;
 use io::FittedModel;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tensor_core::Backend;
 use train::RunMetrics;
 
 /// The figures of an image fit, as its `metrics.json` holds them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ImageFitMetrics {
     /// PSNR and SSIM, and for line art pixel accuracy and ink IoU, of the reconstruction.
     #[serde(flatten)]

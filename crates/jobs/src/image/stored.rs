@@ -8,15 +8,15 @@ use crate::plot::comparison::COMPARISON_SIDE;
 use io::FittedModel;
 use io::checkpoint::Storage;
 use io::image::{CompactPicture, RenderSettings, render_scored};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tensor_core::Backend;
 
 /// The figures of the stored model: its file's size and the scores of its drawing.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredScores {
     /// How its values are stored (`float16`).
-    pub storage: &'static str,
+    pub storage: String,
     /// The file's size in bytes.
     pub bytes: u64,
     /// The file's bytes per pixel of the picture (the raw pixels take one a channel).
@@ -65,7 +65,7 @@ pub fn store_and_score<B: Backend>(
         .len();
     let pixels = (picture.width() * picture.height()).max(1) as f64;
     let figures = StoredScores {
-        storage: "float16",
+        storage: "float16".into(),
         bytes,
         bytes_per_pixel: bytes as f64 / pixels,
         psnr: scores.psnr,

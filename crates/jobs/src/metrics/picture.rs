@@ -4,7 +4,7 @@
 use crate::Result;
 use io::Picture;
 use io::image::{ink_iou, pixel_accuracy, psnr, ssim};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use train::history::{Row, still_improving};
 
 /// A fit whose loss still fell by more than this share over the last tenth of its steps is
@@ -21,7 +21,7 @@ pub const SPECKLE_LEVELS: f64 = 2.5;
 /// How close a picture is to its reference: PSNR and SSIM, and for black-and-white line
 /// art the share of pixels on the right side of mid-gray and the ink's intersection over
 /// union; serialises to the entries of an image fit's `metrics.json`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PictureScores {
     /// Peak signal-to-noise ratio, in dB.
     pub psnr: f64,

@@ -105,7 +105,13 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             trainer.set_stop_flag(flag);
         }
         if let Some(replicas) = replicas {
-            trainer.set_replicas(replicas, nn::Holding::Whole);
+            // Tensors are the whole sets on every process; a batch source may make its
+            // process's part of each batch (an image's band of rows), its summary the whole's.
+            let holding = match &train {
+                TrainData::Sampled(s) if s.makes_parts() => nn::Holding::Part,
+                _ => nn::Holding::Whole,
+            };
+            trainer.set_replicas(replicas, holding);
         }
         let watch = summary.watch(self.loss, self.settings.lr);
         let path = self.dir.join(checkpoint::FILE_NAME);
