@@ -68,19 +68,11 @@ pub fn fit_image<B: Backend>(
         facts.line_art,
         options.budget.is_some(),
     )?;
-    let (sampler, whole) = match world.size() {
-        1 => (
-            facts.sampler(options, &plan, picture.into_values(), None)?,
-            None,
-        ),
-        _ => {
-            let facts = super::shared::share_facts(world, Some(facts.clone()))?;
-            let rows = super::shared::band_rows(h, world);
-            let band = picture.band(rows.clone())?.into_values();
-            let sampler = facts.sampler(options, &plan, band, Some(rows))?;
-            (sampler, Some(picture.into_values()))
-        }
-    };
+    let mut sampler = facts.sampler(options, &plan, picture.into_values(), None)?;
+    if world.size() > 1 {
+        super::shared::share_facts(world, Some(facts.clone()))?;
+        sampler = sampler.making_part(super::shared::band_rows(h, world))?;
+    }
     reporter.status(&opening_line(
         &facts.source,
         (w, h, c),
@@ -89,7 +81,6 @@ pub fn fit_image<B: Backend>(
     ));
     let fitted = Fitted {
         sampler,
-        whole,
         drawing,
         reporter,
     };
@@ -289,8 +280,6 @@ fn run<B: Backend, M: Model<B>>(
 /// A fit's pixels, what it draws after training and who hears of it.
 struct Fitted<'r> {
     sampler: PixelSampler,
-    /// The whole picture's values, where the sampler holds a band of them.
-    whole: Option<PixelValues>,
     drawing: Drawing,
     reporter: &'r mut dyn Reporter,
 }
@@ -312,10 +301,7 @@ impl Fitted<'_> {
             &mut self.sampler,
             &mut *self.reporter,
         )?;
-        let values = match self.whole.take() {
-            Some(v) => v,
-            None => self.sampler.into_values(),
-        };
+        let values = self.sampler.into_values();
         let batch = plan.batch;
         let dir = options.out.as_path();
         let parts = (options, facts, dir, batch);

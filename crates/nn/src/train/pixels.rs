@@ -118,8 +118,9 @@ pub struct PixelSampler {
     /// The rows of the image the values hold (all, unless the sampler makes its process's
     /// part of each batch: [`PixelSampler::band`]).
     rows: Range<usize>,
-    /// Whether the sampler makes only the part of each batch that falls in its rows.
-    part: bool,
+    /// The rows whose pixels of each batch the sampler makes, when it makes only its
+    /// process's part of each batch (within `rows`).
+    part: Option<Range<usize>>,
     /// The pixels of the last step's batch in the sampler's rows, with that step.
     kept: Option<(u64, Vec<usize>)>,
 }
@@ -182,7 +183,7 @@ impl PixelSampler {
             xs: Vec::new(),
             ys: Vec::new(),
             rows,
-            part: false,
+            part: None,
             kept: None,
         })
     }
@@ -213,9 +214,24 @@ impl PixelSampler {
                 values.len()
             )));
         }
-        let mut sampler = Self::holding((width, height, channels), rows, values, batch, seed)?;
-        sampler.part = true;
+        let mut sampler =
+            Self::holding((width, height, channels), rows.clone(), values, batch, seed)?;
+        sampler.part = Some(rows);
         Ok(sampler)
+    }
+
+    /// The sampler of the whole image making only the part of each batch in its rows
+    /// `rows`, as [`PixelSampler::band`] does: for the process that holds the whole image
+    /// beside the others' bands.
+    pub fn making_part(mut self, rows: Range<usize>) -> Result<Self> {
+        if rows.start > rows.end || rows.start < self.rows.start || rows.end > self.rows.end {
+            return Err(config_err(format!(
+                "rows {rows:?} are not a band of the {:?} the sampler holds",
+                self.rows
+            )));
+        }
+        self.part = Some(rows);
+        Ok(self)
     }
 
     /// Subtracts `offset` (one value per channel) from every target.
@@ -286,15 +302,13 @@ impl PixelSampler {
         }
     }
 
-    /// The pixels of step `step`'s batch, in order, that lie in the sampler's rows: every
+    /// The pixels of step `step`'s batch, in order, in the rows the sampler makes: every
     /// pixel of the image (or of its rows) when the batch is the whole image, else the
     /// batch's random draw.
     fn batch_pixels(&mut self, step: u64) -> &[usize] {
         if self.kept.as_ref().map(|(s, _)| *s) != Some(step) {
-            let (w, held) = (
-                self.width,
-                self.rows.start * self.width..self.rows.end * self.width,
-            );
+            let rows = self.part.clone().unwrap_or(self.rows.clone());
+            let (w, held) = (self.width, rows.start * self.width..rows.end * self.width);
             let mut kept = self.kept.take().map(|(_, k)| k).unwrap_or_default();
             kept.clear();
             if self.whole_image() {
@@ -350,7 +364,7 @@ impl<B: Backend> BatchSource<B> for PixelSampler {
     }
 
     fn makes_parts(&self) -> bool {
-        self.part
+        self.part.is_some()
     }
 
     fn part_rows(&mut self, step: u64) -> Result<usize> {

@@ -85,6 +85,9 @@ fn a_band_outside_the_image_or_of_the_wrong_size_is_refused() {
         .err()
         .unwrap();
     assert!(e.to_string().contains("needs 117 values, got 78"), "{e}");
+    let band = PixelSampler::band(SIZE, 2..5, band_values(2..5), 8, 1).unwrap();
+    let e = band.making_part(1..4).err().unwrap();
+    assert!(e.to_string().contains("not a band of the 2..5"), "{e}");
 }
 
 /// Trains a small network on the image for 30 steps of `batch` pixels: alone on the whole
@@ -105,11 +108,15 @@ fn fit(batch: usize, member: Option<(Arc<dyn Replicas>, std::ops::Range<usize>)>
         ..TrainerConfig::default()
     }))
     .unwrap();
+    let whole = || PixelSampler::new(w, h, c, PixelValues::compact(&image()), batch, 5);
+    // The first process holds the whole image and makes its band's part, as rank 0 of an
+    // image fit does; the others hold their bands.
     let mut source = match &member {
+        Some((_, rows)) if rows.start == 0 => whole().unwrap().making_part(rows.clone()),
         Some((_, rows)) => {
             PixelSampler::band(SIZE, rows.clone(), band_values(rows.clone()), batch, 5)
         }
-        None => PixelSampler::new(w, h, c, PixelValues::compact(&image()), batch, 5),
+        None => whole(),
     }
     .unwrap()
     .with_offset(&[0.5, 0.4, 0.3])
