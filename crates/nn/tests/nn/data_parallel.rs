@@ -127,6 +127,21 @@ fn assert_same(what: &str, a: &[f32], b: &[f32]) {
     );
 }
 
+/// A process's run ends where the process alone ends: its parameters, validation loss and
+/// steps.
+fn assert_same_run(what: &str, alone: &(Vec<f32>, TrainReport), run: &(Vec<f32>, TrainReport)) {
+    assert_same(what, &alone.0, &run.0);
+    let (v, val) = (
+        run.1.final_val_loss.unwrap(),
+        alone.1.final_val_loss.unwrap(),
+    );
+    assert!(
+        ((v - val) / val).abs() < 1e-5,
+        "{what}: validation loss {v} against {val}"
+    );
+    assert_eq!(run.1.steps, alone.1.steps, "{what}");
+}
+
 #[test]
 fn processes_sharing_batches_train_the_one_process_model() {
     // Mini-batches of 32 (two even halves), 17 (9 + 8 rows) and the full batch (203 rows:
@@ -138,19 +153,12 @@ fn processes_sharing_batches_train_the_one_process_model() {
         (2, None),
         (3, None),
     ] {
-        let (one, one_report) = train(batch, None);
-        let runs = train_on(size, batch);
-        let val = one_report.final_val_loss.unwrap();
-        for (rank, (params, report)) in runs.iter().enumerate() {
+        let alone = train(batch, None);
+        for (rank, run) in train_on(size, batch).iter().enumerate() {
             let what = format!("{size} processes, batch {batch:?}, rank {rank}");
-            assert_same(&what, &one, params);
-            let v = report.final_val_loss.unwrap();
-            assert!(
-                ((v - val) / val).abs() < 1e-5,
-                "{what}: validation loss {v} against {val}"
-            );
-            assert_eq!(report.steps, one_report.steps, "{what}");
+            assert_same_run(&what, &alone, run);
         }
+        let one = alone.0;
         // Training moved the model: the comparison is not between two untrained copies.
         let untrained = flat_params(&network(&CpuBackend::new()));
         assert!(
@@ -193,18 +201,11 @@ fn processes_holding_their_parts_train_the_one_process_model() {
         (&[100][..], None),
         (&[70, 150][..], None),
     ] {
-        let (one, one_report) = train(batch, None);
-        let val = one_report.final_val_loss.unwrap();
-        for (rank, (params, report)) in train_on_parts(cuts, batch).iter().enumerate() {
+        let alone = train(batch, None);
+        for (rank, run) in train_on_parts(cuts, batch).iter().enumerate() {
             let what = format!("parts ending at {cuts:?}, batch {batch:?}, rank {rank}");
-            assert_same(&what, &one, params);
-            let v = report.final_val_loss.unwrap();
-            assert!(
-                ((v - val) / val).abs() < 1e-5,
-                "{what}: validation loss {v} against {val}"
-            );
-            assert_eq!(report.steps, one_report.steps, "{what}");
-            let (a, b) = (report.history.last(), one_report.history.last());
+            assert_same_run(&what, &alone, run);
+            let (a, b) = (run.1.history.last(), alone.1.history.last());
             let (a, b) = (a.unwrap().train_loss, b.unwrap().train_loss);
             assert!(
                 ((a - b) / b).abs() < 1e-5,
