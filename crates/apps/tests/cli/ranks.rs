@@ -190,15 +190,19 @@ mod mpi {
     #[test]
     fn three_processes_each_holding_a_band_fit_the_one_process_photo() {
         // A colour photo at its own size (each process decodes its own rows), a gray one
-        // stored as RGB (gray as rank 0 decides), and one made smaller (cut from the whole).
+        // stored as RGB (gray as rank 0 decides), one made smaller (cut from the whole), and
+        // one of two rows.
         let dir = tmp();
-        let cases: [(&str, bool, &[&str]); 3] = [
+        let cases: [(&str, bool, &[&str]); 4] = [
             ("colour.png", true, &[]),
             ("gray.png", false, &[]),
             ("smaller.png", true, &["--size", "48"]),
+            // Fewer rows than processes: the last process holds none.
+            ("two-rows.png", true, &[]),
         ];
         for (name, colour, extra) in cases {
-            let photo = crate::image_color::write_png(dir.path(), name, 97, 61, colour);
+            let h = if name == "two-rows.png" { 2 } else { 61 };
+            let photo = crate::image_color::write_png(dir.path(), name, 97, h, colour);
             let (one, three) = (
                 dir.path().join("1").join(name),
                 dir.path().join("3").join(name),

@@ -84,8 +84,12 @@ pub(super) fn fit_band<B: Backend>(
         None => Plan::new::<B>(options, arch, (w, h, c), PictureBytes::compact(w * h, c))?,
     };
     let rows = band_rows(h, world);
-    let band = load_band::<B>(options, &facts, rows.clone())?;
-    let mut sampler = facts.sampler(options, &plan, band.into_values(), Some(rows))?;
+    // A picture of fewer rows than processes leaves the last ones none.
+    let band = match rows.is_empty() {
+        true => nn::PixelValues::U8(Vec::new()),
+        false => load_band::<B>(options, &facts, rows.clone())?.into_values(),
+    };
+    let mut sampler = facts.sampler(options, &plan, band, Some(rows))?;
     let trained = train_fit(backend, (options, &facts, &plan), &mut sampler, reporter)?;
     let info = image_info((w, h), &facts.offset);
     let (stop_reason, model) = match trained {
