@@ -73,6 +73,7 @@ fn jobs_advice(e: &jobs::Error) -> Option<String> {
                 .into()
         }
         Error::BudgetArch(_) => " (--params-per-pixel applies to --arch hashgrid)".into(),
+        Error::AreaNotShared { .. } => " (--supersample)".into(),
         Error::BadGrid(_) => " (--levels, --features, --log2-table-size, --base-resolution, \
             --finest-resolution)"
             .into(),

@@ -74,9 +74,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    if ranks::join().is_err() {
+    let Ok(world) = ranks::join() else {
         return ExitCode::FAILURE;
-    }
+    };
+    signals::set_role(world);
     // The command runs on a worker of rayon's pool (tensor_cpu::on_pool_worker), unless
     // the processes' library may be called from the first thread only.
     let on_worker = train::ranks::world().calls_from_any_thread();
@@ -105,6 +106,7 @@ fn main() -> ExitCode {
             if let Some(advice) = advice::flag_advice(&e) {
                 line.push_str(&advice);
             }
+            ranks::before_error();
             // Not eprintln!: when stderr itself cannot be written, exit quietly.
             let line = ranks::prefixed(cli_parse::shorten_quoted(&line.replace('\n', " ")));
             let _ = writeln!(std::io::stderr(), "{line}");

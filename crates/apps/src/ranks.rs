@@ -30,6 +30,20 @@ pub fn prefixed(line: String) -> String {
     }
 }
 
+/// How long a process other than rank 0 waits before saying its error: an error every
+/// process meets (a missing file, a refused option) is said once, by rank 0, whose failure
+/// stops the others first; an error of this process alone is said after the wait.
+const ERROR_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Waits, on a process other than rank 0 of several, before it says its error
+/// ([`ERROR_DELAY`]).
+pub fn before_error() {
+    let world = train::ranks::world();
+    if world.size() > 1 && !world.is_writer() {
+        std::thread::sleep(ERROR_DELAY);
+    }
+}
+
 /// Ends the process's part in the world: finalised after success; after a failure, every
 /// other process is stopped too (they would wait for this one's sums forever).
 pub fn end(succeeded: bool) {

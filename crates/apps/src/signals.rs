@@ -11,7 +11,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, Ordering};
 
 /// The first signal received (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -19,6 +19,9 @@ static SIGNAL: AtomicI32 = AtomicI32::new(0);
 static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 /// Whether the job stops by removing its unfinished output (not by saving a checkpoint).
 static WRITING: AtomicBool = AtomicBool::new(false);
+/// What this process says of a stop: 0 alone, 1 rank 0 of several, 2 any other rank
+/// (which says nothing: rank 0 speaks for the run).
+static ROLE: AtomicU8 = AtomicU8::new(0);
 /// The step at which an interrupted run stopped (`u64::MAX`: not recorded).
 static STOPPED_AT: AtomicU64 = AtomicU64::new(u64::MAX);
 
@@ -111,6 +114,18 @@ fn remove_temporaries(output: &Path) -> usize {
         .count()
 }
 
+/// Tells the handler which process of a run this is: a process of several that is not
+/// rank 0 stops without a word, and rank 0 of several promises a checkpoint only once
+/// every process has finished its step (one that died never does).
+pub fn set_role(world: &train::ranks::World) {
+    let role = match (world.size(), world.is_writer()) {
+        (1, _) => 0,
+        (_, true) => 1,
+        (_, false) => 2,
+    };
+    ROLE.store(role, Ordering::SeqCst);
+}
+
 /// The signal received so far, if any.
 pub fn received() -> Option<Interruption> {
     let signal = SIGNAL.load(Ordering::SeqCst);
@@ -137,12 +152,21 @@ fn on_signal(signal: i32) -> Reaction {
     if let Some(flag) = STOP.get() {
         flag.store(true, Ordering::SeqCst);
     }
-    if WRITING.load(Ordering::SeqCst) {
+    let role = ROLE.load(Ordering::SeqCst);
+    if WRITING.load(Ordering::SeqCst) || role == 2 {
         return Reaction::Announce(b"");
     }
-    Reaction::Announce(match signal {
-        SIGTERM => b"\nterminated (SIGTERM): saving a checkpoint, then stopping\n",
-        _ => b"\ninterrupted: saving a checkpoint, then stopping (Ctrl-C again to quit now)\n",
+    Reaction::Announce(match (signal, role) {
+        (SIGTERM, 0) => b"\nterminated (SIGTERM): saving a checkpoint, then stopping\n",
+        (SIGTERM, _) => {
+            b"\nterminated (SIGTERM): stopping; a checkpoint is saved once every process has \
+              finished its step\n"
+        }
+        (_, 0) => b"\ninterrupted: saving a checkpoint, then stopping (Ctrl-C again to quit now)\n",
+        _ => {
+            b"\ninterrupted: stopping; a checkpoint is saved once every process has finished \
+              its step (Ctrl-C again to quit now)\n"
+        }
     })
 }
 

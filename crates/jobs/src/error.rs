@@ -110,6 +110,22 @@ pub enum Error {
     /// A chart or picture could not be drawn.
     #[error("{0}")]
     Draw(String),
+    /// Area supervision asked of a fit over several processes, which share point samples
+    /// only.
+    #[error(
+        "a supersampling of {supersample} (area supervision) is not shared between \
+         processes; fit it on one (this run has {processes})"
+    )]
+    AreaNotShared {
+        /// The supersampling asked.
+        supersample: u32,
+        /// The processes of the run.
+        processes: usize,
+    },
+    /// A process's picture is not rank 0's: the same command on every process must read
+    /// the same picture.
+    #[error("this process's picture is not rank 0's: {0}; every process must read the same file")]
+    OtherPicture(String),
     /// What one process of a run over several handed the others could not be read.
     #[error("what rank 0 handed this process could not be read: {0}")]
     Shared(String),

@@ -8,7 +8,7 @@ use super::outcome::ImageFitOutcome;
 use super::plan::Plan;
 use super::record::{ImageExtra, image_record};
 use super::target::load_target;
-use crate::Result;
+use crate::{Error, Result};
 use io::image::CompactPicture;
 use nn::{HashGridMlp, Loss, Mlp, Model, PixelSampler, PixelValues};
 use serde::{Deserialize, Serialize};
@@ -41,6 +41,12 @@ pub fn fit_image<B: Backend>(
     reporter: &mut dyn Reporter,
 ) -> Result<ImageFitOutcome<B>> {
     let world = train::ranks::world();
+    if world.size() > 1 && options.supersample > 1 {
+        return Err(Error::AreaNotShared {
+            supersample: options.supersample,
+            processes: world.size(),
+        });
+    }
     if !world.is_writer() {
         return super::shared::fit_band(backend, options, reporter);
     }
@@ -61,6 +67,10 @@ pub fn fit_image<B: Backend>(
         output_bias,
         source,
         log2_table_size: plan.log2_table_size(),
+        bands: match world.size() {
+            1 => Vec::new(),
+            _ => super::shared::bands_sums(&picture, world),
+        },
     };
     let drawing = Drawing::new(
         &picture,
@@ -172,6 +182,8 @@ pub(super) struct PictureFacts {
     pub source: String,
     /// The hash grid's tables, as settled when the picture was loaded.
     pub log2_table_size: Option<u32>,
+    /// Each process's band's sums (`shared::band_sums`), to check the bands against.
+    pub bands: Vec<[u64; 3]>,
 }
 
 impl PictureFacts {

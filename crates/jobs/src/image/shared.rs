@@ -13,6 +13,7 @@ use super::record::image_info;
 use crate::{Error, Result};
 use io::FittedModel;
 use io::image::{ColorMode, CompactPicture, fit_longest_side};
+use nn::PixelValues;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -86,8 +87,12 @@ pub(super) fn fit_band<B: Backend>(
     let rows = band_rows(h, world);
     // A picture of fewer rows than processes leaves the last ones none.
     let band = match rows.is_empty() {
-        true => nn::PixelValues::U8(Vec::new()),
-        false => load_band::<B>(options, &facts, rows.clone())?.into_values(),
+        true => PixelValues::U8(Vec::new()),
+        false => {
+            let band = load_band::<B>(options, &facts, rows.clone())?;
+            check_band(&band, &facts, &rows)?;
+            band.into_values()
+        }
     };
     let mut sampler = facts.sampler(options, &plan, band, Some(rows))?;
     let trained = train_fit(backend, (options, &facts, &plan), &mut sampler, reporter)?;
@@ -108,6 +113,60 @@ pub(super) fn fit_band<B: Backend>(
     })
 }
 
+/// Exact sums of a band's values at 8-bit precision (`q = round(255 v)`): of `q`, of `q^2`
+/// and of `q` times its row's number (from 1 at the band's first row, of `width` pixels of
+/// `channels` values): whichever way a band's values are held (bytes, or `f32` within 1e-6
+/// of them), the same picture gives the same sums, and another file, other rows or rows in
+/// another order give others.
+pub(super) fn band_sums(values: &PixelValues, width: usize, channels: usize) -> [u64; 3] {
+    sums_of(values, 0..values.len(), width * channels)
+}
+
+/// [`band_sums`] of the values `range` of `values`, rows of `row` values.
+fn sums_of(values: &PixelValues, range: Range<usize>, row: usize) -> [u64; 3] {
+    let (first, row) = (range.start, row.max(1));
+    let mut sums = [0u64; 3];
+    for i in range {
+        let q = (values.get(i) * 255.0).round() as u64;
+        sums[0] += q;
+        sums[1] += q * q;
+        sums[2] += ((i - first) / row + 1) as u64 * q;
+    }
+    sums
+}
+
+/// The [`band_sums`] of every process's band of a whole picture, for rank 0 to hand out.
+pub(super) fn bands_sums(picture: &CompactPicture, world: &World) -> Vec<[u64; 3]> {
+    let row = picture.width() * picture.channels();
+    (0..world.size())
+        .map(|r| {
+            let rows = nn::share(picture.height(), r, world.size());
+            sums_of(picture.values(), rows.start * row..rows.end * row, row)
+        })
+        .collect()
+}
+
+/// Refuses a band that is not rank 0's rows `rows` of its picture (another file on this
+/// process's machine): its width and channels, then its sums against rank 0's.
+fn check_band(band: &CompactPicture, facts: &PictureFacts, rows: &Range<usize>) -> Result<()> {
+    let (w, c) = (band.width(), band.channels());
+    if (w, c) != (facts.width, facts.channels) {
+        return Err(Error::OtherPicture(format!(
+            "{w} pixels wide with {c} channels, rank 0's {} with {}",
+            facts.width, facts.channels
+        )));
+    }
+    let rank = train::ranks::world().rank();
+    let expected = facts.bands.get(rank).copied().unwrap_or_default();
+    if band_sums(band.values(), w, c) != expected {
+        return Err(Error::OtherPicture(format!(
+            "its rows {}..{} hold other values",
+            rows.start, rows.end
+        )));
+    }
+    Ok(())
+}
+
 /// The rows `rows` of the picture rank 0 described in `facts`: decoded alone where the
 /// file is fitted at its own size (row by row for 8-bit PNGs and strip TIFFs), else cut
 /// from the whole picture made as rank 0 made it (resized, or the bundled drawing).
@@ -122,7 +181,13 @@ fn load_band<B: Backend>(
         let size = options
             .size
             .map_or(own, |n| fit_longest_side(own.0, own.1, n as usize));
-        if size == own && own == (facts.width, facts.height) {
+        if size == own && own != (facts.width, facts.height) {
+            return Err(Error::OtherPicture(format!(
+                "{}x{} pixels, rank 0's {}x{}",
+                own.0, own.1, facts.width, facts.height
+            )));
+        }
+        if size == own {
             let mode = match facts.channels {
                 1 => ColorMode::Grayscale,
                 _ => ColorMode::Rgb,
@@ -136,5 +201,12 @@ fn load_band<B: Backend>(
         }
     }
     let (picture, _, _) = plan_fit::<B>(options)?;
+    let made = (picture.width(), picture.height());
+    if made != (facts.width, facts.height) {
+        return Err(Error::OtherPicture(format!(
+            "{}x{} pixels, rank 0's {}x{}",
+            made.0, made.1, facts.width, facts.height
+        )));
+    }
     Ok(picture.band(rows)?)
 }
