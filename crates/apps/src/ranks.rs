@@ -7,7 +7,8 @@ use std::io::Write;
 /// Joins the world this process was started in; on a process but rank 0, stdout is closed
 /// to everything but errors (which go to stderr). An error is one line, printed here.
 pub fn join() -> Result<&'static train::ranks::World, ()> {
-    match train::ranks::join() {
+    let joined = train::ranks::join().map_err(|e| e.to_string());
+    match joined.and_then(|world| same_command(world).map(|()| world)) {
         Ok(world) => {
             if !world.is_writer() {
                 silence_stdout();
@@ -15,10 +16,36 @@ pub fn join() -> Result<&'static train::ranks::World, ()> {
             Ok(world)
         }
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: {e}");
+            let _ = writeln!(std::io::stderr(), "{}", prefixed(format!("error: {e}")));
+            if train::ranks::world().size() > 1 {
+                end(false);
+            }
             Err(())
         }
     }
+}
+
+/// Refuses a process started with other arguments than rank 0's: every process must run
+/// the same command (one with other steps or another file would wait forever for sums
+/// that never come, or train something else).
+fn same_command(world: &train::ranks::World) -> Result<(), String> {
+    if world.size() == 1 {
+        return Ok(());
+    }
+    let mine: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut theirs = mine.join("\0").into_bytes();
+    world.broadcast(0, &mut theirs).map_err(|e| e.to_string())?;
+    if theirs == mine.join("\0").into_bytes() {
+        return Ok(());
+    }
+    let theirs = String::from_utf8_lossy(&theirs).replace('\0', " ");
+    Err(format!(
+        "this process was started with other arguments than rank 0 ({theirs}): start every \
+         process with the same command"
+    ))
 }
 
 /// `line` as this process prints it: prefixed by its rank where there are several.

@@ -19,6 +19,8 @@ mod outputs;
 mod predict;
 mod python;
 mod ranks;
+#[cfg(feature = "mpi")]
+mod ranks_refused;
 mod record;
 mod render_stops;
 mod results;

@@ -26,7 +26,7 @@ fn a_launch_of_several_processes_the_build_cannot_join_is_refused() {
 }
 
 #[cfg(feature = "mpi")]
-mod mpi {
+pub mod mpi {
     use super::*;
     use std::path::Path;
     use std::process::{Command, Output, Stdio};
@@ -221,99 +221,6 @@ mod mpi {
             assert!(pa > 20.0, "{name}: the fit trained: {pa} dB");
             assert_eq!(a["channels"], b["channels"], "{name}");
             assert_eq!(listing(&one), listing(&three), "{name}");
-        }
-    }
-
-    /// The lines of an output's stderr that are the processes' errors (Open MPI adds its
-    /// own report of an abort).
-    fn error_lines(o: &Output) -> Vec<String> {
-        let err = stderr(o);
-        err.lines()
-            .filter(|l| l.contains("error: "))
-            .map(String::from)
-            .collect()
-    }
-
-    #[test]
-    fn an_error_every_process_meets_is_said_once_by_rank_0() {
-        let dir = tmp();
-        let photo = crate::image_color::write_png(dir.path(), "p.png", 40, 30, true);
-        let missing = dir.path().join("missing.png");
-        let cases: [(Vec<&str>, &str); 2] = [
-            (
-                vec!["image", "fit", missing.to_str().unwrap()],
-                "does not exist",
-            ),
-            (
-                vec![
-                    "image",
-                    "fit",
-                    photo.to_str().unwrap(),
-                    "--supersample",
-                    "2",
-                ],
-                "a supersampling of 2 (area supervision) is not shared between processes",
-            ),
-        ];
-        for (args, needle) in cases {
-            let out = dir.path().join("run");
-            let o = mpirun(3, &args, &out);
-            assert!(!o.status.success(), "{}", describe(&o));
-            let lines = error_lines(&o);
-            assert_eq!(lines.len(), 1, "{}", describe(&o));
-            assert!(lines[0].starts_with("rank 0 of 3: error: "), "{lines:?}");
-            assert!(lines[0].contains(needle), "{lines:?}");
-            assert!(!stderr(&o).contains("terminated"), "{}", describe(&o));
-            assert!(!out.join("config.json").exists(), "{}", describe(&o));
-        }
-    }
-
-    #[test]
-    fn a_process_reading_another_picture_stops_the_run() {
-        // The same command on every process, but rank 1's file is rank 0's upside down,
-        // then taller.
-        let dir = tmp();
-        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-        std::fs::create_dir_all(&a).unwrap();
-        std::fs::create_dir_all(&b).unwrap();
-        let photo = crate::image_color::write_png(&a, "p.png", 40, 30, true);
-        let bytes = image::open(&photo).unwrap().flipv();
-        let other = b.join("p.png");
-        for (picture, needle) in [
-            (bytes.clone(), "its rows 15..30 hold other values"),
-            (
-                bytes.resize_exact(40, 50, image::imageops::FilterType::Nearest),
-                "40x50 pixels, rank 0's 40x30",
-            ),
-        ] {
-            picture.save(&other).unwrap();
-            let out = dir.path().join("run");
-            let fit = |p: &std::path::Path| -> Vec<String> {
-                let mut v: Vec<String> =
-                    vec!["image".into(), "fit".into(), p.display().to_string()];
-                v.extend(["--steps", "5", "--device", "cpu", "--quiet", "--out"].map(String::from));
-                v.push(out.display().to_string());
-                v
-            };
-            let o = Command::new("mpirun")
-                .args(["--oversubscribe", "-n", "1", BIN])
-                .args(fit(&photo))
-                .args([":", "-n", "1", BIN])
-                .args(fit(&other))
-                .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-                .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-                .stdin(Stdio::null())
-                .output()
-                .unwrap();
-            assert!(!o.status.success(), "{}", describe(&o));
-            let lines = error_lines(&o);
-            assert_eq!(lines.len(), 1, "{}", describe(&o));
-            assert!(
-                lines[0].starts_with("rank 1 of 2: error: this process's picture is not rank 0's"),
-                "{lines:?}"
-            );
-            assert!(lines[0].contains(needle), "{lines:?}");
-            let _ = std::fs::remove_dir_all(&out);
         }
     }
 
