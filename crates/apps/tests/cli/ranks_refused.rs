@@ -6,14 +6,36 @@ use crate::common::*;
 use crate::ranks::mpi::mpirun;
 use std::process::{Command, Output, Stdio};
 
-/// The lines of an output's stderr that are the processes' errors (Open MPI adds its
-/// own report of an abort).
-fn error_lines(o: &Output) -> Vec<String> {
-    let err = stderr(o);
-    err.lines()
+/// The one error line of a failed launch (Open MPI adds its own report of an abort),
+/// checked to start with `start`.
+fn the_error(o: &Output, start: &str) -> String {
+    assert!(!o.status.success(), "{}", describe(o));
+    let lines: Vec<String> = stderr(o)
+        .lines()
         .filter(|l| l.contains("error: "))
         .map(String::from)
-        .collect()
+        .collect();
+    assert_eq!(lines.len(), 1, "{}", describe(o));
+    assert!(lines[0].starts_with(start), "{lines:?}");
+    lines[0].clone()
+}
+
+/// `mpirun` of two different commands (`:`), each `[working folder, arguments]`, with
+/// the binary.
+fn mpmd(first: (&std::path::Path, &[String]), second: (&std::path::Path, &[String])) -> Output {
+    let mut cmd = Command::new("mpirun");
+    cmd.arg("--oversubscribe");
+    for (i, (wdir, args)) in [first, second].into_iter().enumerate() {
+        if i > 0 {
+            cmd.arg(":");
+        }
+        cmd.args(["-n", "1", "-wdir"]).arg(wdir).arg(BIN).args(args);
+    }
+    cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -40,11 +62,8 @@ fn an_error_every_process_meets_is_said_once_by_rank_0() {
     for (args, needle) in cases {
         let out = dir.path().join("run");
         let o = mpirun(3, &args, &out);
-        assert!(!o.status.success(), "{}", describe(&o));
-        let lines = error_lines(&o);
-        assert_eq!(lines.len(), 1, "{}", describe(&o));
-        assert!(lines[0].starts_with("rank 0 of 3: error: "), "{lines:?}");
-        assert!(lines[0].contains(needle), "{lines:?}");
+        let line = the_error(&o, "rank 0 of 3: error: ");
+        assert!(line.contains(needle), "{line}");
         assert!(!stderr(&o).contains("terminated"), "{}", describe(&o));
         assert!(!out.join("config.json").exists(), "{}", describe(&o));
     }
@@ -67,33 +86,17 @@ fn a_process_reading_another_picture_stops_the_run() {
         (taller, "40x50 pixels, rank 0's 40x30"),
     ] {
         picture.save(b.join("p.png")).unwrap();
-        let out = out.display().to_string();
-        let fit = [
-            "image", "fit", "p.png", "--steps", "5", "--device", "cpu", "--quiet",
-        ];
-        let o = Command::new("mpirun")
-            .args(["--oversubscribe", "-n", "1", "-wdir"])
-            .arg(&a)
-            .arg(BIN)
-            .args(fit)
-            .args(["--out", &out, ":", "-n", "1", "-wdir"])
-            .arg(&b)
-            .arg(BIN)
-            .args(fit)
-            .args(["--out", &out])
-            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert!(!o.status.success(), "{}", describe(&o));
-        let lines = error_lines(&o);
-        assert_eq!(lines.len(), 1, "{}", describe(&o));
-        assert!(
-            lines[0].starts_with("rank 1 of 2: error: this process's picture is not rank 0's"),
-            "{lines:?}"
+        let fit: Vec<String> = ["image", "fit", "p.png", "--steps", "5", "--device", "cpu"]
+            .into_iter()
+            .chain(["--quiet", "--out", out.to_str().unwrap()])
+            .map(String::from)
+            .collect();
+        let o = mpmd((&a, &fit), (&b, &fit));
+        let line = the_error(
+            &o,
+            "rank 1 of 2: error: this process's picture is not rank 0's",
         );
-        assert!(lines[0].contains(needle), "{lines:?}");
+        assert!(line.contains(needle), "{line}");
         let _ = std::fs::remove_dir_all(&out);
     }
 }
@@ -113,25 +116,11 @@ fn a_process_started_with_other_arguments_is_refused() {
         .chain([out])
         .collect::<Vec<_>>()
     };
-    let o = Command::new("mpirun")
-        .args(["--oversubscribe", "-n", "1", BIN])
-        .args(xor("20"))
-        .args([":", "-n", "1", BIN])
-        .args(xor("30"))
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(!o.status.success(), "{}", describe(&o));
-    let lines = error_lines(&o);
-    assert_eq!(lines.len(), 1, "{}", describe(&o));
-    assert!(
-        lines[0].starts_with(
-            "rank 1 of 2: error: this process was started with other \
-             arguments than rank 0 (xor --steps 20"
-        ),
-        "{lines:?}"
+    let o = mpmd((dir.path(), &xor("20")), (dir.path(), &xor("30")));
+    the_error(
+        &o,
+        "rank 1 of 2: error: this process was started with other arguments than rank 0 \
+         (xor --steps 20",
     );
     assert!(!out.join("model.safetensors").exists());
 }
