@@ -201,6 +201,11 @@ impl<'r> Monitor<'r> {
         self.best.take()
     }
 
+    /// The rows so far.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
     /// Hands the rows over.
     pub fn into_rows(self) -> Vec<Row> {
         self.rows

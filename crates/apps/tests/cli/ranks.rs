@@ -270,11 +270,17 @@ pub mod mpi {
         assert!(killed.success());
         let status = wait_with_limit(&mut child.0, Duration::from_secs(30));
         assert!(!status.success(), "the run ended well: {status:?}");
+        // The history up to the last checkpoint is kept beside it.
+        let kept = std::fs::read_to_string(out.join("history.csv")).unwrap();
+        let first = kept.lines().nth(1).map(String::from);
+        assert!(first.is_some(), "no row kept: {kept}");
         // The last checkpoint is whole: one process resumes it and finishes the run.
         let mut resume: Vec<&str> = args.to_vec();
         resume.push("--resume");
         let o = train(&resume, &out);
         assert_success(&o);
+        let history = std::fs::read_to_string(out.join("history.csv")).unwrap();
+        assert_eq!(history.lines().nth(1).map(String::from), first, "{history}");
         let m = metrics(&out);
         assert_eq!(num(&m, "steps"), 25_000.0, "1000 epochs of 25 batches");
         assert!(num(&m, "test_rmse") < 1.0, "{m}");

@@ -153,6 +153,10 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
                 if save {
                     checkpoint::save(&path, &meta, model, opt, state)
                         .map_err(|e| nn::Error::Callback(Box::new(e)))?;
+                    // The history so far beside it: a run killed after this checkpoint
+                    // resumes with its rows up to here.
+                    history::write(&self.dir, monitor.rows())
+                        .map_err(|e| nn::Error::Callback(Box::new(e)))?;
                 }
                 Ok(Control::Continue)
             },
