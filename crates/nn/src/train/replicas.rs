@@ -119,21 +119,11 @@ impl<B: Backend> Shard<B> {
         let size = replicas.size();
         check_shareable(batch, false, size)?;
         let rows = share(batch, replicas.rank(), size);
-        let n = rows.len();
-        Ok(Shard {
-            weight: n as f32 / batch as f32,
-            x: Tensor::uninit(backend, [n, in_width])?,
-            y: Tensor::uninit(backend, [n, out_dim])?,
-            grad: Tensor::uninit(backend, [n, out_dim])?,
-            n,
-            rows,
-            part: None,
-            local: Vec::new(),
-            order: None,
-            replicas,
-            host: Vec::new(),
-            fused: None,
-        })
+        // Every process gets at least one row of a batch that passed the check.
+        let mut shard = Self::empty(backend, replicas, rows.len(), (in_width, out_dim))?;
+        shard.count(rows.len(), batch);
+        shard.rows = rows;
+        Ok(shard)
     }
 
     /// The shard of a process of `replicas` holding only its `part` of the data, with
@@ -145,14 +135,27 @@ impl<B: Backend> Shard<B> {
         in_width: usize,
         out_dim: usize,
     ) -> Result<Self> {
+        let mut shard = Self::empty(backend, replicas, 1, (in_width, out_dim))?;
+        shard.part = Some(part);
+        Ok(shard)
+    }
+
+    /// A shard of no row yet, its step's buffers of `rows` rows of `in_width` inputs and
+    /// `out_dim` targets.
+    fn empty(
+        backend: &B,
+        replicas: Arc<dyn Replicas>,
+        rows: usize,
+        (in_width, out_dim): (usize, usize),
+    ) -> Result<Self> {
         Ok(Shard {
             weight: 0.0,
-            x: Tensor::uninit(backend, [1, in_width])?,
-            y: Tensor::uninit(backend, [1, out_dim])?,
-            grad: Tensor::uninit(backend, [1, out_dim])?,
+            x: Tensor::uninit(backend, [rows, in_width])?,
+            y: Tensor::uninit(backend, [rows, out_dim])?,
+            grad: Tensor::uninit(backend, [rows, out_dim])?,
             n: 0,
             rows: 0..0,
-            part: Some(part),
+            part: None,
             local: Vec::new(),
             order: None,
             replicas,
