@@ -1,8 +1,8 @@
 //! The hash-grid encoding 8 points at a time, written once over [`GridLanes`] and compiled
 //! for each vector path by [`crate::simd::multiversion!`] (AVX2, also run on AVX-512 CPUs,
-//! and NEON): the cells of a block of points (corner entries and weights), and with two
-//! features per level the gathers and the interpolation (forward) or the corner updates
-//! (backward).
+//! and NEON): the cells of a block of points (corner entries and weights), then with an even
+//! number of features per level the gathers and the interpolation (forward), and with two
+//! the corner updates (backward).
 //!
 //! Each lane performs the operations of [`LevelConsts::cell`] and of the scalar
 //! interpolation in the same order, with the same roundings (no fused multiply-adds), so the
@@ -54,13 +54,13 @@ fn last_entry<const D: usize>(c: &LevelConsts) -> u32 {
     }
 }
 
-/// Encodes the points of `points` (all but the last `n % 8`) at level `c` with two features
-/// on `path`, feature 0 of point `p` to `out[p]` and feature 1 to `out[feature_step + p]`;
+/// Encodes the points of `points` (all but the last `n % 8`) at level `c` with an even
+/// number `F` of features on `path`, feature `f` of point `p` to `out[f * feature_step + p]`;
 /// returns how many points it encoded (0 on the scalar path, or a path this CPU lacks).
 ///
 /// # Panics
-/// When `tables` does not hold the level or `out` the two rows.
-pub(super) fn encode_pairs_on<const D: usize>(
+/// When `tables` does not hold the level or `out` the `F` rows.
+pub(super) fn encode_pairs_on<const D: usize, const F: usize>(
     path: SimdPath,
     c: &LevelConsts,
     points: &[f32],
@@ -68,23 +68,23 @@ pub(super) fn encode_pairs_on<const D: usize>(
     out: &mut [f32],
     feature_step: usize,
 ) -> usize {
-    if !path.supported() {
+    if !path.supported() || !F.is_multiple_of(2) {
         return 0;
     }
     // SAFETY: the CPU has the path's instructions (checked above).
-    unsafe { encode_pairs_unchecked::<D>(path, c, points, tables, out, feature_step) }
+    unsafe { encode_pairs_unchecked::<D, F>(path, c, points, tables, out, feature_step) }
 }
 
 crate::simd::multiversion! {
     /// [`encode_pairs_on`] on a path the CPU has.
-    unsafe fn encode_pairs_unchecked[const D](
+    unsafe fn encode_pairs_unchecked[const D, const F](
         c: &LevelConsts,
         points: &[f32],
         tables: &[f32],
         out: &mut [f32],
         feature_step: usize,
     ) -> usize;
-    avx512 uses avx2, V => encode_pairs::<V, D>(c, points, tables, out, feature_step);
+    avx512 uses avx2, V => encode_pairs::<V, D, F>(c, points, tables, out, feature_step);
     otherwise => 0;
 }
 
@@ -170,33 +170,43 @@ unsafe fn cells<G: GridLanes, const D: usize>(c: &LevelConsts, x: *const f32, ou
     }
 }
 
-/// The two features of level `c` of 8 points whose cells are `block`, written to
-/// `out[p]` (feature 0) and `out[feature_step + p]` (feature 1).
+/// The `F` features (an even number, at most 8) of level `c` of 8 points whose cells are
+/// `block`, feature `f` written to `out[f * feature_step + p]`: the features are gathered
+/// two at a time.
 ///
 /// # Safety
 /// The CPU must run `G`; `tables` must hold the level's rows up to its last entry
-/// ([`last_entry`]) from `2 c.offset` on, and `out` must have `feature_step + 8` writable
-/// values.
+/// ([`last_entry`]) from `F c.offset` on, and `out` must have `(F - 1) feature_step + 8`
+/// writable values.
 #[inline(always)]
-unsafe fn interpolate_pairs<G: GridLanes, const D: usize>(
+unsafe fn interpolate_pairs<G: GridLanes, const D: usize, const F: usize>(
     c: &LevelConsts,
     block: &Block,
     tables: *const f32,
     out: *mut f32,
     feature_step: usize,
 ) {
-    // SAFETY: every entry is at most the level's last one (see `cells`).
+    // SAFETY: every entry is at most the level's last one (see `cells`), so each of its
+    // pairs is inside the level's rows.
     unsafe {
-        let pairs = tables.add(2 * c.offset);
-        let (mut f0, mut f1) = (G::splat(0.0), G::splat(0.0));
+        let rows = tables.add(F * c.offset);
+        let mut acc = [G::splat(0.0); 8];
         for corner in 0..1 << D {
-            let (t0, t1) = G::gather_pairs(pairs, &block.entries[corner]);
+            // Pair `j` of entry `e` is pair `e F / 2 + j` of the level's rows.
+            let pairs: [u32; LANES] = match F {
+                2 => block.entries[corner],
+                _ => block.entries[corner].map(|e| e * (F / 2) as u32),
+            };
             let w = G::load(block.weights[corner].as_ptr());
-            f0 = G::add(f0, G::mul(w, t0));
-            f1 = G::add(f1, G::mul(w, t1));
+            for j in 0..F / 2 {
+                let (t0, t1) = G::gather_pairs(rows.add(2 * j), &pairs);
+                acc[2 * j] = G::add(acc[2 * j], G::mul(w, t0));
+                acc[2 * j + 1] = G::add(acc[2 * j + 1], G::mul(w, t1));
+            }
         }
-        G::store(f0, out);
-        G::store(f1, out.add(feature_step));
+        for (f, a) in acc.iter().take(F).enumerate() {
+            G::store(*a, out.add(f * feature_step));
+        }
     }
 }
 
@@ -205,7 +215,7 @@ unsafe fn interpolate_pairs<G: GridLanes, const D: usize>(
 /// # Safety
 /// The CPU must run `G`.
 #[inline(always)]
-unsafe fn encode_pairs<G: GridLanes, const D: usize>(
+unsafe fn encode_pairs<G: GridLanes, const D: usize, const F: usize>(
     c: &LevelConsts,
     points: &[f32],
     tables: &[f32],
@@ -214,10 +224,10 @@ unsafe fn encode_pairs<G: GridLanes, const D: usize>(
 ) -> usize {
     let blocks = points.len() / D / LANES;
     let mut block = Block::new();
-    let rows_end = 2 * (c.offset + last_entry::<D>(c) as usize + 1);
+    let rows_end = F * (c.offset + last_entry::<D>(c) as usize + 1);
     assert!(
-        tables.len() >= rows_end && out.len() >= feature_step + blocks * LANES,
-        "the level's table rows and the two output rows"
+        F <= 8 && tables.len() >= rows_end && out.len() >= (F - 1) * feature_step + blocks * LANES,
+        "the level's table rows and the output rows"
     );
     for b in 0..blocks {
         // SAFETY: block b's 8 points lie inside `points`; the table and output rows were
@@ -225,7 +235,7 @@ unsafe fn encode_pairs<G: GridLanes, const D: usize>(
         unsafe {
             cells::<G, D>(c, points.as_ptr().add(b * LANES * D), &mut block);
             let out = out.as_mut_ptr().add(b * LANES);
-            interpolate_pairs::<G, D>(c, &block, tables.as_ptr(), out, feature_step);
+            interpolate_pairs::<G, D, F>(c, &block, tables.as_ptr(), out, feature_step);
         }
     }
     blocks * LANES

@@ -199,8 +199,9 @@ fn encode_level<const D: usize, const F: usize>(
     encode_level_on::<D, F>(path, c, points, tables, out, point_step, feature_step)
 }
 
-/// [`encode_level`] on `path` (the scalar path where the CPU lacks it): two features in the
-/// feature-major layout run 8 points at a time on the vector paths, the rest one at a time.
+/// [`encode_level`] on `path` (the scalar path where the CPU lacks it): an even number of
+/// features in the feature-major layout run 8 points at a time on the vector paths, the
+/// rest one at a time.
 fn encode_level_on<const D: usize, const F: usize>(
     path: SimdPath,
     c: &LevelConsts,
@@ -210,8 +211,8 @@ fn encode_level_on<const D: usize, const F: usize>(
     point_step: usize,
     feature_step: usize,
 ) {
-    let done = if F == 2 && point_step == 1 {
-        blocks::encode_pairs_on::<D>(path, c, points, tables, out, feature_step)
+    let done = if F.is_multiple_of(2) && point_step == 1 {
+        blocks::encode_pairs_on::<D, F>(path, c, points, tables, out, feature_step)
     } else {
         0
     };

@@ -133,6 +133,10 @@ fn every_path_encodes_the_scalar_paths_bits() {
         check_forward::<2, 2>(n, &paths);
         check_forward::<3, 2>(n, &paths);
         check_forward::<2, 4>(n, &paths);
+        check_forward::<3, 4>(n, &paths);
+        check_forward::<2, 3>(n, &paths);
+        check_forward::<1, 6>(n, &paths);
+        check_forward::<2, 8>(n, &paths);
     }
 }
 
@@ -154,13 +158,22 @@ fn the_vector_paths_take_every_whole_block() {
     let (consts, levels) = level_consts(&spec);
     let x = points(&mut ChaCha8Rng::seed_from_u64(1), 8 * 5 + 3, 2);
     let tables = vec![0.5; spec.param_count()];
-    let mut out = vec![0.0; 2 * 43];
+    let mut out = vec![0.0; 4 * 43];
     for c in &consts[..levels] {
-        let encoded = blocks::encode_pairs_on::<2>(SimdPath::Scalar, c, &x, &tables, &mut out, 43);
-        assert_eq!(encoded, 0, "the scalar path has no blocks");
+        let run =
+            |path, out: &mut [f32]| blocks::encode_pairs_on::<2, 2>(path, c, &x, &tables, out, 43);
+        assert_eq!(
+            run(SimdPath::Scalar, &mut out),
+            0,
+            "the scalar path has no blocks"
+        );
         for path in vector_paths() {
-            let encoded = blocks::encode_pairs_on::<2>(path, c, &x, &tables, &mut out, 43);
-            assert_eq!(encoded, 40, "{path}");
+            assert_eq!(run(path, &mut out), 40, "{path}");
+            let odd = blocks::encode_pairs_on::<2, 3>(path, c, &x, &tables, &mut out, 43);
+            assert_eq!(
+                odd, 0,
+                "{path}: three features are encoded one point at a time"
+            );
         }
     }
 }
