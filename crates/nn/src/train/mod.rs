@@ -8,6 +8,7 @@ mod config;
 mod data;
 mod early_stop;
 mod part;
+mod pixel_batch;
 mod pixels;
 mod pooling;
 mod replicas;

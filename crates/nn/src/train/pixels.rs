@@ -1,6 +1,7 @@
 //! [`PixelSampler`]: random batches of pixels of an image, coordinates computed from their
 //! indices, targets read from a compact copy of the image.
 
+use super::pixel_batch::{PixelGrid, Targets, fill_centres};
 use super::source::BatchSource;
 use crate::{Result, config_err};
 use std::ops::Range;
@@ -113,6 +114,7 @@ pub struct PixelSampler {
     batch: usize,
     supersample: usize,
     seed: u64,
+    grid: PixelGrid,
     xs: Vec<f32>,
     ys: Vec<f32>,
     /// The rows of the image the values hold (all, unless the sampler makes its process's
@@ -180,6 +182,7 @@ impl PixelSampler {
             batch: batch.min(pixels),
             supersample: 1,
             seed,
+            grid: PixelGrid::new(width, height),
             xs: Vec::new(),
             ys: Vec::new(),
             rows,
@@ -278,27 +281,31 @@ impl PixelSampler {
         self.batch == self.width * self.height
     }
 
-    /// Appends the inputs and targets of pixel `p` to the host batch.
-    fn push_pixel(&mut self, p: usize) {
-        let (px, py) = (p % self.width, p / self.width);
-        let (cx, cy) = (pixel_coord(px, self.width), pixel_coord(py, self.height));
+    /// Makes the inputs and targets of `pixels` in the host batch.
+    fn make_batch(&mut self, pixels: &[usize]) {
+        let targets = Targets {
+            values: &self.values,
+            channels: self.channels,
+            offset: &self.offset,
+            first_pixel: self.rows.start * self.width,
+        };
+        let (xs, ys) = (&mut self.xs, &mut self.ys);
+        fill_centres(&self.grid, &targets, pixels, xs, ys);
         let s = self.supersample;
         if s == 1 {
-            self.xs.extend([cx, cy]);
-        } else {
-            let pitch = |n: usize| if n > 1 { 2.0 / (n - 1) as f32 } else { 0.0 };
-            let (dx, dy) = (pitch(self.width), pitch(self.height));
-            let off = |k: usize| (k as f32 + 0.5) / s as f32 - 0.5;
+            return;
+        }
+        // `s x s` points evenly spread inside each pixel, around its centre.
+        let pitch = |n: usize| if n > 1 { 2.0 / (n - 1) as f32 } else { 0.0 };
+        let (dx, dy) = (pitch(self.width), pitch(self.height));
+        let off = |k: usize| (k as f32 + 0.5) / s as f32 - 0.5;
+        let centres = std::mem::take(xs);
+        for centre in centres.chunks_exact(2) {
             for sy in 0..s {
                 for sx in 0..s {
-                    self.xs.extend([cx + off(sx) * dx, cy + off(sy) * dy]);
+                    xs.extend([centre[0] + off(sx) * dx, centre[1] + off(sy) * dy]);
                 }
             }
-        }
-        let c = self.channels;
-        let held = p - self.rows.start * self.width;
-        for k in 0..c {
-            self.ys.push(self.values.get(held * c + k) - self.offset[k]);
         }
     }
 
@@ -352,11 +359,7 @@ impl<B: Backend> BatchSource<B> for PixelSampler {
     fn fill(&mut self, step: u64, x: &mut Tensor<B>, y: &mut Tensor<B>) -> Result<()> {
         self.batch_pixels(step);
         let kept = self.kept.take().unwrap_or_default();
-        self.xs.clear();
-        self.ys.clear();
-        for &p in &kept.1 {
-            self.push_pixel(p);
-        }
+        self.make_batch(&kept.1);
         self.kept = Some(kept);
         x.upload(&self.xs)?;
         y.upload(&self.ys)?;
