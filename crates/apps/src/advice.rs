@@ -77,6 +77,7 @@ fn jobs_advice(e: &jobs::Error) -> Option<String> {
         Error::BadGrid(_) => " (--levels, --features, --log2-table-size, --base-resolution, \
             --finest-resolution)"
             .into(),
+        Error::BadBudgetGrid(_) => " (--base-resolution, --finest-resolution)".into(),
         Error::Table(refusal) => table_advice(refusal),
         _ => return None,
     })

@@ -25,6 +25,10 @@ pub enum Error {
     /// resolutions).
     #[error("{0}")]
     BadGrid(String),
+    /// A size budget's hash grid that cannot be built on the resolutions asked (the budget
+    /// chooses the rest).
+    #[error("{0}")]
+    BadBudgetGrid(String),
     /// A size budget asked of a network other than the hash grid.
     #[error("a size budget chooses a hash grid, not a {0} network")]
     BudgetArch(&'static str),

@@ -152,4 +152,13 @@ fn a_budget_fit_reports_its_size_and_stores_float16() {
         ],
     );
     assert!(!siren.exists());
+    // A grid the resolutions asked cannot make names only the options a budget takes.
+    let coarse = tmp.path().join("coarse");
+    let o = train(
+        &[&args[..], &["--finest-resolution", "1"]].concat(),
+        &coarse,
+    );
+    let line = assert_one_line_error(&o, &["above the finest resolution 1", "--base-resolution"]);
+    assert!(!line.contains("--levels"), "{line}");
+    assert!(!coarse.exists());
 }

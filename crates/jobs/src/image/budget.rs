@@ -191,7 +191,7 @@ fn wide_layer(inputs: usize, fits: impl Fn(usize) -> Result<bool>) -> Result<Opt
     Ok(Some(wide))
 }
 
-/// A grid that cannot be built, as [`Error::BadGrid`].
+/// A grid that cannot be built, as [`Error::BadBudgetGrid`].
 fn bad_grid(e: nn::Error) -> Error {
-    Error::BadGrid(e.to_string())
+    Error::BadBudgetGrid(e.to_string())
 }
