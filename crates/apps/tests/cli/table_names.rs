@@ -1,7 +1,8 @@
 //! Very long column names: held shortened (a prefix, the length and a hash) in the model
 //! file, the checkpoint and `schema.json`, so that a name of hundreds of kilobytes repeated
 //! in every piecewise-linear bin's feature name neither bloats nor breaks them, while
-//! `predict` on rows whose header carries the full name still reads that column.
+//! `predict` on rows whose header carries the full name still reads that column. Class
+//! labels keep their text where an `f32` cannot hold them.
 
 use crate::common::*;
 
@@ -81,4 +82,42 @@ fn a_very_long_column_name_is_stored_short_and_still_matched_by_predict() {
     std::fs::write(&rows, format!("b,{other}\n3,0\n")).unwrap();
     let o = run(["predict", r, "--data", rows.to_str().unwrap()]);
     assert_one_line_error(&o, &["reading_xxx"]);
+}
+
+#[test]
+fn class_labels_an_f32_cannot_hold_keep_their_text() {
+    let dir = tmp();
+    // 2^24 + 1 reads as 2^24 in an f32: the two labels must not merge.
+    let mut text = String::from("a,b,label\n");
+    for r in 0..120 {
+        let (a, b) = ((r * 37 % 101) as f64 / 100.0, (r * 53 % 97) as f64 / 100.0);
+        let label = if a > b { 16_777_217 } else { 16_777_216 };
+        text += &format!("{a},{b},{label}\n");
+    }
+    let csv = dir.path().join("ids.csv");
+    std::fs::write(&csv, text).unwrap();
+    let out_dir = dir.path().join("run");
+    let args = ["logreg", "--data", csv.to_str().unwrap(), "--steps", "300"];
+    assert_success(&train(&args, &out_dir));
+    let predictions = std::fs::read_to_string(out_dir.join("test_predictions.csv")).unwrap();
+    let header = predictions.lines().next().unwrap();
+    assert!(
+        header.ends_with("probability_16777216,probability_16777217"),
+        "{header}"
+    );
+    let rows = dir.path().join("new.csv");
+    std::fs::write(&rows, "a,b\n0.9,0.1\n0.1,0.9\n").unwrap();
+    let o = run([
+        "predict",
+        out_dir.to_str().unwrap(),
+        "--data",
+        rows.to_str().unwrap(),
+    ]);
+    assert_success(&o);
+    let labels: Vec<String> = stdout(&o)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect();
+    assert_eq!(labels, ["16777217", "16777216"], "{}", stdout(&o));
 }

@@ -240,12 +240,12 @@ pub fn class_labels(table: &Table, target: &str) -> Result<Vec<String>> {
     let words = distinct_texts(column);
     let mut words: Vec<&str> = words.iter().map(|w| w.as_str()).collect();
     words.sort_unstable();
-    let numeric: Option<Vec<f32>> = words.iter().map(|w| number(w).map(|v| v as f32)).collect();
+    let numeric: Option<Vec<f64>> = words.iter().map(|w| number(w)).collect();
     let labels: Vec<String> = match numeric {
         Some(mut values) => {
-            values.sort_by(f32::total_cmp);
+            values.sort_by(f64::total_cmp);
             values.dedup();
-            values.into_iter().map(label_text).collect()
+            values.into_iter().map(number_label).collect()
         }
         None => words.into_iter().map(str::to_string).collect(),
     };
@@ -283,6 +283,18 @@ fn distinct_texts(column: ColumnRef<'_>) -> Vec<String> {
     numbers.chain(texts).collect()
 }
 
+/// The label of a class whose cells read as the number `v`: its shortest text as an `f32`
+/// (`1`, `2.5`) when the `f32` holds it exactly, else as an `f64` (`16777217`), so that two
+/// numbers one `f32` cannot tell apart stay two classes.
+fn number_label(v: f64) -> String {
+    let single = v as f32;
+    if f64::from(single) == v {
+        label_text(single)
+    } else {
+        format!("{v}")
+    }
+}
+
 /// The index in `labels` of each row's target; `None` for a label not in `labels` (each
 /// distinct cell looked up once).
 pub fn class_indices(column: ColumnRef<'_>, labels: &[String]) -> Vec<Option<usize>> {
@@ -299,7 +311,7 @@ pub fn class_indices(column: ColumnRef<'_>, labels: &[String]) -> Vec<Option<usi
             *seen.entry(key).or_insert_with(|| {
                 let text = cell.text(&mut buf);
                 let key = match (numeric, number(text)) {
-                    (true, Some(v)) => label_text(v as f32),
+                    (true, Some(v)) => number_label(v),
                     _ => text.to_string(),
                 };
                 labels.iter().position(|l| *l == key)

@@ -190,6 +190,14 @@ fn targets_as_people_write_them() {
     // Numeric labels are ordered by value and written in shortest form.
     let n = read("y\n10\n9\n1.0\n9\n");
     assert_eq!(class_labels(&n, "y").unwrap(), ["1", "9", "10"]);
+    // Integers an f32 cannot tell apart (2^24 and 2^24 + 1) stay two classes.
+    let big = read("y\n16777217\n16777216\n16777218\n16777217\n");
+    let labels = class_labels(&big, "y").unwrap();
+    assert_eq!(labels, ["16777216", "16777217", "16777218"]);
+    assert_eq!(
+        class_indices(big.column(0), &labels),
+        [Some(1), Some(0), Some(2), Some(1)]
+    );
     let e = class_labels(&read("y\nyes\nyes\n"), "y")
         .unwrap_err()
         .to_string();

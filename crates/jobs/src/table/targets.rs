@@ -163,8 +163,16 @@ impl Prepared {
         let target = self.target.as_str();
         let info = match (&self.labels, targets) {
             (Some(labels), _) => {
-                let numeric: Option<Vec<f32>> =
-                    labels.iter().map(|l| l.parse::<f32>().ok()).collect();
+                // Labels written as the f32 they read as are stored as numbers; others
+                // (integers beyond 2^24 an f32 cannot hold) keep their text.
+                let numeric: Option<Vec<f32>> = labels
+                    .iter()
+                    .map(|l| {
+                        l.parse::<f32>()
+                            .ok()
+                            .filter(|v| io::fitted::label_text(*v) == *l)
+                    })
+                    .collect();
                 match numeric {
                     Some(values) => ModelInfo::classification(&names, target, values),
                     None => ModelInfo::classification_labels(&names, target, labels.clone()),
