@@ -1,6 +1,7 @@
 """Labels and columns as pandas and scikit-learn users give them: labels the table reader
-would rewrite, booleans, a single column name, widths as a list, pandas categories of
-numbers, and probabilities that sum to one."""
+would rewrite, integers beyond float32's precision, float32 labels, booleans, a single
+column name, widths as a list, pandas categories of numbers, and probabilities that sum to
+one."""
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,31 @@ def test_labels_the_reader_would_merge_are_refused(rows):
     y = np.where(positive, "1", "1.0").astype(object)
     with pytest.raises(ValueError, match="'1' and '1.0' would be read as one class"):
         TableClassifier(model="linear", device="cpu").fit(X, y)
+
+
+def test_integer_labels_a_float32_cannot_tell_apart_stay_apart(rows, tmp_path):
+    X, positive = rows
+    y = np.where(positive, 16_777_217, 16_777_216)
+    model = TableClassifier(model="linear", device="cpu").fit(X, y)
+    assert list(model.classes_) == [16_777_216, 16_777_217]
+    predicted = model.predict(X)
+    assert np.mean(predicted == y) > 0.9
+    model.save(tmp_path / "model.safetensors")
+    again = TableClassifier.load(tmp_path / "model.safetensors")
+    np.testing.assert_array_equal(again.classes_, model.classes_)
+    np.testing.assert_array_equal(again.predict(X), predicted)
+
+
+def test_float32_labels_come_back_as_given(rows):
+    X, positive = rows
+    # scikit-learn takes whole numbers only as a classifier's float labels.
+    y = np.where(positive, np.float32(3.0), np.float32(1.0))
+    assert y.dtype == np.float32
+    model = TableClassifier(model="linear", device="cpu").fit(X, y)
+    predicted = model.predict(X)
+    assert predicted.dtype == np.float32
+    assert set(predicted) <= {np.float32(1.0), np.float32(3.0)}
+    assert np.mean(predicted == y) > 0.9
 
 
 def test_boolean_classes_survive_a_model_file(rows, tmp_path):

@@ -4,22 +4,26 @@ number in shortest form); scikit-learn keeps them as the values ``y`` held, sort
 import numpy as np
 
 
-def _number(text):
-    """``text`` as a float32, or ``None`` where it is no number."""
+def _number(text, kind=np.float64):
+    """``text`` as a number of ``kind`` (the table reader reads labels as float64), or
+    ``None`` where it is no number."""
     try:
-        return np.float32(float(text))
-    except (TypeError, ValueError):
+        return kind(float(text))
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
 def _same(text, value):
     """Whether the model's class text ``text`` names the label ``value`` (the table reader
-    trims a cell's spaces and reads ``1.0`` as the number 1)."""
+    trims a cell's spaces and reads ``1.0`` as the number 1). A float label is compared at
+    its own precision (a float32 is written as its shortest float32 text), any other
+    number as a float64, so 16777216 and 16777217 stay two classes."""
     if isinstance(value, (bool, np.bool_)):
         return text.lower() == str(bool(value)).lower()
     if isinstance(value, (int, float, np.integer, np.floating)):
-        number = _number(text)
-        return number is not None and number == np.float32(value)
+        kind = type(value) if isinstance(value, np.floating) else np.float64
+        number = _number(text, kind)
+        return number is not None and number == kind(value)
     value = str(value).strip()
     if text == value:
         return True
