@@ -171,9 +171,23 @@ fn error_row(name: &str, r: &RegressionMetrics) -> String {
         }
     };
     format!(
-        "  {name:<22} {:>12.4} {:>10.4} {:>10.4} {r2:>8}",
-        r.mse, r.rmse, r.mae
+        "  {name:<22} {:>12} {:>10} {:>10} {r2:>8}",
+        figure(r.mse, 4),
+        figure(r.rmse, 4),
+        figure(r.mae, 4)
     )
+}
+
+/// `v` with `decimals` decimals, or in scientific notation where those would hide it: from
+/// a billion on (its digits are noise), and a value other than zero that would print as
+/// zero.
+pub(super) fn figure(v: f64, decimals: usize) -> String {
+    let hidden = v != 0.0 && v.abs() < 0.5 * 10f64.powi(-(decimals as i32));
+    if v.is_finite() && (v.abs() >= 1e9 || hidden) {
+        format!("{v:.decimals$e}")
+    } else {
+        format!("{v:.decimals$}")
+    }
 }
 
 /// How far gradient descent's test MSE is from the closed form's; `baseline` is the MSE
@@ -205,7 +219,7 @@ fn row_count(rows: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{gap_line, row_count};
+    use super::{figure, gap_line, row_count};
 
     #[test]
     fn one_row_is_one_row() {
@@ -222,5 +236,17 @@ mod tests {
         let both = gap_line(2.6e-7, 3.1e-14, 4.0);
         assert!(both.contains("both fit the test rows exactly"), "{both}");
         assert!(gap_line(0.5, 0.0, 4.0).contains("the closed form fits"));
+    }
+
+    #[test]
+    fn figures_hide_nothing_at_any_scale() {
+        assert_eq!(figure(0.061_84, 4), "0.0618");
+        assert_eq!(figure(0.0, 4), "0.0000");
+        assert_eq!(figure(-12.5, 2), "-12.50");
+        assert_eq!(figure(999_999_999.0, 1), "999999999.0");
+        assert_eq!(figure(6.991_283e45, 4), "6.9913e45");
+        assert_eq!(figure(1.2e-7, 4), "1.2000e-7");
+        assert_eq!(figure(0.000_05, 4), "0.0001");
+        assert_eq!(figure(f64::NAN, 4), "NaN");
     }
 }

@@ -5,7 +5,9 @@
 //! feature name, where the results are). The caller prints the lines.
 
 use super::outcome::{METRICS_FILE, Selection, TableJobOutcome};
-use super::test_text::{RegressionRows, TestedModel, class_report_lines, regression_report_lines};
+use super::test_text::{
+    RegressionRows, TestedModel, class_report_lines, figure, regression_report_lines,
+};
 use super::{TableModel, TableNote};
 use crate::metrics::Coefficients;
 use crate::table::{Prepared, SchemaReport};
@@ -227,10 +229,16 @@ fn coefficient_lines(c: &Coefficients, labels: &Option<Vec<String>>) -> Vec<Stri
     };
     let mut lines = vec![
         format!("coefficients ({unit}, per standard deviation of each number or per level):"),
-        format!("  {:<32} {:>12.6}", "(intercept)", c.intercept),
+        format!(
+            "  {:<32} {:>12}",
+            "(intercept)",
+            figure(f64::from(c.intercept), 6)
+        ),
     ];
     let by_size = c.by_size().into_iter().take(SHOWN_COEFFICIENTS);
-    lines.extend(by_size.map(|(name, value)| format!("  {name:<32} {value:>12.6}")));
+    lines.extend(
+        by_size.map(|(name, value)| format!("  {name:<32} {:>12}", figure(f64::from(*value), 6))),
+    );
     if c.coefficients.len() > SHOWN_COEFFICIENTS {
         lines.push(format!(
             "  ... {} more in {METRICS_FILE}",
