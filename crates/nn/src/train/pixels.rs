@@ -103,8 +103,9 @@ pub fn pixel_coord(i: usize, n: usize) -> f32 {
 /// seeded with the seed on stream `k`; an image of at most `batch` pixels is used whole,
 /// in order, at every step. Each pixel gives `s x s` input rows (`s` = `supersample`,
 /// evenly spread inside the pixel, for area supervision with pool `s^2`; the pixel centre
-/// for `s = 1`) and one target row, its values minus `offset`. Host memory: the image and
-/// one batch; device memory: the trainer's batch buffers.
+/// for `s = 1`) and one target row, its values minus `offset`; a batch is made on every
+/// thread. Host memory: the image, one coordinate per column and per row, and one batch;
+/// device memory: the trainer's batch buffers.
 pub struct PixelSampler {
     width: usize,
     height: usize,
