@@ -323,6 +323,20 @@ pub fn label_text(label: f32) -> String {
     format!("{label}")
 }
 
+/// The `f32` a class label written `text` stands for, where [`label_text`] writes that
+/// `f32` as `text`; `None` for a word, or a number an `f32` cannot hold (`16777217`), whose
+/// class keeps its text.
+///
+/// ```
+/// use io::fitted::label_number;
+/// assert_eq!(label_number("2.5"), Some(2.5));
+/// assert_eq!(label_number("16777217"), None);
+/// assert_eq!(label_number("yes"), None);
+/// ```
+pub fn label_number(text: &str) -> Option<f32> {
+    text.parse::<f32>().ok().filter(|v| label_text(*v) == text)
+}
+
 /// Refuses a target range on another model than a regression, or one of another width
 /// than the outputs, or whose bounds are not ordered numbers.
 fn check_range(r: &TargetRange, task: &Task, outputs: usize) -> Result<()> {

@@ -41,7 +41,7 @@ mod predictions;
 mod registry;
 
 pub use file::{FORMAT, INFO_KEY, TENSOR_PREFIX, kind_of, load_network, model_file};
-pub use info::{ModelInfo, TargetRange, Task, label_text};
+pub use info::{ModelInfo, TargetRange, Task, label_number, label_text};
 pub use inputs::{InputRows, load_inputs, read_csv_inputs};
 pub use network::{DEFAULT_KIND, MODEL_KIND_KEY, Network, boxed};
 pub use predictions::Predictions;

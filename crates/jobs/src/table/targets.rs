@@ -163,16 +163,9 @@ impl Prepared {
         let target = self.target.as_str();
         let info = match (&self.labels, targets) {
             (Some(labels), _) => {
-                // Labels written as the f32 they read as are stored as numbers; others
-                // (integers beyond 2^24 an f32 cannot hold) keep their text.
-                let numeric: Option<Vec<f32>> = labels
-                    .iter()
-                    .map(|l| {
-                        l.parse::<f32>()
-                            .ok()
-                            .filter(|v| io::fitted::label_text(*v) == *l)
-                    })
-                    .collect();
+                // Labels an f32 holds are stored as numbers; others keep their text.
+                let numeric: Option<Vec<f32>> =
+                    labels.iter().map(|l| io::fitted::label_number(l)).collect();
                 match numeric {
                     Some(values) => ModelInfo::classification(&names, target, values),
                     None => ModelInfo::classification_labels(&names, target, labels.clone()),
