@@ -70,7 +70,7 @@ pub mod run_dir;
 mod settings;
 
 pub use checkpoint::{Loaded, RunMeta};
-pub use data::{DataSummary, RunData};
+pub use data::{DataSummary, RunData, WholeRows};
 pub use divergence::Diverged;
 pub use error::{Error, Result, ResumeAdvice};
 pub use monitor::LossUnits;

@@ -1,6 +1,7 @@
 //! What a run's settings come to on its data: rows, batch, steps per epoch, total steps,
 //! logging, evaluation and early-stopping intervals, the learning-rate schedule.
 
+use crate::data::WholeRows;
 use crate::monitor::{gcd, log_interval};
 use crate::{Error, Result, Settings};
 use nn::{Data, EarlyStopping, Loss, LrSchedule, TrainData, TrainLength, TrainerConfig};
@@ -42,17 +43,20 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// Resolves `settings` on `train` (input rows pooled by `pool`); early stopping's
-    /// patience is given in epochs.
+    /// Resolves `settings` on `train` (input rows pooled by `pool`; of `whole` rows where
+    /// the tensors are this process's part of them); early stopping's patience is given in
+    /// epochs.
     pub fn new<B: Backend>(
         settings: &Settings,
         train: &TrainData<'_, B>,
         pool: usize,
         early_stopping: Option<EarlyStopping>,
+        whole: Option<WholeRows>,
     ) -> Result<Self> {
         let (rows, batch, steps_per_epoch) = match train {
             TrainData::Tensors(d) => {
-                let rows = d.x.dims().first().copied().unwrap_or(0) / pool.max(1);
+                let held = d.x.dims().first().copied().unwrap_or(0);
+                let rows = whole.map_or(held, |w| w.train) / pool.max(1);
                 let batch = settings.batch.filter(|&n| n < rows);
                 (rows, batch, batch.map_or(1, |b| (rows / b).max(1)) as u64)
             }
@@ -94,9 +98,13 @@ impl Plan {
         })
     }
 
-    /// Records the validation rows.
-    pub fn with_validation<B: Backend>(mut self, val: Option<Data<'_, B>>) -> Self {
-        self.validation_rows = val.map(|v| v.y.dims()[0]);
+    /// Records the validation rows: those of `val`, or of the `whole` set it is a part of.
+    pub fn with_validation<B: Backend>(
+        mut self,
+        val: Option<Data<'_, B>>,
+        whole: Option<WholeRows>,
+    ) -> Self {
+        self.validation_rows = val.map(|v| whole.map_or(v.y.dims()[0], |w| w.validation));
         self
     }
 

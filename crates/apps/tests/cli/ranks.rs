@@ -161,12 +161,61 @@ pub mod mpi {
         // The record says how the run was shared.
         let record = std::fs::read_to_string(two.join("config.json")).unwrap();
         assert!(
-            record.contains("; 2 processes, each step shared\""),
+            record.contains(
+                "; 2 processes, each step shared, each process holding its part of the data\""
+            ),
             "{record}"
         );
         // Rank 1's scratch folder is gone.
         let left = listing(&scratch_of(&two));
         assert!(left.is_empty(), "left in the temporary folder: {left:?}");
+    }
+
+    #[test]
+    fn three_processes_each_holding_a_part_train_the_one_process_classifier() {
+        let dir = tmp();
+        let (one, three) = (dir.path().join("one"), dir.path().join("three"));
+        let data = data("classification.csv");
+        // Balanced classes: 2 x 169 training rows, 45 validation rows, in uneven parts.
+        let args = [
+            "mlp",
+            "--data",
+            data.to_str().unwrap(),
+            "--target",
+            "label",
+            "--model",
+            "mlp",
+            "--class-weight",
+            "balanced",
+            "--test-fraction",
+            "0.25",
+            "--epochs",
+            "20",
+            "--batch",
+            "30",
+            "--patience",
+            "1000",
+            "--seed",
+            "5",
+        ];
+        assert_success(&train(&args, &one));
+        let o = mpirun(3, &args, &three);
+        assert_success(&o);
+        let record = std::fs::read_to_string(three.join("config.json")).unwrap();
+        assert!(
+            record.contains("3 processes, each step shared, each process holding its part"),
+            "{record}"
+        );
+        let (a, b) = (metrics(&one), metrics(&three));
+        assert_eq!(num(&a, "restored_step"), num(&b, "restored_step"));
+        assert_eq!(a["confusion_matrix"], b["confusion_matrix"]);
+        for key in ["final_val_loss", "restored_val_loss", "final_train_loss"] {
+            let (x, y) = (num(&a, key), num(&b, key));
+            assert!(
+                ((x - y) / x).abs() < 1e-5,
+                "{key}: {x} on one process, {y} on three"
+            );
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 mod recorded;
 
 use crate::checkpoint::{self, RunMeta};
-use crate::data::RunData;
+use crate::data::{RunData, WholeRows};
 use crate::history;
 use crate::monitor::{LossUnits, Monitor};
 use crate::outcome::{Outcome, length_text};
@@ -87,30 +87,35 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         train: impl Into<RunData<'d, B>>,
         val: Option<Data<'d, B>>,
     ) -> Result<Outcome<M>> {
-        let (train, summary) = train.into().split(&self.extra)?;
-        let plan = self.plan(&train, val)?;
+        let split = train.into().split(&self.extra)?;
+        let (train, summary) = (split.train, split.summary);
+        let replicas = crate::ranks::replicas().filter(|_| !self.alone);
+        if replicas.is_none() {
+            refuse_part_alone(&train, split.whole)?;
+        }
+        let plan = self.plan(&train, val, split.whole)?;
         let meta = self.meta(&summary);
         let mut trainer = Trainer::new(plan.trainer_config(self.loss, self.settings.seed))?;
         let (mut model, mut optimizer) = self.start::<B, M>(backend, &meta, &plan, &mut trainer)?;
         let first_step = trainer.state().step;
-        let replicas = crate::ranks::replicas().filter(|_| !self.alone);
+        let holding = match split.holds_part {
+            true => nn::Holding::Part,
+            false => nn::Holding::Whole,
+        };
         if let Some(r) = &replicas {
             // Refused before the record is written: nothing is left of a run that cannot run.
             let batch = plan.batch.unwrap_or(plan.rows);
             nn::train::check_shareable(batch, plan.pool > 1, r.size())?;
         }
-        self.write_record(backend, &plan, optimizer.config(), first_step)?;
+        self.write_record(backend, &plan, optimizer.config(), first_step, holding)?;
         let earlier = self.announce(backend, &plan, first_step);
         if let Some(flag) = self.armed_stop_flag() {
             trainer.set_stop_flag(flag);
         }
         if let Some(replicas) = replicas {
-            // Tensors are the whole sets on every process; a batch source may make its
-            // process's part of each batch (an image's band of rows), its summary the whole's.
-            let holding = match &train {
-                TrainData::Sampled(s) if s.makes_parts() => nn::Holding::Part,
-                _ => nn::Holding::Whole,
-            };
+            // Tensors of the whole sets, or of this process's part (with the whole's
+            // summary); a batch source may make its process's part of each batch (an
+            // image's band of rows), its summary the whole's.
             trainer.set_replicas(replicas, holding);
         }
         let watch = summary.watch(self.loss, self.settings.lr);
@@ -235,18 +240,25 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
 
     /// Refuses what cannot run, creates the run folder (of a run not resumed), and resolves
     /// lengths, intervals and the schedule.
-    fn plan<B: Backend>(&self, train: &TrainData<'_, B>, val: Option<Data<'_, B>>) -> Result<Plan> {
+    fn plan<B: Backend>(
+        &self,
+        train: &TrainData<'_, B>,
+        val: Option<Data<'_, B>>,
+        whole: Option<WholeRows>,
+    ) -> Result<Plan> {
         if self.early_stopping.is_some() && val.is_none() {
             return Err(Error::NeedsValidationRows);
         }
-        let plan =
-            Plan::new(&self.settings, train, self.pool, self.early_stopping)?.with_validation(val);
+        let plan = Plan::new(&self.settings, train, self.pool, self.early_stopping, whole)?
+            .with_validation(val, whole);
         if let (Some(check), TrainData::Tensors(d)) = (&self.memory_check, train) {
+            // This process's memory: the rows it holds.
+            let held = |t: &tensor_core::Tensor<B>| t.dims().first().copied().unwrap_or(0);
             let size = TrainingSize {
-                rows: plan.rows,
-                target_rows: d.y.dims().first().copied().unwrap_or(0),
+                rows: held(d.x) / self.pool.max(1),
+                target_rows: held(d.y),
                 batch: plan.batch,
-                eval_rows: val.map_or(0, |v| v.x.dims().first().copied().unwrap_or(0)),
+                eval_rows: val.map_or(0, |v| held(v.x)),
                 data_in_host_memory: d.x.host_slice().is_some(),
             };
             check(&self.architecture, &size)?;
@@ -328,6 +340,21 @@ impl Run<'_, MlpConfig> {
         val: Option<Data<'_, B>>,
     ) -> Result<Outcome<Mlp<B>>> {
         self.train::<B, Mlp<B>>(backend, train, val)
+    }
+}
+
+/// Refuses tensors that are a part of the rows (`whole`: the whole sets' sizes) on a process
+/// training alone, which would train on that part as if it were the whole.
+fn refuse_part_alone<B: Backend>(train: &TrainData<'_, B>, whole: Option<WholeRows>) -> Result<()> {
+    match (train, whole) {
+        (TrainData::Tensors(d), Some(w)) if d.x.dims().first() != Some(&w.train) => {
+            Err(Error::Refused(format!(
+                "this process holds {} of the {} training rows but trains alone",
+                d.x.dims().first().copied().unwrap_or(0),
+                w.train
+            )))
+        }
+        _ => Ok(()),
     }
 }
 

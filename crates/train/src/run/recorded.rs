@@ -45,15 +45,22 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     }
 
     /// The device as the record names it: the backend's name and, in a run over several
-    /// processes ([`crate::ranks`]), how they shared this run.
-    fn device_text<B: Backend>(&self, backend: &B) -> String {
+    /// processes ([`crate::ranks`]), how they shared this run and what each `holding` held.
+    fn device_text<B: Backend>(&self, backend: &B, holding: nn::Holding) -> String {
         let world = crate::ranks::world();
         match (world.size(), self.alone) {
             (1, _) => backend.name(),
             (n, false) => {
                 let on_gpus = crate::ranks::replicas().is_some_and(|r| r.sums_on_device());
                 let how = if on_gpus { " (summed with NCCL)" } else { "" };
-                format!("{}; {n} processes, each step shared{how}", backend.name())
+                let held = match holding {
+                    nn::Holding::Part => ", each process holding its part of the data",
+                    nn::Holding::Whole => "",
+                };
+                format!(
+                    "{}; {n} processes, each step shared{held}{how}",
+                    backend.name()
+                )
             }
             (n, true) => format!(
                 "{}; trained by process {} of {n}",
@@ -64,13 +71,15 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
     }
 
     /// Writes `config.json` (a fresh run) or appends to its `resumes` (a resumed one),
-    /// before any training, so that even a crashed run has a record.
+    /// before any training, so that even a crashed run has a record; `holding` is what each
+    /// process holds of the data.
     pub(super) fn write_record<B: Backend>(
         &self,
         backend: &B,
         plan: &Plan,
         optimizer: OptimizerConfig,
         first_step: u64,
+        holding: nn::Holding,
     ) -> Result<()> {
         if self.reloading {
             return Ok(());
@@ -83,7 +92,7 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             command: record::command_line(),
             started: record::utc_now(),
             job: self.job.clone(),
-            device: self.device_text(backend),
+            device: self.device_text(backend, holding),
             seed: self.settings.seed,
             training: training.clone(),
             architecture,

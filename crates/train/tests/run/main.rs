@@ -3,4 +3,5 @@
 //! One test binary for the crate: each module below is one subject.
 
 mod custom_model;
+mod parts;
 mod runs;

@@ -5,7 +5,8 @@
 //! do not depend on how many threads share the work, so both ways train the same networks.
 
 use super::features::DeviceFeatures;
-use super::network::{Network, NetworkRows, Trainer};
+use super::network::{Network, NetworkRows, RunMode, Trainer};
+use super::part::PartRows;
 use super::{TableNote, TableReporter};
 use crate::Result;
 use crate::table::Prepared;
@@ -91,11 +92,28 @@ impl<B: Backend> Trainer<'_, B> {
         reporter: &mut dyn TableReporter,
     ) -> Result<Outcome<Mlp<B>>> {
         let mut rows = balanced;
-        let lent = DeviceFeatures::take(self.backend, rows.as_deref_mut().unwrap_or(&mut p.train))?;
+        // Shared by every process of a run over several, each holding its part of the rows.
+        let part = match self.mode {
+            RunMode::Shared => {
+                let train = rows.as_deref().unwrap_or(&p.train);
+                PartRows::of_world(train.rows, p.val.as_ref().map(|v| v.rows))
+            }
+            _ => None,
+        };
+        let lent = match &part {
+            Some(part) => DeviceFeatures::part(
+                self.backend,
+                rows.as_deref().unwrap_or(&p.train),
+                &part.train,
+            )?,
+            None => {
+                DeviceFeatures::take(self.backend, rows.as_deref_mut().unwrap_or(&mut p.train))?
+            }
+        };
         let train = rows.as_deref().unwrap_or(&p.train);
         let candidate = Candidate {
             net: net.clone(),
-            rows: NetworkRows::of(p, train, lent.tensor(), self.targets),
+            rows: NetworkRows::of(p, train, lent.tensor(), self.targets).in_part(part),
             plain: true,
             dir: dir.to_path_buf(),
         };

@@ -3,13 +3,18 @@
 
 use crate::Result;
 use io::Dataset;
+use std::ops::Range;
 use tensor_core::{Backend, Tensor};
 
 /// The training features of some host rows, on the device while the job's networks train.
 /// On the CPU the tensor takes over the rows' own buffer (no copy: a table of a million rows
-/// holds its training matrix once); the rows get it back when the networks are done.
+/// holds its training matrix once); the rows get it back when the networks are done. A
+/// process holding only its part of the rows on the device copies that part instead, and
+/// the host rows keep theirs.
 pub(super) struct DeviceFeatures<B: Backend> {
     x: Tensor<B>,
+    /// Whether `x` is the rows' own buffer, to give back.
+    taken: bool,
 }
 
 impl<B: Backend> DeviceFeatures<B> {
@@ -18,7 +23,13 @@ impl<B: Backend> DeviceFeatures<B> {
     pub(super) fn take(backend: &B, rows: &mut Dataset) -> Result<Self> {
         let x = std::mem::take(&mut rows.x);
         let x = Tensor::from_vec(backend, x, [rows.rows, rows.n_features])?;
-        Ok(DeviceFeatures { x })
+        Ok(DeviceFeatures { x, taken: true })
+    }
+
+    /// The features of `part` of `rows` onto `backend`, copied (`rows` keeps its own).
+    pub(super) fn part(backend: &B, rows: &Dataset, part: &Range<usize>) -> Result<Self> {
+        let x = super::part::part_features(backend, rows, part)?;
+        Ok(DeviceFeatures { x, taken: false })
     }
 
     /// The features, to borrow.
@@ -26,9 +37,11 @@ impl<B: Backend> DeviceFeatures<B> {
         &self.x
     }
 
-    /// Gives the features back to `rows` (the rows they were taken from).
+    /// Gives the features back to `rows` (the rows they were taken from, or copied from).
     pub(super) fn give_back(self, rows: &mut Dataset) -> Result<()> {
-        rows.x = self.x.into_vec()?;
+        if self.taken {
+            rows.x = self.x.into_vec()?;
+        }
         Ok(())
     }
 }
@@ -52,6 +65,12 @@ mod tests {
         assert_eq!(lent.tensor().dims(), [3, 2]);
         assert_eq!(lent.tensor().to_vec().unwrap(), x);
         lent.give_back(&mut rows).unwrap();
+        assert_eq!(rows.x, x);
+        // A part is copied: the rows keep their features.
+        let part = DeviceFeatures::part(&backend, &rows, &(1..3)).unwrap();
+        assert_eq!(rows.x, x);
+        assert_eq!(part.tensor().to_vec().unwrap(), x[2..].to_vec());
+        part.give_back(&mut rows).unwrap();
         assert_eq!(rows.x, x);
     }
 }

@@ -43,6 +43,7 @@ mod fold_parts;
 mod network;
 mod options;
 mod outcome;
+mod part;
 mod pick;
 mod prepare;
 mod split;

@@ -3,6 +3,7 @@
 
 use super::drop_outs::DropOuts;
 use super::options::{TableJobOptions, TableModel};
+use super::part::{PartRows, part_features, part_matrix};
 use crate::Result;
 use crate::error::Error;
 use crate::table::{Encoded, Prepared, network_targets};
@@ -14,7 +15,7 @@ use serde_json::{Map, Value};
 use std::path::Path;
 use tensor_core::{Backend, Tensor};
 use train::record::DataFile;
-use train::{LossUnits, Outcome, Reporter};
+use train::{DataSummary, LossUnits, Outcome, Reporter, RunData};
 
 /// The network a table job trains, from its options and the target.
 #[derive(Clone)]
@@ -72,6 +73,9 @@ pub(super) struct NetworkRows<'a, B: Backend> {
     pub(super) val: Option<&'a Dataset>,
     /// The model file's description of the inputs and targets.
     pub(super) info: io::ModelInfo,
+    /// This process's part of the rows, where it holds only its part on the device (`x` is
+    /// then the part's features, `train` and `val` still the whole sets').
+    pub(super) part: Option<PartRows>,
 }
 
 impl<'a, B: Backend> NetworkRows<'a, B> {
@@ -88,6 +92,7 @@ impl<'a, B: Backend> NetworkRows<'a, B> {
             x,
             val: p.val.as_ref(),
             info: p.model_info(targets),
+            part: None,
         }
     }
 
@@ -104,13 +109,16 @@ impl<'a, B: Backend> NetworkRows<'a, B> {
             x,
             val: parts.val.as_ref(),
             info: p.model_info_with(&parts.encoding, targets),
+            part: None,
         }
     }
 }
 
-/// A row-major host matrix on the device.
-fn matrix<B: Backend>(backend: &B, data: &[f32], rows: usize, cols: usize) -> Result<Tensor<B>> {
-    Ok(Tensor::from_slice(backend, data, [rows, cols])?)
+impl<B: Backend> NetworkRows<'_, B> {
+    /// The rows with `x` the features of this process's `part` of them.
+    pub(super) fn in_part(self, part: Option<PartRows>) -> Self {
+        NetworkRows { part, ..self }
+    }
 }
 
 impl Network {
@@ -209,25 +217,37 @@ impl<B: Backend> Trainer<'_, B> {
         dir: &Path,
         reporter: &mut R,
     ) -> Result<Outcome<Mlp<B>>> {
-        let backend = self.backend;
-        let targets = self.targets;
+        let (backend, targets) = (self.backend, self.targets);
         let classes = p.labels.as_ref().map_or(0, Vec::len);
-        let matrices = |d: &Dataset| -> Result<_> {
-            let y = network_targets(&d.y, classes, targets)?;
-            Ok((
-                matrix(backend, &d.x, d.rows, d.n_features)?,
-                matrix(backend, &y, d.rows, net.out_dim)?,
-            ))
-        };
+        let net_targets = |d: &Dataset| network_targets(&d.y, classes, targets);
         let train = rows.train;
-        let y = network_targets(&train.y, classes, targets)?;
-        let yt = matrix(backend, &y, train.rows, net.out_dim)?;
-        let validation = rows.val.map(matrices).transpose()?;
+        let y = net_targets(train)?;
+        let whole = |d: &Dataset| 0..d.rows;
+        let (train_part, val_part) = match &rows.part {
+            Some(part) => (part.train.clone(), part.val.clone()),
+            None => (whole(train), rows.val.map_or(0..0, whole)),
+        };
+        let yt = part_matrix(backend, &y, net.out_dim, &train_part)?;
+        let validation = match rows.val {
+            Some(v) => Some((
+                part_features(backend, v, &val_part)?,
+                part_matrix(backend, &net_targets(v)?, net.out_dim, &val_part)?,
+            )),
+            None => None,
+        };
         let val_data = validation.as_ref().map(|(x, y)| Data::new(x, y));
-        let run = self.run(p, net, rows.info.clone(), dir, train)?;
-        let trained =
-            run.reporter(reporter)
-                .train::<B, Mlp<B>>(backend, Data::new(rows.x, &yt), val_data);
+        let extra = self.extra(p, train)?;
+        let data = match &rows.part {
+            Some(part) => {
+                let summary = DataSummary::of_rows(&train.x, &y, train.rows, &extra)?;
+                RunData::Part(Data::new(rows.x, &yt), summary, part.whole)
+            }
+            None => RunData::Tensors(Data::new(rows.x, &yt)),
+        };
+        let run = self.run(p, net, rows.info.clone(), dir, train, extra)?;
+        let trained = run
+            .reporter(reporter)
+            .train::<B, Mlp<B>>(backend, data, val_data);
         let mut out = match (trained, self.drop_outs) {
             (Ok(out), _) => out,
             (Err(train::Error::Diverged(d)), Some(drop_outs)) if drop_outs.takes(dir) => {
@@ -266,7 +286,21 @@ impl<B: Backend> Trainer<'_, B> {
         })
     }
 
-    /// The training run of `net` in `dir` on `train`, before its data.
+    /// What the run's checkpoint says of the table besides the tensors: the targets'
+    /// standardization, the classes and the column names of `train`.
+    fn extra(self, p: &Prepared, train: &Dataset) -> Result<Value> {
+        let extra = TableExtra {
+            targets: self.targets,
+            classes: &p.labels,
+            feature_names: &train.feature_names,
+            target_name: &p.target,
+        };
+        serde_json::to_value(extra)
+            .map_err(|e| Error::json("cannot encode the table model's data", e))
+    }
+
+    /// The training run of `net` in `dir` on `train` (its checkpoint's `extra`), before its
+    /// data.
     fn run<'r>(
         self,
         p: &Prepared,
@@ -274,6 +308,7 @@ impl<B: Backend> Trainer<'_, B> {
         info: io::ModelInfo,
         dir: &Path,
         train: &Dataset,
+        extra: Value,
     ) -> Result<train::Run<'r>> {
         let (options, job, targets) = (self.options, self.options.job(), self.targets);
         let classes = p.labels.as_ref().map_or(0, Vec::len);
@@ -281,14 +316,6 @@ impl<B: Backend> Trainer<'_, B> {
             true => crate::defaults::LINEAR,
             false => crate::defaults::mlp(train.rows),
         };
-        let extra = TableExtra {
-            targets,
-            classes: &p.labels,
-            feature_names: &train.feature_names,
-            target_name: &p.target,
-        };
-        let extra = serde_json::to_value(extra)
-            .map_err(|e| Error::json("cannot encode the table model's data", e))?;
         let patience = options.data.patience;
         let loss_units = match targets {
             Some(t) => LossUnits::target_mse(t.std[0]),
