@@ -120,6 +120,19 @@ pub mod mpi {
         args
     }
 
+    /// The rows of `test_predictions.csv` in `dir`: each row's columns as read, and its
+    /// prediction (the last column).
+    fn predictions(dir: &Path) -> Vec<(String, f64)> {
+        let text = std::fs::read_to_string(dir.join("test_predictions.csv")).unwrap();
+        text.lines()
+            .skip(1)
+            .map(|line| {
+                let (row, prediction) = line.rsplit_once(',').unwrap();
+                (row.to_string(), prediction.parse().unwrap())
+            })
+            .collect()
+    }
+
     /// The names in `dir`, sorted.
     fn listing(dir: &Path) -> Vec<String> {
         let mut names: Vec<_> = std::fs::read_dir(dir)
@@ -156,6 +169,17 @@ pub mod mpi {
             assert!(
                 ((x - y) / x).abs() < 1e-5,
                 "{key}: {x} on one process, {y} on two"
+            );
+        }
+        // The test rows, scored in shares, in their order with the one process's predictions.
+        let (a, b) = (predictions(&one), predictions(&two));
+        assert_eq!(a.len(), 100, "a fifth of 500 rows");
+        assert_eq!(a.len(), b.len());
+        for ((row_a, x), (row_b, y)) in a.iter().zip(&b) {
+            assert_eq!(row_a, row_b, "the rows in another order");
+            assert!(
+                (x - y).abs() < 1e-4 * (1.0 + x.abs()),
+                "{row_a}: {x} and {y}"
             );
         }
         // The record says how the run was shared.

@@ -155,14 +155,42 @@ impl<B: Backend> FittedModel<B> {
     /// column, a column none of whose cells can be read ([`Error::UnreadableColumn`]), or
     /// (without preprocessing nor standardisation) a cell that is not a number.
     pub fn predict_table(&self, table: &crate::table::Table) -> Result<Predictions> {
-        let notes = match (&self.info.preprocessing, &self.info.features) {
-            (Some(p), _) => p.read_notes(table)?,
-            (None, Some(_)) => crate::table::number_notes(table, &self.info.feature_names)?,
-            (None, None) => Vec::new(),
-        };
+        let notes = self.table_notes(table)?;
         let mut predictions = Predictions::from_raw(&self.info, self.table_outputs(table)?)?;
         predictions.notes = notes;
         Ok(predictions)
+    }
+
+    /// [`predict_table`](Self::predict_table) from the model's raw outputs on the rows of
+    /// `table` (`outputs`, as [`table_outputs`](Self::table_outputs) gives them, computed
+    /// elsewhere: shared between processes, for instance). Refused where `outputs` are not
+    /// one row of outputs for each of the table's rows.
+    pub fn table_predictions(
+        &self,
+        table: &crate::table::Table,
+        outputs: Vec<f32>,
+    ) -> Result<Predictions> {
+        if outputs.len() != table.rows() * self.info.output_width() {
+            return Err(Error::invalid(format!(
+                "{} network outputs for {} rows of {} outputs",
+                outputs.len(),
+                table.rows(),
+                self.info.output_width()
+            )));
+        }
+        let notes = self.table_notes(table)?;
+        let mut predictions = Predictions::from_raw(&self.info, outputs)?;
+        predictions.notes = notes;
+        Ok(predictions)
+    }
+
+    /// The cells of `table` that its columns' types could not read, counted per column.
+    fn table_notes(&self, table: &crate::table::Table) -> Result<Vec<crate::table::ReadNote>> {
+        Ok(match (&self.info.preprocessing, &self.info.features) {
+            (Some(p), _) => p.read_notes(table)?,
+            (None, Some(_)) => crate::table::number_notes(table, &self.info.feature_names)?,
+            (None, None) => Vec::new(),
+        })
     }
 
     /// The raw network outputs for the rows of a raw table (see

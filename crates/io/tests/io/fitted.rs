@@ -515,3 +515,31 @@ fn plain_models_read_unreadable_cells_as_the_mean() {
         .unwrap_err();
     assert!(e.to_string().contains("is not a number"), "{e}");
 }
+
+/// Predictions made of outputs computed elsewhere are those `predict_table` makes, notes
+/// included; outputs of another number of rows are refused.
+#[test]
+fn predictions_of_given_outputs_are_the_table_predictions() {
+    let cpu = CpuBackend::new();
+    let model = regression_model(&cpu);
+    let table = io::table::read_table(
+        "a,b,c\n12,,0\n12,abc,0\n3,-2,4\n".as_bytes(),
+        "new.csv",
+        None,
+    )
+    .unwrap();
+    let outputs = model.table_outputs(&table).unwrap();
+    assert_eq!(outputs.len(), 3);
+    let given = model.table_predictions(&table, outputs.clone()).unwrap();
+    let made = model.predict_table(&table).unwrap();
+    assert_eq!(given.values, made.values);
+    assert_eq!(given.notes.len(), 1);
+    assert_eq!(given.notes[0].to_string(), made.notes[0].to_string());
+    let e = model
+        .table_predictions(&table, outputs[..2].to_vec())
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("2 network outputs for 3 rows"),
+        "{e}"
+    );
+}

@@ -122,18 +122,25 @@ pub enum TestFigures {
 }
 
 impl TestFigures {
-    /// The figures of `fitted` on the raw test rows of `p` (exactly what predicting them
-    /// gives), `None` when `p` has no test rows; `targets`: a regression target's
-    /// statistics.
+    /// The figures of `fitted` on the test rows of `p` from its raw outputs on them (`raw`,
+    /// as [`FittedModel::table_outputs`] gives them for `p.test_table`: exactly what
+    /// predicting them gives), `None` when `p` has no test rows; `targets`: a regression
+    /// target's statistics. Refused where `raw` is not `width` outputs for each test row.
     pub fn of<B: Backend>(
         fitted: &FittedModel<B>,
         p: &Prepared,
+        raw: Option<Vec<f32>>,
         targets: Option<&Standardizer>,
         width: usize,
     ) -> Result<Option<Self>> {
-        match &p.test {
-            Some(test) => Self::of_rows(fitted, p, test, targets, width).map(Some),
-            None => Ok(None),
+        match (&p.test, raw) {
+            (Some(test), Some(raw)) if raw.len() == test.rows * width => {
+                Self::of_rows(fitted, p, test, raw, targets, width).map(Some)
+            }
+            (None, None) => Ok(None),
+            _ => Err(Error::refused(
+                "the model's outputs are not those of the test rows",
+            )),
         }
     }
 
@@ -142,10 +149,10 @@ impl TestFigures {
         fitted: &FittedModel<B>,
         p: &Prepared,
         test: &io::Dataset,
+        raw: Vec<f32>,
         targets: Option<&Standardizer>,
         width: usize,
     ) -> Result<Self> {
-        let raw = fitted.table_outputs(&p.test_table)?;
         match (&p.labels, targets) {
             (Some(labels), _) => {
                 let truth: Vec<usize> = test.y.iter().map(|&v| v as usize).collect();
@@ -306,17 +313,19 @@ impl TabularMetrics {
     }
 }
 
-/// Predicts the rows of `table` and writes, atomically, every column of its rows as read
-/// (identifiers and columns the model does not read included, so that each prediction can
-/// be told apart), but for the column `left_out` (the empty target column of rows without
-/// targets) and any named as an output column, then the predictions.
+/// Writes, atomically, every column of the rows of `table` as read (identifiers and
+/// columns the model does not read included, so that each prediction can be told apart), but
+/// for the column `left_out` (the empty target column of rows without targets) and any named
+/// as an output column, then the predictions made of `outputs`, the model's raw outputs on
+/// those rows ([`FittedModel::table_outputs`]).
 pub fn write_table_predictions<B: Backend>(
     path: &Path,
     model: &FittedModel<B>,
     table: &Table,
+    outputs: Vec<f32>,
     left_out: Option<&str>,
 ) -> Result<()> {
-    let predictions = model.predict_table(table)?;
+    let predictions = model.table_predictions(table, outputs)?;
     // An input column named as an output (`prediction`) is left out: one header, one meaning.
     let outputs = predictions.csv_header();
     let names: Vec<String> = table

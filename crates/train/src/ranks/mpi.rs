@@ -8,6 +8,9 @@ use mpi::{Threading, environment::Universe};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
+/// The most values one MPI sum carries (64 MiB of `f32`).
+const SUM_CHUNK: usize = 1 << 24;
+
 /// The MPI universe and its world communicator, one caller at a time.
 pub(super) struct MpiWorld {
     inner: Mutex<Option<Inner>>,
@@ -64,17 +67,20 @@ impl MpiWorld {
         self.only_from.is_none()
     }
 
-    /// Sums `values` over every process, in place (MPI_Allreduce).
+    /// Sums `values` over every process, in place (MPI_Allreduce), [`SUM_CHUNK`] values at a
+    /// time: MPI counts in `int`, and each chunk is copied to be sent.
     pub fn sum(&self, values: &mut [f32]) -> Result<()> {
         self.check_thread()?;
         let guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let inner = guard
             .as_ref()
             .ok_or_else(|| Error::Launch("MPI was finalised".into()))?;
-        let send = values.to_vec();
-        inner
-            .world
-            .all_reduce_into(&send[..], values, SystemOperation::sum());
+        for chunk in values.chunks_mut(SUM_CHUNK) {
+            let send = chunk.to_vec();
+            inner
+                .world
+                .all_reduce_into(&send[..], chunk, SystemOperation::sum());
+        }
         Ok(())
     }
 

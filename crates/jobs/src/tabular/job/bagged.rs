@@ -13,7 +13,8 @@ use super::features::DeviceFeatures;
 use super::fold_parts::{fold_encoded, fold_part, fold_rows, rows_outside, scatter};
 use super::network::{RunMode, Trainer};
 use super::outcome::{
-    METRICS_FILE, SCHEMA_FILE, Selection, TableJobOutcome, pretty, write_json, write_predictions,
+    METRICS_FILE, SCHEMA_FILE, Scored, Selection, TableJobOutcome, pretty, write_json,
+    write_predictions,
 };
 use super::pick::{Bag, Finished, HeldOut, choose, linear_model};
 use super::{FOLDS_DIR, Portfolio, TableJob, TableJobOptions, TableReporter};
@@ -281,7 +282,9 @@ fn finish<B: Backend>(
     let fitted = FittedModel::new(done.model, p.model_info(targets))?;
     fitted.save(dir.join(train::checkpoint::FILE_NAME))?;
     let mut files = vec![record, schema];
-    let unlabeled = write_predictions(p, &fitted, dir, &mut files)?;
+    let scored = Scored::of(&fitted, p)?;
+    let test_outputs = scored.test.clone();
+    let unlabeled = write_predictions(p, &fitted, scored, dir, &mut files)?;
     let training = TrainingFigures {
         final_train_loss: None,
         final_val_loss: None,
@@ -294,7 +297,7 @@ fn finish<B: Backend>(
     };
     let measure = if p.labels.is_some() { "accuracy" } else { "r2" };
     let width = fitted.network().output_dim();
-    let test = TestFigures::of(&fitted, p, targets, width)?;
+    let test = TestFigures::of(&fitted, p, test_outputs, targets, width)?;
     let choice = Some(done.choice.clone());
     let mut metrics = TabularMetrics::new(p, training, test, None, choice);
     metrics.cross_validation = Some(CrossValidation::of(measure, done.scores));

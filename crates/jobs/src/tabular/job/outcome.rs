@@ -3,6 +3,7 @@
 
 use super::compare::{Comparison, KeptOutcome, Second};
 use super::network::{Network, RunMode, Trainer};
+use super::part::shared_outputs;
 use super::prepare::TableJob;
 use super::{TableModel, TableReporter};
 use crate::Result;
@@ -204,12 +205,13 @@ fn report<B: Backend, M: nn::Model<B>>(
     }
     // The test figures come from the fitted model on the raw test rows: exactly what
     // predicting them gives.
-    let test = TestFigures::of(&fitted, p, targets, net.out_dim)?;
+    let scored = Scored::of(&fitted, p)?;
+    let test = TestFigures::of(&fitted, p, scored.test.clone(), targets, net.out_dim)?;
     let coefficients = coefficients
         .as_deref()
         .and_then(|state| Coefficients::of_linear(state, &p.train.feature_names, targets));
     let mut files = vec![schema];
-    let unlabeled = write_predictions(p, &fitted, dir, &mut files)?;
+    let unlabeled = write_predictions(p, &fitted, scored, dir, &mut files)?;
     let metrics = TabularMetrics::new(p, training, test, coefficients, choice);
     let metrics_file = dir.join(METRICS_FILE);
     write_json(&metrics, &metrics_file)?;
@@ -229,24 +231,49 @@ fn report<B: Backend, M: nn::Model<B>>(
     })
 }
 
+/// The kept model's raw outputs on the test rows and on the rows given without targets,
+/// where the table has them; each process of a run over several computes its share.
+pub(super) struct Scored {
+    /// On the test rows.
+    pub(super) test: Option<Vec<f32>>,
+    /// On the rows without targets.
+    pub(super) unlabeled: Option<Vec<f32>>,
+}
+
+impl Scored {
+    /// The outputs of `fitted` on the rows of `p`.
+    pub(super) fn of<B: Backend>(fitted: &FittedModel<B>, p: &Prepared) -> Result<Self> {
+        let test = match p.test {
+            Some(_) => Some(shared_outputs(fitted, &p.test_table)?),
+            None => None,
+        };
+        let unlabeled = match &p.unlabeled {
+            Some(rows) => Some(shared_outputs(fitted, rows)?),
+            None => None,
+        };
+        Ok(Scored { test, unlabeled })
+    }
+}
+
 /// Writes the test rows' predictions, and those of the rows given without targets (which
-/// it returns); adds the files to `files`.
+/// it returns), made of their `scored` outputs; adds the files to `files`.
 pub(super) fn write_predictions<B: Backend>(
     p: &Prepared,
     fitted: &FittedModel<B>,
+    scored: Scored,
     dir: &Path,
     files: &mut Vec<PathBuf>,
 ) -> Result<Option<Unlabeled>> {
-    if p.test.is_some() {
+    if let Some(outputs) = scored.test {
         let test = dir.join(TEST_PREDICTIONS_FILE);
-        write_table_predictions(&test, fitted, &p.test_table, None)?;
+        write_table_predictions(&test, fitted, &p.test_table, outputs, None)?;
         files.push(test);
     }
-    let Some(rows) = &p.unlabeled else {
+    let (Some(rows), Some(outputs)) = (&p.unlabeled, scored.unlabeled) else {
         return Ok(None);
     };
     let path = dir.join(PREDICTIONS_FILE);
-    write_table_predictions(&path, fitted, rows, Some(&p.target))?;
+    write_table_predictions(&path, fitted, rows, outputs, Some(&p.target))?;
     files.push(path.clone());
     let rows = rows.rows();
     Ok(Some(Unlabeled { rows, path }))

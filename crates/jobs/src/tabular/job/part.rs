@@ -4,10 +4,12 @@
 //! process reads, types and encodes the whole table the same way (the encoding is fitted on
 //! every training row), so the host holds it whole; the device, where memory is scarcest,
 //! holds the part. The run's summary is the whole training set's, so that it resumes on any
-//! number of processes.
+//! number of processes. After training, each process scores its share of the test rows (and
+//! of the rows without targets), and the shares are summed into every process's copy.
 
 use crate::Result;
-use io::Dataset;
+use io::table::Table;
+use io::{Dataset, FittedModel};
 use std::ops::Range;
 use tensor_core::{Backend, Tensor};
 use train::WholeRows;
@@ -45,6 +47,32 @@ impl PartRows {
             whole: WholeRows { train, validation },
         })
     }
+}
+
+/// The raw outputs of `fitted` on the rows of `table` ([`FittedModel::table_outputs`]): in a
+/// run over several processes, each computes those of its share of the rows, laid in place in
+/// a buffer of zeros, and the buffers are summed (exactly: each value meets only zeros), so
+/// that every process holds them all.
+pub(super) fn shared_outputs<B: Backend>(
+    fitted: &FittedModel<B>,
+    table: &Table,
+) -> Result<Vec<f32>> {
+    let world = train::ranks::world();
+    let (rows, size) = (table.rows(), world.size());
+    if size < 2 || rows < size {
+        return Ok(fitted.table_outputs(table)?);
+    }
+    let share = nn::share(rows, world.rank(), size);
+    let indices: Vec<usize> = share.clone().collect();
+    let mine = fitted.table_outputs(&table.select_rows(&indices)?)?;
+    let width = fitted.info().output_width();
+    let mut all = vec![0f32; rows * width];
+    all.get_mut(share.start * width..share.end * width)
+        .filter(|place| place.len() == mine.len())
+        .ok_or_else(|| crate::Error::refused("the model gave another number of outputs"))?
+        .copy_from_slice(&mine);
+    world.sum(&mut all)?;
+    Ok(all)
 }
 
 /// Rows `part` of a row-major matrix of `width` values a row, on the device.
