@@ -16,6 +16,7 @@ use super::outcome::{
     METRICS_FILE, SCHEMA_FILE, Scored, Selection, TableJobOutcome, pretty, write_json,
     write_predictions,
 };
+use super::part::shared_predictions;
 use super::pick::{Bag, Finished, HeldOut, choose, linear_model};
 use super::{FOLDS_DIR, Portfolio, TableJob, TableJobOptions, TableReporter};
 use crate::Result;
@@ -27,7 +28,7 @@ use io::{FittedModel, Standardizer};
 use nn::{Mlp, MlpEnsemble};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use tensor_core::{Backend, Tensor};
+use tensor_core::Backend;
 
 /// What the folds trained: each candidate's bag, the steps and seconds of every run.
 struct Bags<B: Backend> {
@@ -233,8 +234,7 @@ fn train_folds<B: Backend>(
                 _ => part.val.as_ref(),
             };
             let val = val.ok_or_else(|| crate::Error::refused("a fold without rows"))?;
-            let xv = Tensor::from_slice(trainer.backend, &val.x, [val.rows, val.n_features])?;
-            let outputs = model.predict(&xv)?.to_vec()?;
+            let outputs = shared_predictions(trainer.backend, &model, val)?;
             let width = outputs.len() / val.rows.max(1);
             // A candidate missing from the first fold (it diverged there) is left out.
             let at = match bags.iter().position(|b| b.name == name) {

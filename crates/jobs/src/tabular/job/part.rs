@@ -49,30 +49,58 @@ impl PartRows {
     }
 }
 
-/// The raw outputs of `fitted` on the rows of `table` ([`FittedModel::table_outputs`]): in a
-/// run over several processes, each computes those of its share of the rows, laid in place in
-/// a buffer of zeros, and the buffers are summed (exactly: each value meets only zeros), so
-/// that every process holds them all.
+/// The outputs of `rows` rows, `width` values a row, that `compute` makes for a range of
+/// them: in a run over several processes, each computes those of its share of the rows, laid
+/// in place in a buffer of zeros, and the buffers are summed (exactly: each value meets only
+/// zeros), so that every process holds them all. Every process calls it, on the same rows.
+pub(super) fn shared_rows(
+    rows: usize,
+    width: usize,
+    compute: impl FnOnce(Range<usize>) -> Result<Vec<f32>>,
+) -> Result<Vec<f32>> {
+    let world = train::ranks::world();
+    let size = world.size();
+    if size < 2 || rows < size {
+        return compute(0..rows);
+    }
+    let share = nn::share(rows, world.rank(), size);
+    let mine = compute(share.clone())?;
+    let mut all = vec![0f32; rows * width];
+    all.get_mut(share.start * width..share.end * width)
+        .filter(|place| place.len() == mine.len())
+        .ok_or_else(|| crate::Error::refused("a model gave another number of outputs"))?
+        .copy_from_slice(&mine);
+    world.sum(&mut all)?;
+    Ok(all)
+}
+
+/// The raw outputs of `fitted` on the rows of `table` ([`FittedModel::table_outputs`]),
+/// each process of a run over several computing its share ([`shared_rows`]).
 pub(super) fn shared_outputs<B: Backend>(
     fitted: &FittedModel<B>,
     table: &Table,
 ) -> Result<Vec<f32>> {
-    let world = train::ranks::world();
-    let (rows, size) = (table.rows(), world.size());
-    if size < 2 || rows < size {
-        return Ok(fitted.table_outputs(table)?);
-    }
-    let share = nn::share(rows, world.rank(), size);
-    let indices: Vec<usize> = share.clone().collect();
-    let mine = fitted.table_outputs(&table.select_rows(&indices)?)?;
     let width = fitted.info().output_width();
-    let mut all = vec![0f32; rows * width];
-    all.get_mut(share.start * width..share.end * width)
-        .filter(|place| place.len() == mine.len())
-        .ok_or_else(|| crate::Error::refused("the model gave another number of outputs"))?
-        .copy_from_slice(&mine);
-    world.sum(&mut all)?;
-    Ok(all)
+    shared_rows(table.rows(), width, |share| {
+        if share.len() == table.rows() {
+            return Ok(fitted.table_outputs(table)?);
+        }
+        let indices: Vec<usize> = share.collect();
+        Ok(fitted.table_outputs(&table.select_rows(&indices)?)?)
+    })
+}
+
+/// The raw outputs of `model` on the features of `rows`, each process of a run over several
+/// computing its share ([`shared_rows`]).
+pub(super) fn shared_predictions<B: Backend, M: nn::Model<B>>(
+    backend: &B,
+    model: &M,
+    rows: &Dataset,
+) -> Result<Vec<f32>> {
+    shared_rows(rows.rows, model.output_dim(), |share| {
+        let x = part_features(backend, rows, &share)?;
+        Ok(model.predict(&x)?.to_vec()?)
+    })
 }
 
 /// Rows `part` of a row-major matrix of `width` values a row, on the device.

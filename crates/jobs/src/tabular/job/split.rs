@@ -7,6 +7,7 @@
 
 use super::compare::{Compared, Comparison, KeptOutcome};
 use super::network::Trainer;
+use super::part::shared_predictions;
 use super::pick::{Bag, HeldOut, choose, linear_model};
 use crate::Result;
 use crate::table::{Encoded, Prepared};
@@ -14,7 +15,7 @@ use crate::tabular::auto::{self, MIN_VAL_ROWS, NumericEncoding, Selected};
 use crate::tabular::ensemble::Truth;
 use crate::tabular::{Choice, Kept, fit_linear, linear_network};
 use nn::Mlp;
-use tensor_core::{Backend, Tensor};
+use tensor_core::Backend;
 use train::Outcome;
 
 /// The networks `auto` trained on one split: the first (on the plain rows), and the others
@@ -48,12 +49,6 @@ fn prefer_linear(choice: &mut Choice, mix: f64, rows: usize, classes: usize) {
         choice.reason = format!("{ALONE} ({why}; the mix: {})", choice.reason);
         choice.kept = Kept::Linear;
     }
-}
-
-/// A model's raw outputs on `rows`.
-fn outputs<B: Backend>(backend: &B, model: &Mlp<B>, rows: &io::Dataset) -> Result<Vec<f32>> {
-    let x = Tensor::from_slice(backend, &rows.x, [rows.rows, rows.n_features])?;
-    Ok(model.predict(&x)?.to_vec()?)
 }
 
 impl<B: Backend> Trainer<'_, B> {
@@ -90,7 +85,7 @@ impl<B: Backend> Trainer<'_, B> {
                 (NumericEncoding::Piecewise(_), Some(wide)) => wide,
                 _ => val,
             };
-            let oof = outputs(self.backend, &model, rows)?;
+            let oof = shared_predictions(self.backend, &model, rows)?;
             bags.push(Bag {
                 name: inputs.name(),
                 inputs,
@@ -101,7 +96,7 @@ impl<B: Backend> Trainer<'_, B> {
         let linear = linear_model(self.backend, p, targets)?;
         let no_linear = match linear {
             Ok(model) => {
-                let oof = outputs(self.backend, &model, val)?;
+                let oof = shared_predictions(self.backend, &model, val)?;
                 bags.push(Bag {
                     name: "linear",
                     inputs: NumericEncoding::Plain,
