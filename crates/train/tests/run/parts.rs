@@ -13,6 +13,15 @@ fn rows() -> (Vec<f32>, Vec<f32>) {
     (x, y)
 }
 
+/// Rows of two inputs and one target on the CPU.
+fn tensors(cpu: &CpuBackend, x: &[f32], y: &[f32]) -> (Tensor<CpuBackend>, Tensor<CpuBackend>) {
+    let rows = y.len();
+    (
+        Tensor::from_slice(cpu, x, [rows, 2]).unwrap(),
+        Tensor::from_slice(cpu, y, [rows, 1]).unwrap(),
+    )
+}
+
 fn config() -> nn::MlpConfig {
     Mlp::<CpuBackend>::builder()
         .input(2)
@@ -37,10 +46,7 @@ fn run(dir: &std::path::Path, steps: u64, resume: bool) -> Run<'static> {
 fn the_summary_of_host_rows_is_the_summary_of_the_same_tensors() {
     let cpu = CpuBackend::new();
     let (x, y) = rows();
-    let (xt, yt) = (
-        Tensor::from_slice(&cpu, &x, [40, 2]).unwrap(),
-        Tensor::from_slice(&cpu, &y, [40, 1]).unwrap(),
-    );
+    let (xt, yt) = tensors(&cpu, &x, &y);
     let extra = json!({"feature_names": ["a", "b"], "target_name": "y"});
     let of_tensors = RunData::Tensors(Data::new(&xt, &yt)).split(&extra).unwrap();
     let of_rows = DataSummary::of_rows(&x, &y, 40, &extra).unwrap();
@@ -61,10 +67,7 @@ fn the_summary_of_host_rows_is_the_summary_of_the_same_tensors() {
 fn a_run_on_the_whole_as_a_part_trains_as_on_tensors_and_resumes_on_them() {
     let cpu = CpuBackend::new();
     let (x, y) = rows();
-    let (xt, yt) = (
-        Tensor::from_slice(&cpu, &x, [40, 2]).unwrap(),
-        Tensor::from_slice(&cpu, &y, [40, 1]).unwrap(),
-    );
+    let (xt, yt) = tensors(&cpu, &x, &y);
     let extra = json!({"target_name": "y"});
     let summary = DataSummary::of_rows(&x, &y, 40, &extra).unwrap();
     let whole = WholeRows {
@@ -98,8 +101,7 @@ fn a_run_on_the_whole_as_a_part_trains_as_on_tensors_and_resumes_on_them() {
 fn a_process_alone_holding_a_part_is_refused_before_its_folder_is_made() {
     let cpu = CpuBackend::new();
     let (x, y) = rows();
-    let xt = Tensor::from_slice(&cpu, &x[..40], [20, 2]).unwrap();
-    let yt = Tensor::from_slice(&cpu, &y[..20], [20, 1]).unwrap();
+    let (xt, yt) = tensors(&cpu, &x[..40], &y[..20]);
     let summary = DataSummary::of_rows(&x, &y, 40, &json!({})).unwrap();
     let whole = WholeRows {
         train: 40,
