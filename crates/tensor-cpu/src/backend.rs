@@ -77,11 +77,9 @@ impl Primitives for CpuBackend {
     type Index = Vec<u32>;
 
     fn name(&self) -> String {
-        format!(
-            "cpu ({} threads, {})",
-            rayon::current_num_threads(),
-            crate::simd::active()
-        )
+        let threads = rayon::current_num_threads();
+        let plural = if threads == 1 { "" } else { "s" };
+        format!("cpu ({threads} thread{plural}, {})", crate::simd::active())
     }
 
     fn runs_side_by_side(&self) -> bool {

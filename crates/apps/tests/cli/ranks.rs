@@ -409,7 +409,7 @@ pub mod mpi {
     }
 
     #[test]
-    fn a_batch_the_processes_cannot_share_is_refused_before_the_record() {
+    fn a_batch_the_processes_cannot_share_is_refused_before_the_run_folder_is_made() {
         let dir = tmp();
         let data = data("regression.csv");
         let args = table_args(&data);
@@ -424,7 +424,7 @@ pub mod mpi {
             "{}",
             describe(&o)
         );
-        assert!(!out.join("config.json").exists(), "{}", describe(&o));
+        assert!(!out.exists(), "the run folder was made: {}", describe(&o));
     }
 
     #[test]

@@ -93,7 +93,8 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         if replicas.is_none() {
             refuse_part_alone(&train, split.whole)?;
         }
-        let plan = self.plan(&train, val, split.whole)?;
+        let processes = replicas.as_ref().map(|r| r.size());
+        let plan = self.plan(&train, val, split.whole, processes)?;
         let meta = self.meta(&summary);
         let mut trainer = Trainer::new(plan.trainer_config(self.loss, self.settings.seed))?;
         let (mut model, mut optimizer) = self.start::<B, M>(backend, &meta, &plan, &mut trainer)?;
@@ -102,11 +103,6 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
             true => nn::Holding::Part,
             false => nn::Holding::Whole,
         };
-        if let Some(r) = &replicas {
-            // Refused before the record is written: nothing is left of a run that cannot run.
-            let batch = plan.batch.unwrap_or(plan.rows);
-            nn::train::check_shareable(batch, plan.pool > 1, r.size())?;
-        }
         self.write_record(backend, &plan, optimizer.config(), first_step, holding)?;
         let earlier = self.announce(backend, &plan, first_step);
         if let Some(flag) = self.armed_stop_flag() {
@@ -238,13 +234,15 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
         }
     }
 
-    /// Refuses what cannot run, creates the run folder (of a run not resumed), and resolves
-    /// lengths, intervals and the schedule.
+    /// Refuses what cannot run (on `processes` sharing each step, where several do),
+    /// creates the run folder (of a run not resumed), and resolves lengths, intervals and the
+    /// schedule.
     fn plan<B: Backend>(
         &self,
         train: &TrainData<'_, B>,
         val: Option<Data<'_, B>>,
         whole: Option<WholeRows>,
+        processes: Option<usize>,
     ) -> Result<Plan> {
         if self.early_stopping.is_some() && val.is_none() {
             return Err(Error::NeedsValidationRows);
@@ -262,6 +260,11 @@ impl<C: Clone + PartialEq + Serialize> Run<'_, C> {
                 data_in_host_memory: d.x.host_slice().is_some(),
             };
             check(&self.architecture, &size)?;
+        }
+        if let Some(n) = processes {
+            // Refused before the folder is made: nothing is left of a run that cannot run.
+            let batch = plan.batch.unwrap_or(plan.rows);
+            nn::train::check_shareable(batch, plan.pool > 1, n)?;
         }
         if !self.settings.resume {
             // A resumed run's folder holds its checkpoint: where it is missing, the resume is
